@@ -1,0 +1,26 @@
+/* Emission of a standalone .cu: provenance header, the template specialised
+ * at a point, and an extern "C" host launcher. Builds with nvcc alone. */
+#ifndef AT_EMIT_H
+#define AT_EMIT_H
+
+#include "family.h"
+
+typedef struct at_provenance {
+    int tuned;           /* 0: default point, not tuned */
+    const char *why;     /* when not tuned: why */
+    const char *gpu;     /* GPU it was tuned on */
+    int sm, sms, driver; /* driver: 13000 */
+    const char *driver_build; /* "580.159.04" */
+    const char *nvrtc;
+    const char *tuned_at; /* UTC date of the tuning */
+    double median_ms, gbps, copy_gbps, frac_copy;
+    const char *command; /* the command line that made it */
+} at_provenance;
+
+/* Writes to path ("-": stdout) through a temporary file and a rename, so an
+ * existing file is replaced whole or not at all. name: the launcher's
+ * name; the kernel is name_kernel. */
+int at_emit(const char *path, const at_problem *p, const at_point *pt,
+            const char *name, const at_provenance *pv, at_err *e);
+
+#endif

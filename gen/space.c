@@ -1,0 +1,115 @@
+#include "space.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "family.h"
+
+/* Per-block limits by architecture (CUDA programming guide, compute
+ * capabilities table): threads, opt-in shared memory. */
+static const struct {
+    int sm, max_threads, max_smem;
+} arch_limits[] = {
+    {70, 1024, 96 * 1024},  {75, 1024, 64 * 1024},  {80, 1024, 163 * 1024},
+    {86, 1024, 99 * 1024},  {87, 1024, 163 * 1024}, {89, 1024, 99 * 1024},
+    {90, 1024, 227 * 1024}, {100, 1024, 227 * 1024}, {120, 1024, 99 * 1024},
+};
+
+int at_limits_for_arch(int sm, at_limits *l)
+{
+    for (size_t i = 0; i < sizeof arch_limits / sizeof arch_limits[0]; ++i)
+        if (arch_limits[i].sm == sm) {
+            l->sm = sm;
+            l->max_threads = arch_limits[i].max_threads;
+            l->max_smem = arch_limits[i].max_smem;
+            return 1;
+        }
+    return 0;
+}
+
+size_t at_space_size(const at_family *f)
+{
+    size_t n = 1;
+    for (int a = 0; a < f->n_axes; ++a)
+        n *= (size_t)f->axes[a].n;
+    return n;
+}
+
+int at_space_points(const at_family *f, const at_problem *p,
+                    const at_limits *l, at_point **pts, size_t *n, at_err *e)
+{
+    size_t total = at_space_size(f), kept = 0;
+    at_point *out = malloc(total * sizeof *out);
+    if (!out)
+        return at_fail(e, AUTOTUNE_ENOMEM, "space of %zu points", total);
+    int idx[AT_MAX_AXES] = {0};
+    for (size_t k = 0; k < total; ++k) {
+        at_point pt;
+        memset(&pt, 0, sizeof pt);
+        for (int a = 0; a < f->n_axes; ++a)
+            pt.v[a] = f->axes[a].values[idx[a]];
+        if (f->valid(p, &pt, l, NULL, 0))
+            out[kept++] = pt;
+        /* Odometer: the last axis turns fastest. */
+        for (int a = f->n_axes - 1; a >= 0; --a) {
+            if (++idx[a] < f->axes[a].n)
+                break;
+            idx[a] = 0;
+        }
+    }
+    *pts = out;
+    *n = kept;
+    return 0;
+}
+
+void at_point_params(const at_family *f, const at_point *pt, char *buf,
+                     size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int a = 0; a < f->n_axes && used < n; ++a)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s=%d",
+                                 a ? " " : "", f->axes[a].name, pt->v[a]);
+}
+
+int at_axis_index(const at_family *f, const char *name)
+{
+    for (int a = 0; a < f->n_axes; ++a)
+        if (strcmp(f->axes[a].name, name) == 0)
+            return a;
+    return -1;
+}
+
+int at_point_parse(const at_family *f, const char *s, at_point *pt,
+                   at_err *e)
+{
+    int seen[AT_MAX_AXES] = {0};
+    memset(pt, 0, sizeof *pt);
+    const char *q = s;
+    while (*q) {
+        while (*q == ' ')
+            ++q;
+        if (!*q)
+            break;
+        char name[64];
+        int value, len;
+        if (sscanf(q, "%63[a-z_]=%d%n", name, &value, &len) != 2)
+            return at_fail(e, AUTOTUNE_EINVALID,
+                           "bad point parameters '%s' at '%s'", s, q);
+        int a = at_axis_index(f, name);
+        if (a < 0)
+            return at_fail(e, AUTOTUNE_EINVALID,
+                           "point parameters '%s': no axis '%s' in %s", s,
+                           name, f->name);
+        pt->v[a] = value;
+        seen[a] = 1;
+        q += len;
+    }
+    for (int a = 0; a < f->n_axes; ++a)
+        if (!seen[a])
+            return at_fail(e, AUTOTUNE_EINVALID,
+                           "point parameters '%s': axis '%s' missing", s,
+                           f->axes[a].name);
+    return 0;
+}

@@ -1,0 +1,101 @@
+/* autotune: public C API.
+ *
+ * A context owns a CUDA device (its primary context, so pointers from
+ * cudaMalloc work) and a tuning cache. Asking for a kernel tunes on a cache
+ * miss and loads the cached cubin on a hit; later asks are a lookup.
+ *
+ *   autotune_ctx *ctx;  autotune_kernel *k;
+ *   autotune_problem p = { "transpose", "f32", 8192, 8192, 0, 0 };
+ *   if (autotune_create(&ctx, NULL) ||
+ *       autotune_get(ctx, &p, &k) ||
+ *       autotune_launch(k, d_in, d_out, stream))
+ *       fprintf(stderr, "%s\n", autotune_last_error(ctx));
+ *
+ * Every function returns 0 or a negative AUTOTUNE_E* code; the context keeps
+ * a message naming the call, the CUDA/NVRTC/SQLite code and the variant
+ * (autotune_last_error(NULL) gives autotune_create's). A context and its
+ * kernels are used from one thread at a time; several processes may share
+ * one cache file. */
+#ifndef AUTOTUNE_H
+#define AUTOTUNE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* X-macro: name, value, message. */
+#define AUTOTUNE_ERRORS(X)                                                   \
+    X(OK, 0, "success")                                                      \
+    X(INVALID, -1, "invalid argument")                                       \
+    X(NOMEM, -2, "out of host memory")                                       \
+    X(NO_DRIVER, -3, "CUDA driver library not found")                        \
+    X(NO_DEVICE, -4, "no CUDA device")                                       \
+    X(CUDA, -5, "CUDA driver call failed")                                   \
+    X(NO_NVRTC, -6, "NVRTC library not found")                               \
+    X(NVRTC, -7, "NVRTC call failed")                                        \
+    X(COMPILE, -8, "kernel variant failed to compile")                       \
+    X(WRONG, -9, "kernel variant gave a wrong answer")                       \
+    X(SQLITE, -10, "cache (SQLite) call failed")                             \
+    X(IO, -11, "file I/O failed")                                            \
+    X(NOT_FOUND, -12, "no such family, type or entry")                       \
+    X(NO_VARIANT, -13, "no variant of the space passed verification")        \
+    X(RANGE, -14, "size out of range")
+
+enum autotune_error {
+#define AUTOTUNE_ENUM_(name, value, msg) AUTOTUNE_E##name = value,
+    AUTOTUNE_ERRORS(AUTOTUNE_ENUM_)
+#undef AUTOTUNE_ENUM_
+};
+
+/* Short text for a code (never NULL). */
+const char *autotune_strerror(int code);
+
+struct CUstream_st; /* same type as CUstream and cudaStream_t */
+typedef struct autotune_ctx autotune_ctx;
+typedef struct autotune_kernel autotune_kernel;
+
+typedef struct autotune_options {
+    int device;             /* CUDA device ordinal */
+    const char *cache_path; /* NULL: $AUTOTUNE_CACHE, else XDG default */
+    int verbose;            /* 1: progress lines on stderr while tuning */
+} autotune_options;
+
+typedef struct autotune_problem {
+    const char *family; /* "transpose" */
+    const char *type;   /* "f32", "f64" */
+    int64_t rows, cols; /* of the input matrix, row-major */
+    int64_t ld_in;      /* 0: cols */
+    int64_t ld_out;     /* 0: rows */
+} autotune_problem;
+
+typedef struct autotune_figures {
+    double median_ms;  /* kernel time, median of samples */
+    double gbps;       /* bytes read + written / time */
+    double copy_gbps;  /* device-to-device copy of the same bytes, same run */
+    double frac_copy;  /* gbps / copy_gbps */
+    int registers, shared_bytes, local_bytes;
+    int from_cache;    /* 1: loaded from the cache, no tuning in this call */
+} autotune_figures;
+
+/* opts may be NULL for defaults (device 0, default cache, quiet). */
+int autotune_create(autotune_ctx **ctx, const autotune_options *opts);
+void autotune_destroy(autotune_ctx *ctx);
+const char *autotune_last_error(const autotune_ctx *ctx);
+
+/* Tuned kernel for a problem: tunes on a cache miss, loads on a hit. */
+int autotune_get(autotune_ctx *ctx, const autotune_problem *p,
+                 autotune_kernel **k);
+/* in, out: device pointers (cudaMalloc / cuMemAlloc); stream may be NULL. */
+int autotune_launch(autotune_kernel *k, const void *in, void *out,
+                    struct CUstream_st *stream);
+const char *autotune_kernel_point(const autotune_kernel *k);
+int autotune_kernel_figures(const autotune_kernel *k, autotune_figures *f);
+void autotune_kernel_destroy(autotune_kernel *k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,369 @@
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../gen/templates.h"
+#include "../search/pcg.h"
+#include "compile.h"
+
+enum { MAX_SETS = 32 };
+
+/* A problem with device buffers: input, output, expected output. */
+typedef struct case_ {
+    at_problem p;
+    const char *label;
+    CUdeviceptr in, out, ref;
+} case_;
+
+struct at_bench {
+    const at_device *d;
+    case_ main, odd;
+    int sets;                        /* rotation sets for timing */
+    CUdeviceptr in_set[MAX_SETS], out_set[MAX_SETS];
+    CUmodule check_mod;
+    CUfunction compare;
+    CUdeviceptr bad; /* 2 x u64: mismatch count, first word */
+    CUstream stream;
+    CUevent start, stop;
+};
+
+/* The odd shape every variant must also get right: primes, a multiple of
+ * no tile size, with leading dimensions wider than the rows. */
+static const int64_t ODD_ROWS = 211, ODD_COLS = 379;
+static const int64_t ODD_LD_IN = 383, ODD_LD_OUT = 223;
+
+static void fill_random(void *buf, size_t bytes, at_pcg *g)
+{
+    uint32_t *w = buf;
+    for (size_t i = 0; i < bytes / 4; ++i)
+        w[i] = at_pcg_next(g);
+}
+
+static void fill_poison(void *buf, size_t bytes)
+{
+    uint32_t *w = buf;
+    for (size_t i = 0; i < bytes / 4; ++i)
+        w[i] = AT_POISON;
+}
+
+static int alloc(CUdeviceptr *p, size_t n, const char *what, at_err *e)
+{
+    CUresult r = at_cu.cuMemAlloc(p, n);
+    if (r != CUDA_SUCCESS) {
+        *p = 0;
+        char call[96];
+        snprintf(call, sizeof call, "cuMemAlloc(%zu bytes for %s)", n, what);
+        return at_cu_fail(e, r, call, NULL);
+    }
+    return 0;
+}
+
+/* Random input and the CPU reference, uploaded. */
+static int case_init(case_ *c, const at_problem *p, const char *label,
+                     at_pcg *g, at_err *e)
+{
+    c->p = *p;
+    c->label = label;
+    int rc = 0;
+    void *in = malloc(p->in_bytes), *ref = malloc(p->out_bytes);
+    if (!in || !ref) {
+        rc = at_fail(e, AUTOTUNE_ENOMEM, "host buffers for %s (%zu + %zu "
+                     "bytes)", label, p->in_bytes, p->out_bytes);
+        goto out;
+    }
+    fill_random(in, p->in_bytes, g);
+    fill_poison(ref, p->out_bytes);
+    p->family->reference(p, in, ref);
+    if ((rc = alloc(&c->in, p->in_bytes, label, e)) ||
+        (rc = alloc(&c->out, p->out_bytes, label, e)) ||
+        (rc = alloc(&c->ref, p->out_bytes, label, e)))
+        goto out;
+    CUresult r = at_cu.cuMemcpyHtoD(c->in, in, p->in_bytes);
+    if (r == CUDA_SUCCESS)
+        r = at_cu.cuMemcpyHtoD(c->ref, ref, p->out_bytes);
+    if (r != CUDA_SUCCESS)
+        rc = at_cu_fail(e, r, "cuMemcpyHtoD", NULL);
+out:
+    free(in);
+    free(ref);
+    return rc;
+}
+
+static void case_free(case_ *c)
+{
+    if (c->in)
+        at_cu.cuMemFree(c->in);
+    if (c->out)
+        at_cu.cuMemFree(c->out);
+    if (c->ref)
+        at_cu.cuMemFree(c->ref);
+    c->in = c->out = c->ref = 0;
+}
+
+static int load_compare(at_bench *b, at_err *e)
+{
+    void *cubin = NULL;
+    size_t size = 0;
+    int rc = at_compile(at_tmpl_check, "check.cu", b->d->sm, &cubin, &size, e);
+    if (rc)
+        return rc;
+    CUresult r = at_cu.cuModuleLoadData(&b->check_mod, cubin);
+    free(cubin);
+    if (r != CUDA_SUCCESS)
+        return at_cu_fail(e, r, "cuModuleLoadData", "check.cu");
+    AT_CU_TRY(e, "check.cu", cuModuleGetFunction, &b->compare, b->check_mod,
+              "at_compare");
+    return 0;
+}
+
+int at_bench_create(at_bench **out, const at_device *d, const at_problem *p,
+                    uint64_t seed, at_err *e)
+{
+    at_bench *b = calloc(1, sizeof *b);
+    if (!b)
+        return at_fail(e, AUTOTUNE_ENOMEM, "bench");
+    b->d = d;
+    *out = b;
+    int rc;
+    AT_CU_TRY(e, NULL, cuStreamCreate, &b->stream, CU_STREAM_NON_BLOCKING);
+    AT_CU_TRY(e, NULL, cuEventCreate, &b->start, CU_EVENT_DEFAULT);
+    AT_CU_TRY(e, NULL, cuEventCreate, &b->stop, CU_EVENT_DEFAULT);
+    if ((rc = alloc(&b->bad, 16, "mismatch counters", e)) ||
+        (rc = load_compare(b, e)))
+        return rc;
+
+    at_pcg g;
+    at_pcg_seed(&g, seed, 1);
+    if ((rc = case_init(&b->main, p, "the problem", &g, e)))
+        return rc;
+    autotune_problem u = {p->family->name, p->type->name, ODD_ROWS,
+                          ODD_COLS, ODD_LD_IN, ODD_LD_OUT};
+    at_problem odd;
+    if ((rc = at_problem_init(&odd, &u, e)) ||
+        (rc = case_init(&b->odd, &odd, "the odd shape", &g, e)))
+        return rc;
+
+    /* Enough sets that the inputs and outputs of one round of launches are
+     * three L2 caches, so no launch finds its input in L2. */
+    size_t per_set = p->in_bytes + p->out_bytes;
+    size_t want = 3 * (size_t)d->l2_bytes / per_set + 1;
+    b->sets = want > MAX_SETS ? MAX_SETS : (int)want;
+    b->in_set[0] = b->main.in;
+    b->out_set[0] = b->main.out;
+    for (int s = 1; s < b->sets; ++s) {
+        if ((rc = alloc(&b->in_set[s], p->in_bytes, "rotation set", e)) ||
+            (rc = alloc(&b->out_set[s], p->out_bytes, "rotation set", e)))
+            return rc;
+        AT_CU_TRY(e, NULL, cuMemcpyDtoD, b->in_set[s], b->main.in,
+                  p->in_bytes);
+    }
+    return 0;
+}
+
+void at_bench_destroy(at_bench *b)
+{
+    if (!b)
+        return;
+    for (int s = 1; s < b->sets; ++s) {
+        if (b->in_set[s])
+            at_cu.cuMemFree(b->in_set[s]);
+        if (b->out_set[s])
+            at_cu.cuMemFree(b->out_set[s]);
+    }
+    case_free(&b->main);
+    case_free(&b->odd);
+    if (b->bad)
+        at_cu.cuMemFree(b->bad);
+    if (b->check_mod)
+        at_cu.cuModuleUnload(b->check_mod);
+    if (b->start)
+        at_cu.cuEventDestroy(b->start);
+    if (b->stop)
+        at_cu.cuEventDestroy(b->stop);
+    if (b->stream)
+        at_cu.cuStreamDestroy(b->stream);
+    free(b);
+}
+
+int at_bench_sets(const at_bench *b) { return b->sets; }
+
+int at_bench_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
+                     const char *variant, at_err *e)
+{
+    at_launch g;
+    p->family->launch(p, pt, &g);
+    AT_CU_TRY(e, variant, cuFuncSetAttribute, fn,
+              CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)g.smem);
+    return 0;
+}
+
+int at_launch_variant(const at_problem *p, const at_point *pt, CUfunction fn,
+                      CUdeviceptr in, CUdeviceptr out, CUstream stream,
+                      const char *variant, at_err *e)
+{
+    at_launch g;
+    at_args a;
+    p->family->launch(p, pt, &g);
+    p->family->args(p, in, out, &a);
+    AT_CU_TRY(e, variant, cuLaunchKernel, fn, g.grid[0], g.grid[1],
+              g.grid[2], g.block[0], g.block[1], g.block[2], g.smem, stream,
+              a.ptr, NULL);
+    return 0;
+}
+
+static int check_case(at_bench *b, case_ *c, const at_point *pt,
+                      CUfunction fn, const char *variant, at_err *e)
+{
+    const at_problem *p = &c->p;
+    size_t words = p->out_bytes / 4;
+    AT_CU_TRY(e, variant, cuMemsetD32Async, c->out, AT_POISON, words,
+              b->stream);
+    int rc = at_launch_variant(p, pt, fn, c->in, c->out, b->stream, variant,
+                               e);
+    if (rc)
+        return rc;
+    AT_CU_TRY(e, variant, cuMemsetD32Async, b->bad, 0, 2, b->stream);
+    AT_CU_TRY(e, variant, cuMemsetD32Async, b->bad + 8, 0xFFFFFFFFu, 2,
+              b->stream);
+    unsigned long long n = words;
+    void *args[] = {&c->out, &c->ref, &n, &b->bad};
+    unsigned grid = (unsigned)((words + 255) / 256);
+    if (grid > (unsigned)b->d->sms * 16)
+        grid = (unsigned)b->d->sms * 16;
+    AT_CU_TRY(e, variant, cuLaunchKernel, b->compare, grid, 1, 1, 256, 1, 1,
+              0, b->stream, args, NULL);
+    /* A kernel's own fault (illegal address, ...) surfaces here. */
+    AT_CU_TRY(e, variant, cuStreamSynchronize, b->stream);
+    unsigned long long bad[2];
+    AT_CU_TRY(e, variant, cuMemcpyDtoH, bad, b->bad, sizeof bad);
+    if (bad[0] == 0)
+        return 0;
+    /* Locate the first wrong element for the message. */
+    int eb = p->type->bytes;
+    size_t elem = (size_t)(bad[1] * 4 / (unsigned)eb);
+    unsigned long long got = 0, want = 0;
+    AT_CU_TRY(e, variant, cuMemcpyDtoH, &got, c->out + elem * eb, (size_t)eb);
+    AT_CU_TRY(e, variant, cuMemcpyDtoH, &want, c->ref + elem * eb,
+              (size_t)eb);
+    return at_fail(e, AUTOTUNE_EWRONG,
+                   "wrong answer [variant %s] on %s %lldx%lld: %llu of %zu "
+                   "words differ, first out[%zu][%zu]: got 0x%0*llx, want "
+                   "0x%0*llx%s",
+                   variant, c->label, (long long)p->rows, (long long)p->cols,
+                   bad[0], words, elem / (size_t)p->ld_out,
+                   elem % (size_t)p->ld_out, 2 * eb, got, 2 * eb, want,
+                   want == (AT_POISON | (eb == 8 ? (unsigned long long)
+                                         AT_POISON << 32 : 0))
+                       ? " (written outside the matrix)"
+                       : "");
+}
+
+int at_bench_verify(at_bench *b, const at_point *pt, CUfunction fn,
+                    const char *variant, at_err *e)
+{
+    int rc = check_case(b, &b->main, pt, fn, variant, e);
+    if (rc)
+        return rc;
+    return check_case(b, &b->odd, pt, fn, variant, e);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One launch of the timed operation on rotation set s. */
+typedef int (*op_fn)(at_bench *b, const at_point *pt, CUfunction fn, int s,
+                     const char *variant, at_err *e);
+
+static int op_kernel(at_bench *b, const at_point *pt, CUfunction fn, int s,
+                     const char *variant, at_err *e)
+{
+    return at_launch_variant(&b->main.p, pt, fn, b->in_set[s], b->out_set[s],
+                             b->stream, variant, e);
+}
+
+static int op_copy(at_bench *b, const at_point *pt, CUfunction fn, int s,
+                   const char *variant, at_err *e)
+{
+    (void)pt;
+    (void)fn;
+    const at_problem *p = &b->main.p;
+    size_t bytes = (size_t)p->rows * (size_t)p->cols * (size_t)p->type->bytes;
+    AT_CU_TRY(e, variant, cuMemcpyDtoDAsync, b->out_set[s], b->in_set[s],
+              bytes, b->stream);
+    return 0;
+}
+
+static int time_op(at_bench *b, op_fn op, const at_point *pt, CUfunction fn,
+                   const char *variant, int samples, at_timing *t, at_err *e)
+{
+    int rc, s = 0;
+    float ms = 0;
+    /* Warm-up, then one timed round over the sets to size the samples. */
+    for (int i = 0; i < 2; ++i)
+        if ((rc = op(b, pt, fn, s++ % b->sets, variant, e)))
+            return rc;
+    AT_CU_TRY(e, variant, cuEventRecord, b->start, b->stream);
+    for (int i = 0; i < b->sets; ++i)
+        if ((rc = op(b, pt, fn, s++ % b->sets, variant, e)))
+            return rc;
+    AT_CU_TRY(e, variant, cuEventRecord, b->stop, b->stream);
+    AT_CU_TRY(e, variant, cuEventSynchronize, b->stop);
+    AT_CU_TRY(e, variant, cuEventElapsedTime, &ms, b->start, b->stop);
+    double one = ms / b->sets;
+    /* Each sample at least 0.2 ms, so event resolution and launch gaps are
+     * small beside it; at least one full round of the sets. */
+    int per = one > 0 ? (int)(0.2 / one) + 1 : 1000;
+    if (per < b->sets)
+        per = b->sets;
+    if (per > 1000)
+        per = 1000;
+    double *x = malloc((size_t)samples * sizeof *x);
+    if (!x)
+        return at_fail(e, AUTOTUNE_ENOMEM, "timing samples");
+    for (int k = 0; k < samples; ++k) {
+        rc = 0;
+        CUresult r = at_cu.cuEventRecord(b->start, b->stream);
+        for (int i = 0; i < per && !rc && r == CUDA_SUCCESS; ++i)
+            rc = op(b, pt, fn, s++ % b->sets, variant, e);
+        if (!rc && r == CUDA_SUCCESS)
+            r = at_cu.cuEventRecord(b->stop, b->stream);
+        if (!rc && r == CUDA_SUCCESS)
+            r = at_cu.cuEventSynchronize(b->stop);
+        if (!rc && r == CUDA_SUCCESS)
+            r = at_cu.cuEventElapsedTime(&ms, b->start, b->stop);
+        if (!rc && r != CUDA_SUCCESS)
+            rc = at_cu_fail(e, r, "timing (cuEventRecord/Synchronize/"
+                            "ElapsedTime)", variant);
+        if (rc) {
+            free(x);
+            return rc;
+        }
+        x[k] = (double)ms / per;
+    }
+    qsort(x, (size_t)samples, sizeof *x, cmp_double);
+    t->samples = samples;
+    t->launches_per_sample = per;
+    t->min_ms = x[0];
+    t->max_ms = x[samples - 1];
+    t->median_ms = samples % 2 ? x[samples / 2]
+                               : (x[samples / 2 - 1] + x[samples / 2]) / 2;
+    free(x);
+    return 0;
+}
+
+int at_bench_time(at_bench *b, const at_point *pt, CUfunction fn,
+                  const char *variant, int samples, at_timing *t, at_err *e)
+{
+    return time_op(b, op_kernel, pt, fn, variant, samples, t, e);
+}
+
+int at_bench_time_copy(at_bench *b, int samples, at_timing *t, at_err *e)
+{
+    return time_op(b, op_copy, NULL, NULL, "device-to-device copy", samples,
+                   t, e);
+}

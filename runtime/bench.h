@@ -1,0 +1,57 @@
+/* Verification and timing of kernel variants for one problem on one device.
+ *
+ * Verification: the output is poisoned, the variant runs on random input
+ * (PCG32 from a printed seed), and the whole output buffer, padding
+ * included, is compared word for word on the device with a reference the
+ * CPU computed. Each variant is checked on the problem itself and on an odd
+ * shape that is a multiple of no tile size.
+ *
+ * Timing: CUDA events, warm-up, samples of enough launches to dwarf the
+ * launch overhead, median; inputs smaller than a few L2 caches rotate over
+ * several buffer sets so they are timed from memory. The device-to-device
+ * copy of the same bytes is timed the same way. */
+#ifndef AT_BENCH_H
+#define AT_BENCH_H
+
+#include <stdint.h>
+
+#include "../gen/family.h"
+#include "device.h"
+
+typedef struct at_bench at_bench;
+
+typedef struct at_timing {
+    double median_ms, min_ms, max_ms;
+    int samples, launches_per_sample;
+} at_timing;
+
+/* The word written to outputs before each check; also where a kernel must
+ * not write (the padding of a leading dimension). */
+#define AT_POISON 0xDEADBEEFu
+
+int at_bench_create(at_bench **b, const at_device *d, const at_problem *p,
+                    uint64_t seed, at_err *e);
+void at_bench_destroy(at_bench *b);
+/* Rotating buffer sets in use (1 for problems well past the L2 cache). */
+int at_bench_sets(const at_bench *b);
+
+/* Prepares fn for the point's launch (dynamic shared memory). */
+int at_bench_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
+                     const char *variant, at_err *e);
+/* Checks fn on the problem and on the odd shape. Returns 0 if right;
+ * AUTOTUNE_EWRONG (not fatal) with where it went wrong; AUTOTUNE_ECUDA if
+ * the context failed (fatal: later calls cannot succeed). */
+int at_bench_verify(at_bench *b, const at_point *pt, CUfunction fn,
+                    const char *variant, at_err *e);
+/* Times fn (samples >= 1). */
+int at_bench_time(at_bench *b, const at_point *pt, CUfunction fn,
+                  const char *variant, int samples, at_timing *t, at_err *e);
+/* Times cuMemcpyDtoDAsync of the problem's rows*cols elements. */
+int at_bench_time_copy(at_bench *b, int samples, at_timing *t, at_err *e);
+
+/* Launches fn for problem p with device pointers in and out on stream. */
+int at_launch_variant(const at_problem *p, const at_point *pt, CUfunction fn,
+                      CUdeviceptr in, CUdeviceptr out, CUstream stream,
+                      const char *variant, at_err *e);
+
+#endif

@@ -1,0 +1,424 @@
+#include "cache.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../gen/hash.h"
+
+struct at_cache {
+    sqlite3 *db;
+    char path[1024];
+};
+
+static const char *schema =
+    "PRAGMA journal_mode=WAL;"
+    "CREATE TABLE IF NOT EXISTS wisdom("
+    " key TEXT PRIMARY KEY,"
+    " gpu TEXT NOT NULL, cc INTEGER NOT NULL, sms INTEGER NOT NULL,"
+    " driver INTEGER NOT NULL, driver_build TEXT NOT NULL,"
+    " nvrtc TEXT NOT NULL,"
+    " template_hash TEXT NOT NULL, space_hash TEXT NOT NULL,"
+    " family TEXT NOT NULL, type TEXT NOT NULL, rows INTEGER NOT NULL,"
+    " cols INTEGER NOT NULL, ld_in INTEGER NOT NULL, ld_out INTEGER NOT NULL,"
+    " point TEXT NOT NULL, params TEXT NOT NULL,"
+    " cubin BLOB NOT NULL, cubin_hash TEXT NOT NULL,"
+    " median_ms REAL, gbps REAL, copy_gbps REAL, frac_copy REAL,"
+    " registers INTEGER, shared_bytes INTEGER, local_bytes INTEGER,"
+    " seed INTEGER, tune_seconds REAL, points INTEGER,"
+    " created TEXT NOT NULL);";
+
+static int sql_fail(at_err *e, sqlite3 *db, int rc, const char *call,
+                    const char *path)
+{
+    return at_fail(e, AUTOTUNE_ESQLITE, "%s: %s (%d): %s [cache %s]", call,
+                   sqlite3_errstr(rc), rc, db ? sqlite3_errmsg(db) : "",
+                   path);
+}
+
+static int mkdirs(char *path, at_err *e)
+{
+    for (char *s = path + 1; *s; ++s) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        int r = mkdir(path, 0700); /* XDG: user only */
+        int err = errno;
+        *s = '/';
+        if (r && err != EEXIST) {
+            *s = '\0';
+            at_fail(e, AUTOTUNE_EIO, "cannot create cache directory %s: %s",
+                    path, strerror(err));
+            *s = '/';
+            return AUTOTUNE_EIO;
+        }
+    }
+    return 0;
+}
+
+int at_cache_default_path(char *buf, size_t n, at_err *e)
+{
+    const char *env = getenv("AUTOTUNE_CACHE");
+    if (env && *env) {
+        if (strlen(env) >= n)
+            return at_fail(e, AUTOTUNE_EIO, "AUTOTUNE_CACHE too long (%zu "
+                           "bytes, at most %zu)", strlen(env), n - 1);
+        snprintf(buf, n, "%s", env);
+        return 0;
+    }
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    int k;
+    if (xdg && *xdg)
+        k = snprintf(buf, n, "%s/autotune/cache.db", xdg);
+    else if (home && *home)
+        k = snprintf(buf, n, "%s/.cache/autotune/cache.db", home);
+    else
+        return at_fail(e, AUTOTUNE_EIO,
+                       "no cache path: set AUTOTUNE_CACHE, XDG_CACHE_HOME or "
+                       "HOME");
+    if (k < 0 || (size_t)k >= n)
+        return at_fail(e, AUTOTUNE_EIO, "cache path too long");
+    return mkdirs(buf, e);
+}
+
+/* The directory of path must exist and be writable: say so plainly rather
+ * than let SQLite report "unable to open database file". */
+static int check_dir(const char *path, at_err *e)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return at_fail(e, AUTOTUNE_EIO, "cache directory %s: %s", dir,
+                       strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return at_fail(e, AUTOTUNE_EIO, "cache directory %s: not a directory",
+                       dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return at_fail(e, AUTOTUNE_EIO, "cache directory %s: not writable "
+                       "(%s)", dir, strerror(errno));
+    if (access(path, F_OK) == 0 && access(path, R_OK | W_OK) != 0)
+        return at_fail(e, AUTOTUNE_EIO, "cache file %s: not writable (%s)",
+                       path, strerror(errno));
+    return 0;
+}
+
+int at_cache_open(at_cache **out, const char *path, at_err *e)
+{
+    *out = NULL;
+    int rc = check_dir(path, e);
+    if (rc)
+        return rc;
+    at_cache *c = calloc(1, sizeof *c);
+    if (!c)
+        return at_fail(e, AUTOTUNE_ENOMEM, "cache");
+    if (strlen(path) >= sizeof c->path) {
+        free(c);
+        return at_fail(e, AUTOTUNE_EIO, "cache path too long (%zu bytes)",
+                       strlen(path));
+    }
+    snprintf(c->path, sizeof c->path, "%s", path);
+    rc = sqlite3_open_v2(path, &c->db,
+                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                             SQLITE_OPEN_FULLMUTEX,
+                         NULL);
+    if (rc != SQLITE_OK) {
+        rc = sql_fail(e, c->db, rc, "sqlite3_open_v2", path);
+        at_cache_close(c);
+        return rc;
+    }
+    /* Several processes may tune at once: wait for each other's writes. */
+    sqlite3_busy_timeout(c->db, 30000);
+    char *msg = NULL;
+    rc = sqlite3_exec(c->db, schema, NULL, NULL, &msg);
+    if (rc != SQLITE_OK) {
+        at_fail(e, AUTOTUNE_ESQLITE,
+                "sqlite3_exec(schema): %s (%d): %s [cache %s]",
+                sqlite3_errstr(rc), rc, msg ? msg : "", path);
+        sqlite3_free(msg);
+        at_cache_close(c);
+        return AUTOTUNE_ESQLITE;
+    }
+    *out = c;
+    return 0;
+}
+
+void at_cache_close(at_cache *c)
+{
+    if (!c)
+        return;
+    sqlite3_close(c->db);
+    free(c);
+}
+
+const char *at_cache_path(const at_cache *c) { return c->path; }
+
+void at_key_text(const at_key *k, char *buf, size_t n)
+{
+    snprintf(buf, n,
+             "gpu=%s;cc=%d;sms=%d;driver=%d;driver_build=%s;nvrtc=%s;"
+             "template=%s;space=%s;family=%s;type=%s;rows=%lld;cols=%lld;"
+             "ld_in=%lld;ld_out=%lld",
+             k->gpu, k->cc, k->sms, k->driver, k->driver_build, k->nvrtc,
+             k->template_hash,
+             k->space_hash, k->family, k->type, (long long)k->rows,
+             (long long)k->cols, (long long)k->ld_in, (long long)k->ld_out);
+}
+
+static void hash_hex(const void *p, size_t n, char out[17])
+{
+    snprintf(out, 17, "%016llx",
+             (unsigned long long)at_hash(AT_HASH_INIT, p, n));
+}
+
+static const char *cols_sql =
+    "gpu, cc, sms, driver, driver_build, nvrtc, template_hash, space_hash,"
+    " family, type,"
+    " rows, cols, ld_in, ld_out, point, params, cubin, cubin_hash,"
+    " median_ms, gbps, copy_gbps, frac_copy, registers, shared_bytes,"
+    " local_bytes, seed, tune_seconds, points, created";
+
+static void copy_text(char *dst, size_t n, sqlite3_stmt *st, int col)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    snprintf(dst, n, "%s", t ? (const char *)t : "");
+}
+
+/* Reads a row selected with cols_sql and then rowid, checking the cubin's
+ * hash. 1 ok, 0 corrupt (e->msg says why; *rowid is the row to discard),
+ * < 0 no memory. */
+static int read_row(sqlite3_stmt *st, at_entry *en, sqlite3_int64 *rowid,
+                    at_err *e)
+{
+    memset(en, 0, sizeof *en);
+    at_key *k = &en->key;
+    copy_text(k->gpu, sizeof k->gpu, st, 0);
+    k->cc = sqlite3_column_int(st, 1);
+    k->sms = sqlite3_column_int(st, 2);
+    k->driver = sqlite3_column_int(st, 3);
+    copy_text(k->driver_build, sizeof k->driver_build, st, 4);
+    copy_text(k->nvrtc, sizeof k->nvrtc, st, 5);
+    copy_text(k->template_hash, sizeof k->template_hash, st, 6);
+    copy_text(k->space_hash, sizeof k->space_hash, st, 7);
+    copy_text(k->family, sizeof k->family, st, 8);
+    copy_text(k->type, sizeof k->type, st, 9);
+    k->rows = sqlite3_column_int64(st, 10);
+    k->cols = sqlite3_column_int64(st, 11);
+    k->ld_in = sqlite3_column_int64(st, 12);
+    k->ld_out = sqlite3_column_int64(st, 13);
+    copy_text(en->point, sizeof en->point, st, 14);
+    copy_text(en->params, sizeof en->params, st, 15);
+    *rowid = sqlite3_column_int64(st, 29);
+    const void *blob = sqlite3_column_blob(st, 16);
+    int size = sqlite3_column_bytes(st, 16);
+    char want[80], got[17];
+    copy_text(want, sizeof want, st, 17);
+    if (!blob || size <= 0) {
+        at_fail(e, 0, "cache entry for %s has no cubin (corrupt; discarded)",
+                en->point);
+        return 0;
+    }
+    hash_hex(blob, (size_t)size, got);
+    if (strcmp(got, want) != 0) {
+        at_fail(e, 0, "cache entry for %s: cubin hash %s, recorded %.40s "
+                "(corrupt; discarded)", en->point, got, want);
+        return 0;
+    }
+    en->cubin = malloc((size_t)size);
+    if (!en->cubin)
+        return at_fail(e, AUTOTUNE_ENOMEM, "cubin of %d bytes", size);
+    memcpy(en->cubin, blob, (size_t)size);
+    en->cubin_size = (size_t)size;
+    en->median_ms = sqlite3_column_double(st, 18);
+    en->gbps = sqlite3_column_double(st, 19);
+    en->copy_gbps = sqlite3_column_double(st, 20);
+    en->frac_copy = sqlite3_column_double(st, 21);
+    en->registers = sqlite3_column_int(st, 22);
+    en->shared_bytes = sqlite3_column_int(st, 23);
+    en->local_bytes = sqlite3_column_int(st, 24);
+    en->seed = (uint64_t)sqlite3_column_int64(st, 25);
+    en->tune_seconds = sqlite3_column_double(st, 26);
+    en->points = sqlite3_column_int(st, 27);
+    copy_text(en->created, sizeof en->created, st, 28);
+    return 1;
+}
+
+/* Removes one row: by rowid, so a healthy row that happens to hold the same
+ * cubin (same architecture, another GPU) stays. */
+static int discard(at_cache *c, sqlite3_int64 rowid, at_err *e)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(c->db, "DELETE FROM wisdom WHERE rowid = ?1",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 1, rowid);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return sql_fail(e, c->db, rc, "DELETE FROM wisdom", c->path);
+    return 0;
+}
+
+/* Runs a prepared lookup: 1 hit, 0 miss, < 0 error. */
+static int lookup(at_cache *c, sqlite3_stmt *st, at_entry *out, at_err *e,
+                  const char *what)
+{
+    for (;;) {
+        int rc = sqlite3_step(st);
+        if (rc == SQLITE_DONE)
+            return 0;
+        if (rc != SQLITE_ROW)
+            return sql_fail(e, c->db, rc, what, c->path);
+        sqlite3_int64 rowid = 0;
+        at_err warn = {0};
+        int ok = read_row(st, out, &rowid, &warn);
+        if (ok < 0)
+            return at_fail(e, ok, "%s", warn.msg);
+        if (ok)
+            return 1;
+        /* Corrupt row: remove it, keep the warning, look further. */
+        sqlite3_reset(st);
+        int drc = discard(c, rowid, e);
+        if (drc)
+            return drc;
+        if (e) {
+            e->code = 0;
+            snprintf(e->msg, sizeof e->msg, "%s", warn.msg);
+        }
+    }
+}
+
+int at_cache_get(at_cache *c, const at_key *k, at_entry *out, at_err *e)
+{
+    char key[2048], sql[1024];
+    at_key_text(k, key, sizeof key);
+    snprintf(sql, sizeof sql, "SELECT %s, rowid FROM wisdom WHERE key = ?1",
+             cols_sql);
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return sql_fail(e, c->db, rc, "sqlite3_prepare_v2(SELECT)", c->path);
+    rc = sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+    if (rc != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return sql_fail(e, c->db, rc, "sqlite3_bind_text", c->path);
+    }
+    rc = lookup(c, st, out, e, "SELECT FROM wisdom");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int at_cache_find_arch(at_cache *c, const at_key *k, at_entry *out,
+                       at_err *e)
+{
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "SELECT %s, rowid FROM wisdom WHERE cc = ?1 AND"
+             " template_hash = ?2 AND family = ?3 AND type = ?4 AND"
+             " rows = ?5 AND cols = ?6 AND ld_in = ?7 AND ld_out = ?8 AND"
+             " space_hash = ?9 ORDER BY created DESC, rowid DESC",
+             cols_sql);
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return sql_fail(e, c->db, rc, "sqlite3_prepare_v2(SELECT)", c->path);
+    if ((rc = sqlite3_bind_int(st, 1, k->cc)) ||
+        (rc = sqlite3_bind_text(st, 2, k->template_hash, -1,
+                                SQLITE_TRANSIENT)) ||
+        (rc = sqlite3_bind_text(st, 3, k->family, -1, SQLITE_TRANSIENT)) ||
+        (rc = sqlite3_bind_text(st, 4, k->type, -1, SQLITE_TRANSIENT)) ||
+        (rc = sqlite3_bind_int64(st, 5, k->rows)) ||
+        (rc = sqlite3_bind_int64(st, 6, k->cols)) ||
+        (rc = sqlite3_bind_int64(st, 7, k->ld_in)) ||
+        (rc = sqlite3_bind_int64(st, 8, k->ld_out)) ||
+        (rc = sqlite3_bind_text(st, 9, k->space_hash, -1,
+                                SQLITE_TRANSIENT))) {
+        sqlite3_finalize(st);
+        return sql_fail(e, c->db, rc, "sqlite3_bind", c->path);
+    }
+    rc = lookup(c, st, out, e, "SELECT FROM wisdom (by architecture)");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int at_cache_put(at_cache *c, const at_entry *en, at_err *e)
+{
+    char key[2048], hash[17], created[32], sql[1024];
+    if (!en->cubin || en->cubin_size == 0 || en->cubin_size > INT_MAX)
+        return at_fail(e, AUTOTUNE_EINVALID, "cache entry for %s: cubin of "
+                       "%zu bytes cannot be stored", en->point,
+                       en->cubin_size);
+    at_key_text(&en->key, key, sizeof key);
+    hash_hex(en->cubin, en->cubin_size, hash);
+    if (en->created[0]) {
+        snprintf(created, sizeof created, "%s", en->created);
+    } else {
+        time_t now = time(NULL);
+        struct tm tm;
+        gmtime_r(&now, &tm);
+        strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    }
+    snprintf(sql, sizeof sql,
+             "INSERT OR REPLACE INTO wisdom(key, %s) VALUES(?1, ?2, ?3, ?4,"
+             " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"
+             " ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29,"
+             " ?30)",
+             cols_sql);
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return sql_fail(e, c->db, rc, "sqlite3_prepare_v2(INSERT)", c->path);
+    const at_key *k = &en->key;
+    int i = 1;
+#define T(v) (rc = rc ? rc : sqlite3_bind_text(st, i++, (v), -1, SQLITE_TRANSIENT))
+#define I(v) (rc = rc ? rc : sqlite3_bind_int64(st, i++, (sqlite3_int64)(v)))
+#define D(v) (rc = rc ? rc : sqlite3_bind_double(st, i++, (v)))
+    rc = 0;
+    T(key), T(k->gpu), I(k->cc), I(k->sms), I(k->driver),
+        T(k->driver_build), T(k->nvrtc),
+        T(k->template_hash), T(k->space_hash), T(k->family), T(k->type),
+        I(k->rows), I(k->cols), I(k->ld_in), I(k->ld_out), T(en->point),
+        T(en->params);
+    if (!rc)
+        rc = sqlite3_bind_blob(st, i++, en->cubin, (int)en->cubin_size,
+                               SQLITE_TRANSIENT);
+    T(hash), D(en->median_ms), D(en->gbps), D(en->copy_gbps),
+        D(en->frac_copy), I(en->registers), I(en->shared_bytes),
+        I(en->local_bytes), I(en->seed), D(en->tune_seconds), I(en->points),
+        T(created);
+#undef T
+#undef I
+#undef D
+    if (rc != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return sql_fail(e, c->db, rc, "sqlite3_bind", c->path);
+    }
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return sql_fail(e, c->db, rc, "INSERT INTO wisdom", c->path);
+    return 0;
+}
+
+void at_entry_free(at_entry *en)
+{
+    if (en) {
+        free(en->cubin);
+        en->cubin = NULL;
+    }
+}

@@ -1,0 +1,63 @@
+/* The tuning cache ("wisdom"): one SQLite file, safe with several
+ * processes. Keyed by everything that can change the answer: GPU name,
+ * compute capability, SM count, driver (CUDA version and build) and NVRTC
+ * versions, hashes of the
+ * template and of the constrained space, and the problem. A change of any
+ * part is a miss, never a stale hit. The value holds the winning point, its
+ * cubin (with a hash, checked on load) and its figures. */
+#ifndef AT_CACHE_H
+#define AT_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+typedef struct at_key {
+    char gpu[256];
+    int cc, sms, driver;  /* cc = 90; driver = 13000 (the CUDA version) */
+    char driver_build[32]; /* "580.159.04": changes with every driver */
+    char nvrtc[32];
+    char template_hash[17], space_hash[17];
+    char family[32], type[16];
+    int64_t rows, cols, ld_in, ld_out;
+} at_key;
+
+typedef struct at_entry {
+    at_key key;
+    char point[128];  /* name */
+    char params[256]; /* "tile_x=64 ..." */
+    void *cubin;      /* malloc'd by at_cache_get */
+    size_t cubin_size;
+    double median_ms, gbps, copy_gbps, frac_copy;
+    int registers, shared_bytes, local_bytes;
+    uint64_t seed;
+    double tune_seconds;
+    int points;
+    char created[32]; /* UTC, ISO 8601 */
+} at_entry;
+
+typedef struct at_cache at_cache;
+
+/* The path: $AUTOTUNE_CACHE if set, else
+ * ${XDG_CACHE_HOME:-$HOME/.cache}/autotune/cache.db. */
+int at_cache_default_path(char *buf, size_t n, at_err *e);
+/* Opens (creating the file and schema). The directory must exist and be
+ * writable, except the default one, which is created. */
+int at_cache_open(at_cache **c, const char *path, at_err *e);
+void at_cache_close(at_cache *c);
+const char *at_cache_path(const at_cache *c);
+
+/* The canonical text of a key (the primary key in the table). */
+void at_key_text(const at_key *k, char *buf, size_t n);
+/* 1 hit, 0 miss, < 0 error. A row whose cubin fails its hash is deleted
+ * and reported as a miss with a warning in e->msg (code stays 0). */
+int at_cache_get(at_cache *c, const at_key *k, at_entry *out, at_err *e);
+int at_cache_put(at_cache *c, const at_entry *en, at_err *e);
+/* Newest entry for the architecture (cc) and problem with this template,
+ * from any GPU of that architecture: for emitting without a device. */
+int at_cache_find_arch(at_cache *c, const at_key *k, at_entry *out,
+                       at_err *e);
+void at_entry_free(at_entry *en);
+
+#endif

@@ -1,0 +1,222 @@
+#include "compile.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nvrtc_api.h"
+
+static int nvrtc_fail(at_err *e, nvrtcResult r, const char *call,
+                      const char *variant)
+{
+    return at_fail(e, AUTOTUNE_ENVRTC, "%s: %s (%d) [variant %s]", call,
+                   at_nvrtc.nvrtcGetErrorString(r), (int)r, variant);
+}
+
+/* First lines of a compile log, on one line, for an error message. */
+static void log_head(const char *log, char *out, size_t n)
+{
+    size_t k = 0;
+    int lines = 0;
+    for (const char *c = log; *c && k + 1 < n && lines < 4; ++c) {
+        if (*c == '\n') {
+            ++lines;
+            if (k && out[k - 1] != ' ' && k + 3 < n) {
+                out[k++] = ' ';
+                out[k++] = '|';
+                out[k++] = ' ';
+            }
+        } else {
+            out[k++] = *c;
+        }
+    }
+    out[k] = '\0';
+}
+
+int at_compile(const char *src, const char *variant, int sm, void **cubin,
+               size_t *size, at_err *e)
+{
+    int rc = at_nvrtc_load(e);
+    if (rc)
+        return rc;
+    nvrtcProgram prog;
+    nvrtcResult r =
+        at_nvrtc.nvrtcCreateProgram(&prog, src, "variant.cu", 0, NULL, NULL);
+    if (r != NVRTC_SUCCESS)
+        return nvrtc_fail(e, r, "nvrtcCreateProgram", variant);
+    char arch[48];
+    snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d", sm);
+    const char *opts[] = {arch, "--std=c++17"};
+    r = at_nvrtc.nvrtcCompileProgram(prog, 2, opts);
+    if (r == NVRTC_ERROR_COMPILATION) {
+        size_t n = 0;
+        char head[600] = "(no log)";
+        if (at_nvrtc.nvrtcGetProgramLogSize(prog, &n) == NVRTC_SUCCESS &&
+            n > 1) {
+            char *log = malloc(n);
+            if (log && at_nvrtc.nvrtcGetProgramLog(prog, log) ==
+                           NVRTC_SUCCESS)
+                log_head(log, head, sizeof head);
+            free(log);
+        }
+        at_nvrtc.nvrtcDestroyProgram(&prog);
+        return at_fail(e, AUTOTUNE_ECOMPILE,
+                       "nvrtcCompileProgram: NVRTC_ERROR_COMPILATION (%d) "
+                       "[variant %s]: %s",
+                       (int)r, variant, head);
+    }
+    if (r != NVRTC_SUCCESS) {
+        at_nvrtc.nvrtcDestroyProgram(&prog);
+        return nvrtc_fail(e, r, "nvrtcCompileProgram", variant);
+    }
+    r = at_nvrtc.nvrtcGetCUBINSize(prog, size);
+    if (r != NVRTC_SUCCESS) {
+        at_nvrtc.nvrtcDestroyProgram(&prog);
+        return nvrtc_fail(e, r, "nvrtcGetCUBINSize", variant);
+    }
+    *cubin = malloc(*size);
+    if (!*cubin) {
+        at_nvrtc.nvrtcDestroyProgram(&prog);
+        return at_fail(e, AUTOTUNE_ENOMEM, "cubin of %zu bytes [variant %s]",
+                       *size, variant);
+    }
+    r = at_nvrtc.nvrtcGetCUBIN(prog, *cubin);
+    at_nvrtc.nvrtcDestroyProgram(&prog);
+    if (r != NVRTC_SUCCESS) {
+        free(*cubin);
+        *cubin = NULL;
+        return nvrtc_fail(e, r, "nvrtcGetCUBIN", variant);
+    }
+    return 0;
+}
+
+struct at_pool {
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    at_job *head, *tail;
+    int stop, n;
+    pthread_t threads[256];
+};
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static void *worker(void *arg)
+{
+    at_pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->head && !p->stop)
+            pthread_cond_wait(&p->work, &p->mu);
+        if (p->stop)
+            break;
+        at_job *j = p->head;
+        p->head = j->next;
+        if (!p->head)
+            p->tail = NULL;
+        pthread_mutex_unlock(&p->mu);
+
+        double t0 = now_ms();
+        at_err_clear(&j->err);
+        j->rc = at_compile(j->src, j->variant, j->sm, &j->cubin, &j->size,
+                           &j->err);
+        j->ms = now_ms() - t0;
+
+        pthread_mutex_lock(&p->mu);
+        j->done = 1;
+        pthread_cond_broadcast(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+int at_pool_create(at_pool **out, int threads, at_err *e)
+{
+    if (threads <= 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (int)n : 1;
+    }
+    if (threads > 256)
+        threads = 256;
+    at_pool *p = calloc(1, sizeof *p);
+    if (!p)
+        return at_fail(e, AUTOTUNE_ENOMEM, "compile pool");
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->work, NULL);
+    pthread_cond_init(&p->done, NULL);
+    for (int i = 0; i < threads; ++i) {
+        int rc = pthread_create(&p->threads[i], NULL, worker, p);
+        if (rc) {
+            at_pool_destroy(p);
+            return at_fail(e, AUTOTUNE_ENOMEM,
+                           "pthread_create: error %d starting compile thread "
+                           "%d of %d",
+                           rc, i + 1, threads);
+        }
+        p->n = i + 1;
+    }
+    *out = p;
+    return 0;
+}
+
+int at_pool_threads(const at_pool *p) { return p->n; }
+
+void at_pool_submit(at_pool *p, at_job *j)
+{
+    pthread_mutex_lock(&p->mu);
+    j->done = 0;
+    j->next = NULL;
+    if (p->tail)
+        p->tail->next = j;
+    else
+        p->head = j;
+    p->tail = j;
+    pthread_cond_signal(&p->work);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void at_pool_wait(at_pool *p, at_job *j)
+{
+    pthread_mutex_lock(&p->mu);
+    while (!j->done)
+        pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void at_pool_destroy(at_pool *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->stop = 1;
+    for (at_job *j = p->head; j; j = j->next) {
+        j->done = 1;
+        j->rc = at_fail(&j->err, AUTOTUNE_EINVALID, "compile pool stopped "
+                        "before [variant %s] was compiled", j->variant);
+    }
+    p->head = p->tail = NULL;
+    pthread_cond_broadcast(&p->work);
+    pthread_cond_broadcast(&p->done);
+    pthread_mutex_unlock(&p->mu);
+    for (int i = 0; i < p->n; ++i)
+        pthread_join(p->threads[i], NULL);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->work);
+    pthread_cond_destroy(&p->done);
+    free(p);
+}
+
+void at_job_release(at_job *j)
+{
+    free(j->src);
+    free(j->cubin);
+    j->src = NULL;
+    j->cubin = NULL;
+}

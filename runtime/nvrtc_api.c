@@ -1,0 +1,90 @@
+#include "nvrtc_api.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+at_nvrtc_api at_nvrtc;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static at_err load_err;
+static char version[32] = "unknown";
+
+static void *try_open(char *tried, size_t n)
+{
+    const char *env = getenv("AUTOTUNE_NVRTC");
+    const char *cuda_home = getenv("CUDA_HOME");
+    char home_path[512] = "";
+    if (cuda_home && *cuda_home)
+        snprintf(home_path, sizeof home_path, "%s/lib64/libnvrtc.so.13",
+                 cuda_home);
+    const char *candidates[] = {
+        env && *env ? env : NULL,
+        "libnvrtc.so.13",
+        home_path[0] ? home_path : NULL,
+        "/usr/local/cuda/lib64/libnvrtc.so.13",
+        "libnvrtc.so.12",
+        "/usr/local/cuda/lib64/libnvrtc.so.12",
+        "libnvrtc.so",
+    };
+    size_t used = 0;
+    tried[0] = '\0';
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; ++i) {
+        if (!candidates[i])
+            continue;
+        void *h = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
+        if (h)
+            return h;
+        if (used < n)
+            used += (size_t)snprintf(tried + used, n - used, "%s%s",
+                                     used ? ", " : "", candidates[i]);
+    }
+    return NULL;
+}
+
+#define AT_STR2_(x) #x
+#define AT_STR_(x) AT_STR2_(x)
+
+static void load(void)
+{
+    char tried[1024];
+    void *h = try_open(tried, sizeof tried);
+    if (!h) {
+        at_fail(&load_err, AUTOTUNE_ENO_NVRTC,
+                "NVRTC not found (tried %s; set AUTOTUNE_NVRTC to its path)",
+                tried);
+        return;
+    }
+#define AT_NVRTC_SYM_(fn)                                                    \
+    at_nvrtc.fn = (__typeof__(fn) *)dlsym(h, AT_STR_(fn));                   \
+    if (!at_nvrtc.fn) {                                                      \
+        at_fail(&load_err, AUTOTUNE_ENO_NVRTC, "NVRTC lacks %s",             \
+                AT_STR_(fn));                                                \
+        return;                                                              \
+    }
+    AT_NVRTC_FUNCS(AT_NVRTC_SYM_)
+#undef AT_NVRTC_SYM_
+    int major = 0, minor = 0;
+    nvrtcResult r = at_nvrtc.nvrtcVersion(&major, &minor);
+    if (r != NVRTC_SUCCESS) {
+        at_fail(&load_err, AUTOTUNE_ENVRTC, "nvrtcVersion: %s (%d)",
+                at_nvrtc.nvrtcGetErrorString(r), (int)r);
+        return;
+    }
+    snprintf(version, sizeof version, "%d.%d", major, minor);
+}
+
+int at_nvrtc_load(at_err *e)
+{
+    pthread_once(&once, load);
+    if (load_err.code) {
+        if (e)
+            *e = load_err;
+        return load_err.code;
+    }
+    return 0;
+}
+
+const char *at_nvrtc_version_str(void) { return version; }

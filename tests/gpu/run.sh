@@ -1,0 +1,13 @@
+#!/bin/sh
+# The GPU suite (`make gpu-check`, or this script where the binaries were
+# built elsewhere and carried): every point verified, the API, the cache
+# across processes, the examples. Needs a CUDA GPU; skips without one.
+cd "$(dirname "$0")/../.." || exit 1
+AT_GPU_TMP=${AT_GPU_TMP:-$(mktemp -d)}
+export AT_GPU_TMP
+# protect_shadow_gap=0: the CUDA driver maps memory where ASan's shadow gap
+# would be.
+export ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp"
+export UBSAN_OPTIONS=print_stacktrace=1
+exec prove -v build/tests/gpu_variants build/tests/gpu_api tests/gpu/examples.sh

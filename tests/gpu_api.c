@@ -1,0 +1,191 @@
+/* GPU: the public API end to end. A context tunes a problem on a cache
+ * miss; the kernel it returns is checked against the CPU reference on
+ * fresh random data in the caller's own buffers and stream; a second
+ * process answers from the cache without compiling or timing; errors carry
+ * the variant. Skips without a GPU. */
+#include "tap.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../gen/family.h"
+#include "../runtime/autotune.h"
+#include "../runtime/cuda_api.h"
+#include "../search/pcg.h"
+
+static char cache_path[256];
+static char self[1024];
+/* Odd on purpose: a multiple of no tile size. */
+static const autotune_problem prob = {"transpose", "f32", 2053, 4099, 0, 0};
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Runs k on random input in cuMemAlloc'd buffers on a user stream and
+ * compares every element with the CPU reference. */
+static int check_kernel(autotune_kernel *k, autotune_ctx *ctx)
+{
+    size_t n = (size_t)(prob.rows * prob.cols);
+    uint32_t *in = malloc(n * 4), *out = malloc(n * 4), *ref = malloc(n * 4);
+    if (!in || !out || !ref)
+        return -1;
+    at_pcg g;
+    at_pcg_seed(&g, at_pcg_fresh_seed(), 3);
+    for (size_t i = 0; i < n; ++i)
+        in[i] = at_pcg_next(&g);
+    at_problem p;
+    at_err e = {0};
+    if (at_problem_init(&p, &prob, &e))
+        return -1;
+    p.family->reference(&p, in, ref);
+    CUdeviceptr din, dout;
+    CUstream s;
+    int bad = -1;
+    CUcontext c;
+    /* The caller's own use of the device: the primary context. */
+    CUdevice d;
+    if (at_cu.cuDeviceGet(&d, 0) || at_cu.cuDevicePrimaryCtxRetain(&c, d) ||
+        at_cu.cuCtxPushCurrent(c))
+        return -1;
+    if (!at_cu.cuMemAlloc(&din, n * 4) && !at_cu.cuMemAlloc(&dout, n * 4) &&
+        !at_cu.cuStreamCreate(&s, 0) && !at_cu.cuMemcpyHtoD(din, in, n * 4) &&
+        !at_cu.cuMemsetD32(dout, 0xDEADBEEF, n)) {
+        int rc = autotune_launch(k, (const void *)din, (void *)dout,
+                                 (struct CUstream_st *)s);
+        if (rc)
+            printf("# launch: %s\n", autotune_last_error(ctx));
+        else if (!at_cu.cuStreamSynchronize(s) &&
+                 !at_cu.cuMemcpyDtoH(out, dout, n * 4))
+            bad = memcmp(out, ref, n * 4) != 0;
+        at_cu.cuStreamDestroy(s);
+        at_cu.cuMemFree(din);
+        at_cu.cuMemFree(dout);
+    }
+    at_cu.cuCtxPopCurrent(&c);
+    at_cu.cuDevicePrimaryCtxRelease(d);
+    free(in);
+    free(out);
+    free(ref);
+    return bad;
+}
+
+static void tunes_then_runs_right(void **state)
+{
+    (void)state;
+    autotune_ctx *ctx;
+    autotune_options o = {0, cache_path, 1};
+    assert_int_equal(autotune_create(&ctx, &o), 0);
+    autotune_kernel *k;
+    double t0 = now_s();
+    if (autotune_get(ctx, &prob, &k))
+        fail_msg("%s", autotune_last_error(ctx));
+    autotune_figures f;
+    assert_int_equal(autotune_kernel_figures(k, &f), 0);
+    printf("# tuned in %.1f s: %s, %.4f ms, %.0f GB/s, %.1f%% of copy\n",
+           now_s() - t0, autotune_kernel_point(k), f.median_ms, f.gbps,
+           100 * f.frac_copy);
+    assert_int_equal(f.from_cache, 0);
+    assert_true(f.median_ms > 0 && f.gbps > 0 && f.copy_gbps > 0);
+    assert_true(f.frac_copy > 0.1 && f.frac_copy < 1.5);
+    assert_int_equal(check_kernel(k, ctx), 0);
+    autotune_kernel_destroy(k);
+    autotune_destroy(ctx);
+}
+
+static void second_process_hits_the_cache(void **state)
+{
+    (void)state;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        execl(self, self, "--child", (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* The second process: a hit, fast, no compile, and a right answer. */
+static int child(void)
+{
+    double t0 = now_s();
+    autotune_ctx *ctx;
+    autotune_options o = {0, cache_path, 1};
+    if (autotune_create(&ctx, &o)) {
+        printf("# child: %s\n", autotune_last_error(NULL));
+        return 1;
+    }
+    autotune_kernel *k;
+    if (autotune_get(ctx, &prob, &k)) {
+        printf("# child: %s\n", autotune_last_error(ctx));
+        return 1;
+    }
+    double dt = now_s() - t0;
+    autotune_figures f;
+    autotune_kernel_figures(k, &f);
+    printf("# child: from_cache=%d in %.3f s (create + get), %s\n",
+           f.from_cache, dt, autotune_kernel_point(k));
+    int rc = !f.from_cache || dt >= 1.0 || check_kernel(k, ctx) != 0;
+    autotune_kernel_destroy(k);
+    autotune_destroy(ctx);
+    return rc;
+}
+
+static void launch_errors_name_the_variant(void **state)
+{
+    (void)state;
+    autotune_ctx *ctx;
+    autotune_options o = {0, cache_path, 0};
+    assert_int_equal(autotune_create(&ctx, &o), 0);
+    autotune_kernel *k;
+    assert_int_equal(autotune_get(ctx, &prob, &k), 0);
+    assert_int_equal(autotune_launch(k, NULL, NULL, NULL), AUTOTUNE_EINVALID);
+    assert_non_null(strstr(autotune_last_error(ctx),
+                           autotune_kernel_point(k)));
+    autotune_problem bad = prob;
+    bad.type = "f16";
+    autotune_kernel *k2 = NULL;
+    assert_int_equal(autotune_get(ctx, &bad, &k2), AUTOTUNE_ENOT_FOUND);
+    assert_null(k2);
+    assert_non_null(strstr(autotune_last_error(ctx), "f16"));
+    autotune_kernel_destroy(k);
+    autotune_destroy(ctx);
+}
+
+int main(int argc, char **argv)
+{
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return at_skip_all("cannot find own executable");
+    self[n] = '\0';
+    const char *dir = getenv("AT_GPU_TMP");
+    snprintf(cache_path, sizeof cache_path, "%s/gpu_api_cache.db",
+             dir && *dir ? dir : "/tmp");
+    if (argc > 1 && strcmp(argv[1], "--child") == 0)
+        return child();
+    at_err e = {0};
+    if (at_cu_load(&e))
+        return at_skip_all(e.msg);
+    /* A fresh cache: the database and its write-ahead log. */
+    const char *suffix[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; ++i) {
+        char f[300];
+        snprintf(f, sizeof f, "%s%s", cache_path, suffix[i]);
+        unlink(f);
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(tunes_then_runs_right),
+        cmocka_unit_test(second_process_hits_the_cache),
+        cmocka_unit_test(launch_errors_name_the_variant),
+    };
+    return AT_RUN_TESTS(tests);
+}

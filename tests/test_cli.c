@@ -1,0 +1,531 @@
+/* The command line, run as a child process: exit status, messages, files.
+ * The binary is $AUTOTUNE_BIN (the Makefile's sanitizer build). Every child
+ * runs in a fresh temp dir that also holds its cache, and sees no CUDA
+ * driver, so the runs are the same here, in CI and on a GPU machine. */
+#include "tap.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define NO_DRIVER "AUTOTUNE_LIBCUDA=/nonexistent/libcuda.so.1"
+#define MAX_ARGS 16
+
+/* $AUTOTUNE_BIN made absolute: the child runs in the temp dir. */
+static char *cli_bin;
+
+typedef struct fixture {
+    char dir[64];      /* mkdtemp: cwd and cache of every child */
+    const void *arg;   /* the case, for table-driven tests */
+    char cmd[512];     /* the last run, for failure messages */
+    int status;        /* its exit status, or 128 + signal */
+    char *out, *err;   /* its stdout and stderr */
+    char *file;        /* the last file read by read_path */
+    char **names;      /* scratch of the space tests */
+} fixture;
+
+/* Fails with the command and what it printed, on one line, so the log
+ * says which run broke and how. */
+#define CHECK(fx, cond)                                                      \
+    do {                                                                     \
+        if (!(cond))                                                         \
+            check_failed(fx, #cond, __FILE__, __LINE__);                     \
+    } while (0)
+
+/* s, newlines shown as \n, cut to fit buf. */
+static const char *squash(const char *s, char *buf, size_t n)
+{
+    size_t k = 0;
+    for (; s && *s && k + 3 < n; ++s) {
+        if (*s == '\n')
+            buf[k++] = '\\', buf[k++] = 'n';
+        else
+            buf[k++] = *s;
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+static void check_failed(const fixture *fx, const char *what,
+                         const char *file, int line)
+{
+    char out[300], err[300];
+    print_error("%s: failed: %s; exit %d; stdout: %s; stderr: %s\n",
+                fx->cmd, what, fx->status, squash(fx->out, out, sizeof out),
+                squash(fx->err, err, sizeof err));
+    _fail(file, line);
+}
+
+static int setup(void **state)
+{
+    fixture *fx = calloc(1, sizeof *fx);
+    if (!fx)
+        return -1;
+    fx->arg = *state; /* the prestate, if any */
+    strcpy(fx->dir, "/tmp/autotune-cli-XXXXXX");
+    if (!mkdtemp(fx->dir)) {
+        free(fx);
+        return -1;
+    }
+    *state = fx;
+    return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+                    struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static void clear_run(fixture *fx)
+{
+    free(fx->out);
+    free(fx->err);
+    fx->out = fx->err = NULL;
+}
+
+static int teardown(void **state)
+{
+    fixture *fx = *state;
+    clear_run(fx);
+    free(fx->file);
+    free(fx->names);
+    /* Depth first, not following links: the cache and any emitted .cu. */
+    int rc = nftw(fx->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(fx);
+    return rc;
+}
+
+/* The whole of f from its start, NUL-terminated. */
+static char *slurp(FILE *f)
+{
+    size_t n = 0, cap = 4096;
+    char *s = malloc(cap);
+    rewind(f);
+    for (size_t k; s && (k = fread(s + n, 1, cap - n - 1, f)) > 0;) {
+        n += k;
+        if (cap - n == 1) {
+            char *t = realloc(s, cap *= 2);
+            if (!t)
+                free(s);
+            s = t;
+        }
+    }
+    if (s)
+        s[n] = '\0';
+    return s;
+}
+
+/* Reads path into fx->file; NULL if it cannot be opened. */
+static const char *read_path(fixture *fx, const char *path)
+{
+    free(fx->file);
+    fx->file = NULL;
+    FILE *f = fopen(path, "r");
+    if (f) {
+        fx->file = slurp(f);
+        fclose(f);
+    }
+    return fx->file;
+}
+
+/* Entries of fx->dir whose names end with suffix ("": all of them). */
+static int count_entries(const fixture *fx, const char *suffix)
+{
+    DIR *d = opendir(fx->dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    size_t ls = strlen(suffix);
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && l >= ls &&
+            strcmp(e->d_name + l - ls, suffix) == 0)
+            ++n;
+    }
+    closedir(d);
+    return n;
+}
+
+/* Sets or replaces NAME=value in env (n entries, room for MAX_ARGS). */
+static void env_put(const char **env, int *n, const char *entry)
+{
+    size_t k = strcspn(entry, "=") + 1;
+    for (int i = 0; i < *n; ++i)
+        if (strncmp(env[i], entry, k) == 0) {
+            env[i] = entry;
+            return;
+        }
+    if (*n < MAX_ARGS)
+        env[(*n)++] = entry;
+}
+
+/* Runs the CLI with args (NULL-terminated) in fx->dir, and a clean
+ * environment plus extra (NULL-terminated, may be NULL; an entry replaces
+ * a default of the same name). Fills fx->status, out and err. */
+static void run(fixture *fx, const char *const *args, const char *const *extra)
+{
+    char *argv[MAX_ARGS + 2];
+    int na = 0, used = snprintf(fx->cmd, sizeof fx->cmd, "autotune");
+    argv[na++] = cli_bin;
+    for (int i = 0; args[i] && na <= MAX_ARGS; ++i) {
+        argv[na++] = (char *)args[i];
+        if (used < (int)sizeof fx->cmd)
+            used += snprintf(fx->cmd + used, sizeof fx->cmd - used, " %s",
+                             args[i]);
+    }
+    argv[na] = NULL;
+
+    /* Only what the child needs: the user's cache and driver stay out. */
+    char cache[96];
+    snprintf(cache, sizeof cache, "AUTOTUNE_CACHE=%s/cache.db", fx->dir);
+    const char *env[MAX_ARGS + 1];
+    int ne = 0;
+    for (char **e = environ; *e; ++e)
+        if (strncmp(*e, "PATH=", 5) == 0 || strncmp(*e, "HOME=", 5) == 0)
+            env_put(env, &ne, *e);
+    env_put(env, &ne, "ASAN_OPTIONS=detect_leaks=1");
+    env_put(env, &ne, cache);
+    env_put(env, &ne, NO_DRIVER);
+    for (int i = 0; extra && extra[i]; ++i)
+        env_put(env, &ne, extra[i]);
+    env[ne] = NULL;
+
+    clear_run(fx);
+    FILE *o = tmpfile(), *e = tmpfile();
+    assert_non_null(o);
+    assert_non_null(e);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (dup2(fileno(o), 1) < 0 || dup2(fileno(e), 2) < 0 ||
+            chdir(fx->dir) != 0)
+            _exit(126);
+        execve(cli_bin, argv, (char **)env);
+        _exit(127);
+    }
+    int ws;
+    while (waitpid(pid, &ws, 0) < 0)
+        assert_int_equal(errno, EINTR);
+    fx->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+    fx->out = slurp(o);
+    fx->err = slurp(e);
+    fclose(o);
+    fclose(e);
+    assert_non_null(fx->out);
+    assert_non_null(fx->err);
+}
+
+/* Exactly one non-empty line: how the CLI reports every error. */
+static int one_line(const char *s)
+{
+    const char *nl = strchr(s, '\n');
+    return nl && nl != s && nl[1] == '\0';
+}
+
+/* Bad usage: exit 2, one line on stderr naming the problem, no stdout,
+ * and nothing written (the child's cwd is the empty temp dir). */
+typedef struct bad_case {
+    const char *name;
+    const char *args[MAX_ARGS];
+    const char *says[2];
+} bad_case;
+
+static const bad_case bad[] = {
+    {"usage: unknown family", {"bogus"}, {"unknown family", "'bogus'"}},
+    {"usage: unknown type",
+     {"transpose", "--type", "f16"},
+     {"unknown type", "'f16'"}},
+    {"usage: unknown flag",
+     {"transpose", "--frob"},
+     {"unknown option", "'--frob'"}},
+    {"usage: non-numeric size",
+     {"transpose", "--rows", "abc"},
+     {"--rows", "'abc'"}},
+    {"usage: zero size", {"transpose", "--cols", "0"}, {"--cols", "'0'"}},
+    {"usage: negative size",
+     {"transpose", "--rows", "-5"},
+     {"--rows", "'-5'"}},
+    {"usage: trailing garbage",
+     {"transpose", "--rows", "12x"},
+     {"--rows", "'12x'"}},
+    {"usage: flag without value",
+     {"transpose", "--rows"},
+     {"--rows", "needs a value"}},
+    {"usage: byte count overflows",
+     {"transpose", "--rows", "2000000000", "--cols", "2000000000", "--type",
+      "f64", "--arch", "sm_90"},
+     {"overflow", "2000000000 x 2000000000"}},
+    {"usage: bad arch",
+     {"transpose", "--arch", "banana"},
+     {"--arch", "'banana'"}},
+    {"usage: bad name",
+     {"transpose", "--name", "9abc"},
+     {"--name", "'9abc'"}},
+    {"usage: arch with a leading zero",
+     {"transpose", "--arch", "sm_090"},
+     {"--arch", "'sm_090'"}},
+    {"usage: seed zero", {"transpose", "--seed", "0"}, {"--seed", "'0'"}},
+    {"usage: space with an option it ignores",
+     {"space", "transpose", "-o", "x.cu"},
+     {"space takes only", "--type"}},
+};
+
+static void bad_input(void **state)
+{
+    fixture *fx = *state;
+    const bad_case *c = fx->arg;
+    run(fx, c->args, NULL);
+    CHECK(fx, fx->status == 2);
+    CHECK(fx, fx->out[0] == '\0');
+    CHECK(fx, one_line(fx->err));
+    CHECK(fx, strstr(fx->err, c->says[0]));
+    CHECK(fx, strstr(fx->err, c->says[1]));
+    CHECK(fx, count_entries(fx, "") == 0);
+}
+
+static void missing_cache_dir(void **state)
+{
+    fixture *fx = *state;
+    run(fx, (const char *[]){"transpose", "--arch", "sm_90", "-o", "t.cu",
+                             NULL},
+        (const char *[]){"AUTOTUNE_CACHE=/nonexistent-dir-q/c.db", NULL});
+    CHECK(fx, fx->status != 0);
+    CHECK(fx, one_line(fx->err));
+    CHECK(fx, strstr(fx->err, "/nonexistent-dir-q"));
+    CHECK(fx, count_entries(fx, ".cu") == 0);
+}
+
+static void arch_auto_without_driver(void **state)
+{
+    fixture *fx = *state;
+    run(fx, (const char *[]){"transpose", "--arch", "auto", NULL}, NULL);
+    CHECK(fx, fx->status == 1);
+    CHECK(fx, fx->out[0] == '\0');
+    CHECK(fx, one_line(fx->err));
+    CHECK(fx, strstr(fx->err, "no CUDA driver"));
+    CHECK(fx, count_entries(fx, ".cu") == 0);
+}
+
+/* No driver, --arch sm_90: the default point, marked NOT TUNED on stdout
+ * and in the file. */
+static void emit_untuned(void **state)
+{
+    fixture *fx = *state;
+    char path[96], wrote[128], point[128];
+    snprintf(path, sizeof path, "%s/t.cu", fx->dir);
+    snprintf(wrote, sizeof wrote, "wrote %s\n", path);
+    run(fx, (const char *[]){"transpose", "--arch", "sm_90", "-o", path,
+                             "--quiet", NULL},
+        NULL);
+    CHECK(fx, fx->status == 0);
+    CHECK(fx, fx->err[0] == '\0');
+    CHECK(fx, strstr(fx->out, "NOT TUNED"));
+    CHECK(fx, strstr(fx->out, wrote));
+    const char *dp = strstr(fx->out, "default point ");
+    CHECK(fx, dp);
+    dp += strlen("default point ");
+    snprintf(point, sizeof point, "%.*s", (int)strcspn(dp, "\n"), dp);
+    CHECK(fx, point[0] != '\0');
+
+    const char *f = read_path(fx, path);
+    CHECK(fx, f);
+    const char *gen = strstr(f, "GENERATED by autotune");
+    CHECK(fx, strncmp(f, "/*", 2) == 0 && gen && gen < strchr(f, '\n'));
+    CHECK(fx, strstr(f, "NOT TUNED"));
+    CHECK(fx, strstr(f, point)); /* the point stdout named */
+    CHECK(fx, strstr(f, "extern \"C\" cudaError_t autotune_transpose_f32("));
+    CHECK(fx, strstr(f, "#define AT_TILE_X"));
+    CHECK(fx, count_entries(fx, ".cu") == 1); /* no temp file left over */
+}
+
+static void emit_f64_named(void **state)
+{
+    fixture *fx = *state;
+    char path[96];
+    snprintf(path, sizeof path, "%s/t.cu", fx->dir);
+    run(fx, (const char *[]){"transpose", "--arch", "sm_90", "--type", "f64",
+                             "--name", "my_t", "-o", path, "--quiet", NULL},
+        NULL);
+    CHECK(fx, fx->status == 0);
+    const char *f = read_path(fx, path);
+    CHECK(fx, f);
+    CHECK(fx, strstr(f, "extern \"C\" cudaError_t my_t(const double *in"));
+    CHECK(fx, !strstr(f, "autotune_transpose_f"));
+}
+
+/* With -o - stdout is the .cu alone (it can be redirected into a file
+ * that compiles); the summary goes to stderr. */
+static void emit_to_stdout(void **state)
+{
+    fixture *fx = *state;
+    run(fx, (const char *[]){"transpose", "--arch", "sm_90", "-o", "-", NULL},
+        NULL);
+    CHECK(fx, fx->status == 0);
+    CHECK(fx, strstr(fx->err, "autotune: sm_90: NOT TUNED ("));
+    CHECK(fx, !strstr(fx->out, "autotune: sm_90"));
+    CHECK(fx, strncmp(fx->out, "/* GENERATED by autotune", 24) == 0);
+    CHECK(fx, strstr(fx->out,
+                     "extern \"C\" cudaError_t autotune_transpose_f32("));
+    CHECK(fx, count_entries(fx, ".cu") == 0);
+}
+
+/* -o onto a symlink writes through it: the link stays a link. */
+static void emit_through_symlink(void **state)
+{
+    fixture *fx = *state;
+    char link[128], real[128];
+    snprintf(link, sizeof link, "%s/link.cu", fx->dir);
+    snprintf(real, sizeof real, "%s/real.cu", fx->dir);
+    FILE *f = fopen(real, "w");
+    CHECK(fx, f && fclose(f) == 0);
+    CHECK(fx, symlink("real.cu", link) == 0);
+    run(fx, (const char *[]){"transpose", "--arch", "sm_90", "-o", "link.cu",
+                             "--quiet", NULL},
+        NULL);
+    CHECK(fx, fx->status == 0);
+    struct stat st;
+    CHECK(fx, lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    CHECK(fx, stat(real, &st) == 0 && st.st_size > 1000);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* `space transpose --type T`: checks the "points:" line and that the
+ * names after it number M and are unique; returns M, and whether any name
+ * has vec=4. */
+static size_t space_points(fixture *fx, const char *type, int *vec4)
+{
+    run(fx, (const char *[]){"space", "transpose", "--type", type, NULL},
+        NULL);
+    CHECK(fx, fx->status == 0);
+    CHECK(fx, fx->err[0] == '\0');
+    char *p = strstr(fx->out, "\npoints: ");
+    CHECK(fx, p);
+    size_t before = 0, after = 0;
+    CHECK(fx, sscanf(p + 1, "points: %zu before constraints, %zu after",
+                     &before, &after) == 2);
+    CHECK(fx, before == 11520);
+    CHECK(fx, after > 0 && after < before);
+
+    /* Split the lines after it in place, then sort to find duplicates. */
+    char *s = strchr(p + 1, '\n');
+    CHECK(fx, s);
+    ++s;
+    size_t n = 0;
+    for (const char *q = s; *q; ++q)
+        n += *q == '\n';
+    free(fx->names);
+    fx->names = calloc(n + 1, sizeof *fx->names);
+    assert_non_null(fx->names);
+    n = 0;
+    *vec4 = 0;
+    for (char *nl; (nl = strchr(s, '\n')); s = nl + 1) {
+        *nl = '\0';
+        fx->names[n++] = s;
+        *vec4 |= strstr(s, "_vec4_") != NULL;
+    }
+    CHECK(fx, *s == '\0'); /* the last line ends with a newline */
+    CHECK(fx, n == after);
+    qsort(fx->names, n, sizeof *fx->names, cmp_str);
+    for (size_t i = 0; i < n; ++i) {
+        CHECK(fx, fx->names[i][0] != '\0');
+        if (i && strcmp(fx->names[i - 1], fx->names[i]) == 0)
+            fail_msg("%s: duplicate point %s", fx->cmd, fx->names[i]);
+    }
+    return after;
+}
+
+static void space_lists_points(void **state)
+{
+    fixture *fx = *state;
+    int vec4;
+    space_points(fx, "f32", &vec4);
+    assert_true(vec4);
+}
+
+/* vec is at most 16 bytes: 8-byte elements lose vec=4. */
+static void space_f64_drops_vec4(void **state)
+{
+    fixture *fx = *state;
+    int vec4_32, vec4_64;
+    size_t m32 = space_points(fx, "f32", &vec4_32);
+    size_t m64 = space_points(fx, "f64", &vec4_64);
+    assert_true(vec4_32);
+    assert_false(vec4_64);
+    assert_true(m64 < m32);
+}
+
+static void help(void **state)
+{
+    fixture *fx = *state;
+    run(fx, (const char *[]){"--help", NULL}, NULL);
+    CHECK(fx, fx->status == 0);
+    CHECK(fx, strstr(fx->out, "usage"));
+    CHECK(fx, fx->err[0] == '\0');
+}
+
+static void version(void **state)
+{
+    fixture *fx = *state;
+    run(fx, (const char *[]){"--version", NULL}, NULL);
+    CHECK(fx, fx->status == 0);
+    CHECK(fx, one_line(fx->out));
+    CHECK(fx, strncmp(fx->out, "autotune ", 9) == 0 &&
+                  isdigit((unsigned char)fx->out[9]));
+    CHECK(fx, fx->err[0] == '\0');
+}
+
+static void no_arguments(void **state)
+{
+    fixture *fx = *state;
+    run(fx, (const char *[]){NULL}, NULL);
+    CHECK(fx, fx->status == 2);
+    CHECK(fx, fx->out[0] == '\0');
+    CHECK(fx, one_line(fx->err));
+    CHECK(fx, strstr(fx->err, "missing command"));
+}
+
+#define BAD(i) {bad[i].name, bad_input, setup, teardown, (void *)&bad[i]}
+#define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+    const char *bin = getenv("AUTOTUNE_BIN");
+    if (!bin)
+        return at_skip_all("AUTOTUNE_BIN not set");
+    cli_bin = realpath(bin, NULL);
+    if (!cli_bin) {
+        printf("Bail out! AUTOTUNE_BIN=%s: %s\n", bin, strerror(errno));
+        return 1;
+    }
+    _Static_assert(sizeof bad / sizeof bad[0] == 14, "a BAD() per case");
+    const struct CMUnitTest tests[] = {
+        BAD(0), BAD(1), BAD(2), BAD(3), BAD(4), BAD(5),
+        BAD(6), BAD(7), BAD(8), BAD(9), BAD(10), BAD(11), BAD(12), BAD(13),
+        TEST(missing_cache_dir),
+        TEST(arch_auto_without_driver),
+        TEST(emit_untuned),
+        TEST(emit_f64_named),
+        TEST(emit_to_stdout),
+        TEST(emit_through_symlink),
+        TEST(space_lists_points),
+        TEST(space_f64_drops_vec4),
+        TEST(help),
+        TEST(version),
+        TEST(no_arguments),
+    };
+    int rc = AT_RUN_TESTS(tests);
+    free(cli_bin);
+    return rc;
+}

@@ -1,0 +1,133 @@
+/* NVRTC compiles every point of the transpose space for sm_90, through the
+ * compile pool, with one source that fails on purpose among them. Needs
+ * NVRTC, not a GPU. */
+#include "tap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../gen/expand.h"
+#include "../gen/family.h"
+#include "../runtime/compile.h"
+#include "../runtime/nvrtc_api.h"
+
+static void compile_type(const char *type, int sm)
+{
+    const at_family *f = at_family_find("transpose");
+    autotune_problem u = {"transpose", type, 4099, 2053, 0, 0};
+    at_problem p;
+    at_limits l;
+    at_err e = {0};
+    assert_int_equal(at_problem_init(&p, &u, &e), 0);
+    assert_true(at_limits_for_arch(sm, &l));
+    at_point *pts;
+    size_t n;
+    assert_int_equal(at_space_points(f, &p, &l, &pts, &n, &e), 0);
+    /* One extra job, in the middle, that must fail. */
+    size_t bad = n / 2, total = n + 1;
+    at_job *jobs = calloc(total, sizeof *jobs);
+    at_pool *pool;
+    assert_non_null(jobs);
+    assert_int_equal(at_pool_create(&pool, 0, &e), 0);
+    for (size_t i = 0, k = 0; i < total; ++i) {
+        at_job *j = &jobs[i];
+        j->sm = sm;
+        j->index = i;
+        if (i == bad) {
+            snprintf(j->variant, sizeof j->variant, "broken_on_purpose");
+            j->src = strdup("extern \"C\" __global__ void at_kernel() "
+                            "{ this_is_not_cuda; }\n");
+        } else {
+            f->point_name(&pts[k], j->variant, sizeof j->variant);
+            j->src = at_expand(&p, &pts[k], AT_KERNEL_SYMBOL, &e);
+            ++k;
+        }
+        assert_non_null(j->src);
+        at_pool_submit(pool, j);
+    }
+    size_t ok = 0;
+    for (size_t i = 0; i < total; ++i) {
+        at_job *j = &jobs[i];
+        at_pool_wait(pool, j);
+        if (i == bad) {
+            assert_int_equal(j->rc, AUTOTUNE_ECOMPILE);
+            assert_non_null(strstr(j->err.msg, "broken_on_purpose"));
+            assert_non_null(strstr(j->err.msg, "this_is_not_cuda"));
+        } else if (j->rc) {
+            fail_msg("%s", j->err.msg);
+        } else {
+            /* A cubin is an ELF image. */
+            assert_true(j->size > 4);
+            assert_memory_equal(j->cubin, "\x7f" "ELF", 4);
+            ++ok;
+        }
+        at_job_release(j);
+    }
+    at_pool_destroy(pool);
+    printf("# %s sm_%d: %zu of %zu points compiled, plus one failing on "
+           "purpose\n", type, sm, ok, n);
+    assert_int_equal(ok, n);
+    free(jobs);
+    free(pts);
+}
+
+static void every_point_f32_sm90(void **state)
+{
+    (void)state;
+    compile_type("f32", 90);
+}
+
+static void every_point_f64_sm90(void **state)
+{
+    (void)state;
+    compile_type("f64", 90);
+}
+
+static void bad_arch_is_an_nvrtc_error(void **state)
+{
+    (void)state;
+    void *cubin = NULL;
+    size_t size = 0;
+    at_err e = {0};
+    int rc = at_compile("extern \"C\" __global__ void k() {}", "k", 1,
+                        &cubin, &size, &e);
+    assert_true(rc == AUTOTUNE_ENVRTC || rc == AUTOTUNE_ECOMPILE);
+    assert_non_null(strstr(e.msg, "[variant k]"));
+    assert_null(cubin);
+}
+
+static void pool_stops_with_jobs_queued(void **state)
+{
+    (void)state;
+    at_pool *pool;
+    at_err e = {0};
+    assert_int_equal(at_pool_create(&pool, 1, &e), 0);
+    enum { N = 8 };
+    at_job jobs[N];
+    memset(jobs, 0, sizeof jobs);
+    for (int i = 0; i < N; ++i) {
+        jobs[i].sm = 90;
+        snprintf(jobs[i].variant, sizeof jobs[i].variant, "job%d", i);
+        jobs[i].src = strdup("extern \"C\" __global__ void at_kernel() {}");
+        at_pool_submit(pool, &jobs[i]);
+    }
+    at_pool_destroy(pool); /* must not hang, must mark every job done */
+    for (int i = 0; i < N; ++i) {
+        assert_int_equal(jobs[i].done, 1);
+        at_job_release(&jobs[i]);
+    }
+}
+
+int main(void)
+{
+    at_err e = {0};
+    if (at_nvrtc_load(&e))
+        return at_skip_all(e.msg);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_arch_is_an_nvrtc_error),
+        cmocka_unit_test(pool_stops_with_jobs_queued),
+        cmocka_unit_test(every_point_f32_sm90),
+        cmocka_unit_test(every_point_f64_sm90),
+    };
+    return AT_RUN_TESTS(tests);
+}
