@@ -24,10 +24,15 @@ typedef struct at_args {
 
 typedef struct at_family {
     const char *name;
+    /* Bump when the kernel's launch, arguments or #defines change meaning
+     * without the template's text changing: it is part of the cache key. */
+    int abi;
     const char *template_path; /* as in the source tree, for provenance */
     const char *template_src;  /* the template, embedded at build time */
     const at_axis *axes;
     int n_axes;
+    /* Parameters that follow from the axes, for `autotune space`. */
+    const char *derived;
     /* Constraint predicate: 1 if the point may be compiled for this problem
      * and target; else 0, with the reason in why (if why != NULL). */
     int (*valid)(const at_problem *p, const at_point *pt, const at_limits *l,

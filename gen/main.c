@@ -203,6 +203,8 @@ static int cmd_space(const opts *o)
             printf("%s%d", k ? "," : " ", f->axes[a].values[k]);
         printf("  (%s)\n", f->axes[a].help);
     }
+    if (f->derived)
+        printf("derived:\n  %s\n", f->derived);
     at_point *pts;
     size_t n;
     if (at_space_points(f, &p, &l, &pts, &n, &e)) {
@@ -354,6 +356,7 @@ static int cmd_tune(const opts *o, const char *cmdline)
         rc = at_ctx_create(&ctx, (int)o->device, path,
                            o->quiet ? NULL : stderr, &e);
     if (rc == AUTOTUNE_ENO_DRIVER || rc == AUTOTUNE_ENO_DEVICE ||
+        (rc == AUTOTUNE_ENO_NVRTC && want_sm) ||
         (!rc && want_sm && ctx->dev.sm != want_sm)) {
         if (!want_sm) {
             fprintf(stderr,
@@ -400,10 +403,11 @@ static int cmd_tune(const opts *o, const char *cmdline)
     else
         fprintf(info, "  tuned in %.1f s: %zu points (of %zu before constraints), "
                "%zu compiled, %zu failed to compile, %zu wrong, %zu timed; "
-               "seed %llu\n",
+               "seed %llu\n  time: NVRTC %.0f CPU-s on %d threads, GPU "
+               "(load, check, time) %.1f s\n",
                t.seconds, t.points, t.space_total, t.compiled,
                t.compile_failed, t.wrong, t.timed,
-               (unsigned long long)t.seed);
+               (unsigned long long)t.seed, t.nvrtc_cpu_s, t.threads, t.gpu_s);
     fprintf(info, "  best: %s\n  median %.4f ms, %.1f GB/s, %.1f%% of the "
            "device-to-device copy (%.1f GB/s); %d registers, %d B shared, "
            "%d B local\n",

@@ -196,8 +196,9 @@ static void emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             "        if (err != cudaSuccess)\n"
             "            return err;\n"
             "    }\n"
-            "    long long gy = (rows + AT_TILE_Y - 1) / AT_TILE_Y;\n"
-            "    dim3 grid((unsigned)((cols + AT_TILE_X - 1) / AT_TILE_X),\n"
+            "    long long gy = ((long long)rows + AT_TILE_Y - 1) / AT_TILE_Y;\n"
+            "    dim3 grid((unsigned)(((long long)cols + AT_TILE_X - 1) /\n"
+            "                         AT_TILE_X),\n"
             "              (unsigned)(gy > 65535 ? 65535 : gy));\n"
             "    dim3 block(AT_BLOCK_X, AT_BLOCK_Y);\n"
             "    %s_kernel<<<grid, block, smem, stream>>>(\n"
@@ -210,10 +211,14 @@ static void emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
 
 const at_family at_family_transpose = {
     .name = "transpose",
+    .abi = 1,
     .template_path = "templates/transpose.cu",
     .template_src = at_tmpl_transpose,
     .axes = axes,
     .n_axes = N_AXES,
+    .derived = "ept = tile_x*tile_y/(block_x*block_y): elements per thread, "
+               "the block walking the tile in tile_y/block_y row passes "
+               "(at most 32)",
     .valid = valid,
     .point_name = point_name,
     .defines = defines,

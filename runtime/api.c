@@ -23,7 +23,10 @@ int at_ctx_create(autotune_ctx **out, int device, const char *cache_path,
         return at_fail(e, AUTOTUNE_ENOMEM, "autotune_create");
     char path[1024];
     int rc = 0;
-    if (cache_path)
+    if (cache_path && strlen(cache_path) >= sizeof path)
+        rc = at_fail(e, AUTOTUNE_EIO, "cache path too long (%zu bytes)",
+                     strlen(cache_path));
+    else if (cache_path)
         snprintf(path, sizeof path, "%s", cache_path);
     else
         rc = at_cache_default_path(path, sizeof path, e);
@@ -118,9 +121,25 @@ static int from_cache(autotune_kernel *k, const at_key *key, int *hit,
         return 0;
     fill_from_entry(k, &en);
     k->fig.from_cache = 1;
-    rc = at_point_parse(k->p.family, en.params, &k->pt, e);
-    if (!rc)
-        rc = load(k, en.cubin, e);
+    /* The entry's hash covers its point; still, a point this build would
+     * not launch (its name or constraints disagree) is never used. */
+    const at_family *f = k->p.family;
+    at_limits l = at_device_limits(&k->ctx->dev);
+    char name[128] = "";
+    at_err perr = {0};
+    if (at_point_parse(f, en.params, &k->pt, &perr) == 0)
+        f->point_name(&k->pt, name, sizeof name);
+    if (strcmp(name, en.point) != 0 || !f->valid(&k->p, &k->pt, &l, NULL, 0)) {
+        if (k->ctx->progress)
+            fprintf(k->ctx->progress, "cache: entry point '%s' (%s) is not a "
+                    "valid point of this build; tuning again\n", en.point,
+                    en.params);
+        at_entry_free(&en);
+        memset(&k->fig, 0, sizeof k->fig);
+        *hit = 0;
+        return 0;
+    }
+    rc = load(k, en.cubin, e);
     at_entry_free(&en);
     return rc;
 }
@@ -151,18 +170,12 @@ static int tune_and_store(autotune_kernel *k, const at_key *key,
     en.seed = t->seed;
     en.tune_seconds = t->seconds;
     en.points = (int)t->points;
+    at_utc_now(en.created, sizeof en.created);
+    /* The kernel's figures are this run's, whatever another process may
+     * store under the same key afterwards. */
+    fill_from_entry(k, &en);
     if ((rc = at_cache_put(c->cache, &en, e)))
         return rc;
-    /* Read back what was stored: the figures carry its creation time. */
-    at_entry back;
-    if ((rc = at_cache_get(c->cache, key, &back, e)) < 0)
-        return rc;
-    if (rc == 0)
-        return at_fail(e, AUTOTUNE_ESQLITE, "cache %s: the entry for %s just "
-                       "stored is not there", at_cache_path(c->cache),
-                       t->name);
-    fill_from_entry(k, &back);
-    at_entry_free(&back);
     return load(k, t->cubin, e);
 }
 
@@ -173,6 +186,7 @@ int at_ctx_get(autotune_ctx *c, const autotune_problem *up,
     at_err e = {0};
     if (!c || !out)
         return AUTOTUNE_EINVALID;
+    at_err_clear(&c->err);
     *out = NULL;
     at_tuned local;
     at_tuned *t = summary ? summary : &local;
@@ -221,6 +235,7 @@ int autotune_launch(autotune_kernel *k, const void *in, void *out,
                 "[variant %s]", k->name);
         return ctx_fail(k->ctx, &e);
     }
+    at_err_clear(&k->ctx->err);
     int rc = at_device_push(&k->ctx->dev, &e);
     if (!rc) {
         rc = at_launch_variant(&k->p, &k->pt, k->fn, (CUdeviceptr)in,

@@ -8,20 +8,27 @@
 #include "../search/pcg.h"
 #include "compile.h"
 
-enum { MAX_SETS = 32 };
+/* Rotation sets for timing: enough that one round moves three L2 caches,
+ * up to this many. */
+enum { MAX_SETS = 1024 };
+/* Poisoned bytes on each side of every checked output: a write just past
+ * either end is caught as well as one into the padding. */
+enum { GUARD = 4096 };
 
-/* A problem with device buffers: input, output, expected output. */
+/* A problem with device buffers: input, output (inside its guards), and
+ * the expected output with the same guards. */
 typedef struct case_ {
     at_problem p;
     const char *label;
-    CUdeviceptr in, out, ref;
+    CUdeviceptr in, out_alloc, ref, out; /* out = out_alloc + GUARD */
 } case_;
 
 struct at_bench {
     const at_device *d;
-    case_ main, odd;
-    int sets;                        /* rotation sets for timing */
-    CUdeviceptr in_set[MAX_SETS], out_set[MAX_SETS];
+    case_ cases[3]; /* the problem, then two odd shapes */
+    int sets;       /* rotation sets for timing */
+    int past_l2;    /* 1 if a round of sets is larger than the L2 cache */
+    CUdeviceptr *in_set, *out_set;
     CUmodule check_mod;
     CUfunction compare;
     CUdeviceptr bad; /* 2 x u64: mismatch count, first word */
@@ -29,10 +36,16 @@ struct at_bench {
     CUevent start, stop;
 };
 
-/* The odd shape every variant must also get right: primes, a multiple of
- * no tile size, with leading dimensions wider than the rows. */
-static const int64_t ODD_ROWS = 211, ODD_COLS = 379;
-static const int64_t ODD_LD_IN = 383, ODD_LD_OUT = 223;
+/* The odd shapes every variant must also get right: primes, a multiple of
+ * no tile size, with wider leading dimensions: odd ones (the element path
+ * everywhere) and multiples of 4 (vector path and edge tiles together). */
+static const struct {
+    int64_t rows, cols, ld_in, ld_out;
+    const char *label;
+} odd_shapes[2] = {
+    {211, 379, 383, 223, "odd shape 211x379 ld 383/223"},
+    {211, 379, 384, 212, "odd shape 211x379 ld 384/212"},
+};
 
 static void fill_random(void *buf, size_t bytes, at_pcg *g)
 {
@@ -67,24 +80,26 @@ static int case_init(case_ *c, const at_problem *p, const char *label,
     c->p = *p;
     c->label = label;
     int rc = 0;
-    void *in = malloc(p->in_bytes), *ref = malloc(p->out_bytes);
+    size_t guarded = p->out_bytes + 2 * GUARD;
+    unsigned char *in = malloc(p->in_bytes), *ref = malloc(guarded);
     if (!in || !ref) {
         rc = at_fail(e, AUTOTUNE_ENOMEM, "host buffers for %s (%zu + %zu "
-                     "bytes)", label, p->in_bytes, p->out_bytes);
+                     "bytes)", label, p->in_bytes, guarded);
         goto out;
     }
     fill_random(in, p->in_bytes, g);
-    fill_poison(ref, p->out_bytes);
-    p->family->reference(p, in, ref);
+    fill_poison(ref, guarded);
+    p->family->reference(p, in, ref + GUARD);
     if ((rc = alloc(&c->in, p->in_bytes, label, e)) ||
-        (rc = alloc(&c->out, p->out_bytes, label, e)) ||
-        (rc = alloc(&c->ref, p->out_bytes, label, e)))
+        (rc = alloc(&c->out_alloc, guarded, label, e)) ||
+        (rc = alloc(&c->ref, guarded, label, e)))
         goto out;
+    c->out = c->out_alloc + GUARD;
     CUresult r = at_cu.cuMemcpyHtoD(c->in, in, p->in_bytes);
-    if (r == CUDA_SUCCESS)
-        r = at_cu.cuMemcpyHtoD(c->ref, ref, p->out_bytes);
     if (r != CUDA_SUCCESS)
-        rc = at_cu_fail(e, r, "cuMemcpyHtoD", NULL);
+        rc = at_cu_fail(e, r, "cuMemcpyHtoD(random input)", label);
+    else if ((r = at_cu.cuMemcpyHtoD(c->ref, ref, guarded)) != CUDA_SUCCESS)
+        rc = at_cu_fail(e, r, "cuMemcpyHtoD(reference output)", label);
 out:
     free(in);
     free(ref);
@@ -95,11 +110,11 @@ static void case_free(case_ *c)
 {
     if (c->in)
         at_cu.cuMemFree(c->in);
-    if (c->out)
-        at_cu.cuMemFree(c->out);
+    if (c->out_alloc)
+        at_cu.cuMemFree(c->out_alloc);
     if (c->ref)
         at_cu.cuMemFree(c->ref);
-    c->in = c->out = c->ref = 0;
+    c->in = c->out_alloc = c->out = c->ref = 0;
 }
 
 static int load_compare(at_bench *b, at_err *e)
@@ -136,29 +151,41 @@ int at_bench_create(at_bench **out, const at_device *d, const at_problem *p,
 
     at_pcg g;
     at_pcg_seed(&g, seed, 1);
-    if ((rc = case_init(&b->main, p, "the problem", &g, e)))
+    if ((rc = case_init(&b->cases[0], p, "the problem", &g, e)))
         return rc;
-    autotune_problem u = {p->family->name, p->type->name, ODD_ROWS,
-                          ODD_COLS, ODD_LD_IN, ODD_LD_OUT};
-    at_problem odd;
-    if ((rc = at_problem_init(&odd, &u, e)) ||
-        (rc = case_init(&b->odd, &odd, "the odd shape", &g, e)))
-        return rc;
+    for (int k = 0; k < 2; ++k) {
+        autotune_problem u = {p->family->name, p->type->name,
+                              odd_shapes[k].rows, odd_shapes[k].cols,
+                              odd_shapes[k].ld_in, odd_shapes[k].ld_out};
+        at_problem odd;
+        if ((rc = at_problem_init(&odd, &u, e)) ||
+            (rc = case_init(&b->cases[k + 1], &odd, odd_shapes[k].label, &g,
+                            e)))
+            return rc;
+    }
 
     /* Enough sets that the inputs and outputs of one round of launches are
      * three L2 caches, so no launch finds its input in L2. */
     size_t per_set = p->in_bytes + p->out_bytes;
     size_t want = 3 * (size_t)d->l2_bytes / per_set + 1;
     b->sets = want > MAX_SETS ? MAX_SETS : (int)want;
-    b->in_set[0] = b->main.in;
-    b->out_set[0] = b->main.out;
+    b->past_l2 = (size_t)b->sets * per_set > (size_t)d->l2_bytes;
+    b->in_set = calloc((size_t)b->sets, sizeof *b->in_set);
+    b->out_set = calloc((size_t)b->sets, sizeof *b->out_set);
+    if (!b->in_set || !b->out_set)
+        return at_fail(e, AUTOTUNE_ENOMEM, "rotation sets");
+    b->in_set[0] = b->cases[0].in;
+    b->out_set[0] = b->cases[0].out;
     for (int s = 1; s < b->sets; ++s) {
         if ((rc = alloc(&b->in_set[s], p->in_bytes, "rotation set", e)) ||
             (rc = alloc(&b->out_set[s], p->out_bytes, "rotation set", e)))
             return rc;
-        AT_CU_TRY(e, NULL, cuMemcpyDtoD, b->in_set[s], b->main.in,
-                  p->in_bytes);
+        AT_CU_TRY(e, "rotation set", cuMemcpyDtoD, b->in_set[s],
+                  b->cases[0].in, p->in_bytes);
     }
+    /* The uploads and copies above are not ordered with the bench's
+     * non-blocking stream: finish them before anything reads them. */
+    AT_CU_TRY(e, NULL, cuCtxSynchronize);
     return 0;
 }
 
@@ -166,14 +193,16 @@ void at_bench_destroy(at_bench *b)
 {
     if (!b)
         return;
-    for (int s = 1; s < b->sets; ++s) {
+    for (int s = 1; s < b->sets && b->in_set && b->out_set; ++s) {
         if (b->in_set[s])
             at_cu.cuMemFree(b->in_set[s]);
         if (b->out_set[s])
             at_cu.cuMemFree(b->out_set[s]);
     }
-    case_free(&b->main);
-    case_free(&b->odd);
+    free(b->in_set);
+    free(b->out_set);
+    for (int k = 0; k < 3; ++k)
+        case_free(&b->cases[k]);
     if (b->bad)
         at_cu.cuMemFree(b->bad);
     if (b->check_mod)
@@ -188,6 +217,8 @@ void at_bench_destroy(at_bench *b)
 }
 
 int at_bench_sets(const at_bench *b) { return b->sets; }
+
+int at_bench_past_l2(const at_bench *b) { return b->past_l2; }
 
 int at_bench_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
                      const char *variant, at_err *e)
@@ -217,8 +248,8 @@ static int check_case(at_bench *b, case_ *c, const at_point *pt,
                       CUfunction fn, const char *variant, at_err *e)
 {
     const at_problem *p = &c->p;
-    size_t words = p->out_bytes / 4;
-    AT_CU_TRY(e, variant, cuMemsetD32Async, c->out, AT_POISON, words,
+    size_t words = (p->out_bytes + 2 * GUARD) / 4;
+    AT_CU_TRY(e, variant, cuMemsetD32Async, c->out_alloc, AT_POISON, words,
               b->stream);
     int rc = at_launch_variant(p, pt, fn, c->in, c->out, b->stream, variant,
                                e);
@@ -228,7 +259,7 @@ static int check_case(at_bench *b, case_ *c, const at_point *pt,
     AT_CU_TRY(e, variant, cuMemsetD32Async, b->bad + 8, 0xFFFFFFFFu, 2,
               b->stream);
     unsigned long long n = words;
-    void *args[] = {&c->out, &c->ref, &n, &b->bad};
+    void *args[] = {&c->out_alloc, &c->ref, &n, &b->bad};
     unsigned grid = (unsigned)((words + 255) / 256);
     if (grid > (unsigned)b->d->sms * 16)
         grid = (unsigned)b->d->sms * 16;
@@ -240,33 +271,36 @@ static int check_case(at_bench *b, case_ *c, const at_point *pt,
     AT_CU_TRY(e, variant, cuMemcpyDtoH, bad, b->bad, sizeof bad);
     if (bad[0] == 0)
         return 0;
-    /* Locate the first wrong element for the message. */
-    int eb = p->type->bytes;
-    size_t elem = (size_t)(bad[1] * 4 / (unsigned)eb);
-    unsigned long long got = 0, want = 0;
-    AT_CU_TRY(e, variant, cuMemcpyDtoH, &got, c->out + elem * eb, (size_t)eb);
-    AT_CU_TRY(e, variant, cuMemcpyDtoH, &want, c->ref + elem * eb,
-              (size_t)eb);
+    /* Locate the first wrong word for the message. */
+    size_t byte = (size_t)bad[1] * 4;
+    unsigned got = 0, want = 0;
+    AT_CU_TRY(e, variant, cuMemcpyDtoH, &got, c->out_alloc + byte, 4);
+    AT_CU_TRY(e, variant, cuMemcpyDtoH, &want, c->ref + byte, 4);
+    char where[96];
+    if (byte < GUARD || byte >= GUARD + p->out_bytes) {
+        snprintf(where, sizeof where, "%zu bytes %s the output buffer",
+                 byte < GUARD ? GUARD - byte : byte - GUARD - p->out_bytes,
+                 byte < GUARD ? "before" : "past the end of");
+    } else {
+        size_t elem = (byte - GUARD) / (size_t)p->type->bytes;
+        snprintf(where, sizeof where, "out[%zu][%zu]",
+                 elem / (size_t)p->ld_out, elem % (size_t)p->ld_out);
+    }
     return at_fail(e, AUTOTUNE_EWRONG,
-                   "wrong answer [variant %s] on %s %lldx%lld: %llu of %zu "
-                   "words differ, first out[%zu][%zu]: got 0x%0*llx, want "
-                   "0x%0*llx%s",
+                   "wrong answer [variant %s] on %s (%lldx%lld): %llu of %zu "
+                   "words differ, first at %s: got 0x%08x, want 0x%08x%s",
                    variant, c->label, (long long)p->rows, (long long)p->cols,
-                   bad[0], words, elem / (size_t)p->ld_out,
-                   elem % (size_t)p->ld_out, 2 * eb, got, 2 * eb, want,
-                   want == (AT_POISON | (eb == 8 ? (unsigned long long)
-                                         AT_POISON << 32 : 0))
-                       ? " (written outside the matrix)"
-                       : "");
+                   bad[0], words, where, got, want,
+                   want == AT_POISON ? " (written outside the matrix)" : "");
 }
 
 int at_bench_verify(at_bench *b, const at_point *pt, CUfunction fn,
                     const char *variant, at_err *e)
 {
-    int rc = check_case(b, &b->main, pt, fn, variant, e);
-    if (rc)
-        return rc;
-    return check_case(b, &b->odd, pt, fn, variant, e);
+    int rc = 0;
+    for (int k = 0; k < 3 && !rc; ++k)
+        rc = check_case(b, &b->cases[k], pt, fn, variant, e);
+    return rc;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -282,7 +316,8 @@ typedef int (*op_fn)(at_bench *b, const at_point *pt, CUfunction fn, int s,
 static int op_kernel(at_bench *b, const at_point *pt, CUfunction fn, int s,
                      const char *variant, at_err *e)
 {
-    return at_launch_variant(&b->main.p, pt, fn, b->in_set[s], b->out_set[s],
+    return at_launch_variant(&b->cases[0].p, pt, fn, b->in_set[s],
+                             b->out_set[s],
                              b->stream, variant, e);
 }
 
@@ -291,10 +326,27 @@ static int op_copy(at_bench *b, const at_point *pt, CUfunction fn, int s,
 {
     (void)pt;
     (void)fn;
-    const at_problem *p = &b->main.p;
+    const at_problem *p = &b->cases[0].p;
     size_t bytes = (size_t)p->rows * (size_t)p->cols * (size_t)p->type->bytes;
     AT_CU_TRY(e, variant, cuMemcpyDtoDAsync, b->out_set[s], b->in_set[s],
               bytes, b->stream);
+    return 0;
+}
+
+/* One sample: per launches between two events. A kernel's own fault
+ * surfaces at cuEventSynchronize. */
+static int sample(at_bench *b, op_fn op, const at_point *pt, CUfunction fn,
+                  const char *variant, int per, int *s, float *ms, at_err *e)
+{
+    AT_CU_TRY(e, variant, cuEventRecord, b->start, b->stream);
+    for (int i = 0; i < per; ++i) {
+        int rc = op(b, pt, fn, (*s)++ % b->sets, variant, e);
+        if (rc)
+            return rc;
+    }
+    AT_CU_TRY(e, variant, cuEventRecord, b->stop, b->stream);
+    AT_CU_TRY(e, variant, cuEventSynchronize, b->stop);
+    AT_CU_TRY(e, variant, cuEventElapsedTime, ms, b->start, b->stop);
     return 0;
 }
 
@@ -307,13 +359,8 @@ static int time_op(at_bench *b, op_fn op, const at_point *pt, CUfunction fn,
     for (int i = 0; i < 2; ++i)
         if ((rc = op(b, pt, fn, s++ % b->sets, variant, e)))
             return rc;
-    AT_CU_TRY(e, variant, cuEventRecord, b->start, b->stream);
-    for (int i = 0; i < b->sets; ++i)
-        if ((rc = op(b, pt, fn, s++ % b->sets, variant, e)))
-            return rc;
-    AT_CU_TRY(e, variant, cuEventRecord, b->stop, b->stream);
-    AT_CU_TRY(e, variant, cuEventSynchronize, b->stop);
-    AT_CU_TRY(e, variant, cuEventElapsedTime, &ms, b->start, b->stop);
+    if ((rc = sample(b, op, pt, fn, variant, b->sets, &s, &ms, e)))
+        return rc;
     double one = ms / b->sets;
     /* Each sample at least 0.2 ms, so event resolution and launch gaps are
      * small beside it; at least one full round of the sets. */
@@ -326,19 +373,7 @@ static int time_op(at_bench *b, op_fn op, const at_point *pt, CUfunction fn,
     if (!x)
         return at_fail(e, AUTOTUNE_ENOMEM, "timing samples");
     for (int k = 0; k < samples; ++k) {
-        rc = 0;
-        CUresult r = at_cu.cuEventRecord(b->start, b->stream);
-        for (int i = 0; i < per && !rc && r == CUDA_SUCCESS; ++i)
-            rc = op(b, pt, fn, s++ % b->sets, variant, e);
-        if (!rc && r == CUDA_SUCCESS)
-            r = at_cu.cuEventRecord(b->stop, b->stream);
-        if (!rc && r == CUDA_SUCCESS)
-            r = at_cu.cuEventSynchronize(b->stop);
-        if (!rc && r == CUDA_SUCCESS)
-            r = at_cu.cuEventElapsedTime(&ms, b->start, b->stop);
-        if (!rc && r != CUDA_SUCCESS)
-            rc = at_cu_fail(e, r, "timing (cuEventRecord/Synchronize/"
-                            "ElapsedTime)", variant);
+        rc = sample(b, op, pt, fn, variant, per, &s, &ms, e);
         if (rc) {
             free(x);
             return rc;

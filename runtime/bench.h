@@ -1,10 +1,11 @@
 /* Verification and timing of kernel variants for one problem on one device.
  *
  * Verification: the output is poisoned, the variant runs on random input
- * (PCG32 from a printed seed), and the whole output buffer, padding
- * included, is compared word for word on the device with a reference the
- * CPU computed. Each variant is checked on the problem itself and on an odd
- * shape that is a multiple of no tile size.
+ * (PCG32 from a printed seed), and the whole output buffer, padding and a
+ * guard zone on each side included, is compared word for word on the
+ * device with a reference the CPU computed. Each variant is checked on the
+ * problem itself and on two odd shapes that no tile size divides, one with
+ * odd leading dimensions and one with leading dimensions a vector divides.
  *
  * Timing: CUDA events, warm-up, samples of enough launches to dwarf the
  * launch overhead, median; inputs smaller than a few L2 caches rotate over
@@ -32,8 +33,11 @@ typedef struct at_timing {
 int at_bench_create(at_bench **b, const at_device *d, const at_problem *p,
                     uint64_t seed, at_err *e);
 void at_bench_destroy(at_bench *b);
-/* Rotating buffer sets in use (1 for problems well past the L2 cache). */
+/* Rotating buffer sets in use (1 for problems well past the L2 cache), and
+ * whether a round of them is larger than the L2 cache (0: the problem is so
+ * small that even the rotation stays in L2). */
 int at_bench_sets(const at_bench *b);
+int at_bench_past_l2(const at_bench *b);
 
 /* Prepares fn for the point's launch (dynamic shared memory). */
 int at_bench_prepare(const at_problem *p, const at_point *pt, CUfunction fn,

@@ -28,7 +28,7 @@ static const char *schema =
     " family TEXT NOT NULL, type TEXT NOT NULL, rows INTEGER NOT NULL,"
     " cols INTEGER NOT NULL, ld_in INTEGER NOT NULL, ld_out INTEGER NOT NULL,"
     " point TEXT NOT NULL, params TEXT NOT NULL,"
-    " cubin BLOB NOT NULL, cubin_hash TEXT NOT NULL,"
+    " cubin BLOB NOT NULL, entry_hash TEXT NOT NULL,"
     " median_ms REAL, gbps REAL, copy_gbps REAL, frac_copy REAL,"
     " registers INTEGER, shared_bytes INTEGER, local_bytes INTEGER,"
     " seed INTEGER, tune_seconds REAL, points INTEGER,"
@@ -179,16 +179,28 @@ void at_key_text(const at_key *k, char *buf, size_t n)
              (long long)k->cols, (long long)k->ld_in, (long long)k->ld_out);
 }
 
-static void hash_hex(const void *p, size_t n, char out[17])
+/* The entry's integrity hash: the cubin and the point it was built from,
+ * so neither can change alone unnoticed. */
+static void entry_hash(const char *point, const char *params,
+                       const void *cubin, size_t n, char out[17])
 {
-    snprintf(out, 17, "%016llx",
-             (unsigned long long)at_hash(AT_HASH_INIT, p, n));
+    uint64_t h = at_hash(AT_HASH_INIT, point, strlen(point) + 1);
+    h = at_hash(h, params, strlen(params) + 1);
+    snprintf(out, 17, "%016llx", (unsigned long long)at_hash(h, cubin, n));
+}
+
+void at_utc_now(char *buf, size_t n)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 static const char *cols_sql =
     "gpu, cc, sms, driver, driver_build, nvrtc, template_hash, space_hash,"
     " family, type,"
-    " rows, cols, ld_in, ld_out, point, params, cubin, cubin_hash,"
+    " rows, cols, ld_in, ld_out, point, params, cubin, entry_hash,"
     " median_ms, gbps, copy_gbps, frac_copy, registers, shared_bytes,"
     " local_bytes, seed, tune_seconds, points, created";
 
@@ -232,9 +244,9 @@ static int read_row(sqlite3_stmt *st, at_entry *en, sqlite3_int64 *rowid,
                 en->point);
         return 0;
     }
-    hash_hex(blob, (size_t)size, got);
+    entry_hash(en->point, en->params, blob, (size_t)size, got);
     if (strcmp(got, want) != 0) {
-        at_fail(e, 0, "cache entry for %s: cubin hash %s, recorded %.40s "
+        at_fail(e, 0, "cache entry for %s: hash %s, recorded %.40s "
                 "(corrupt; discarded)", en->point, got, want);
         return 0;
     }
@@ -364,15 +376,11 @@ int at_cache_put(at_cache *c, const at_entry *en, at_err *e)
                        "%zu bytes cannot be stored", en->point,
                        en->cubin_size);
     at_key_text(&en->key, key, sizeof key);
-    hash_hex(en->cubin, en->cubin_size, hash);
-    if (en->created[0]) {
+    entry_hash(en->point, en->params, en->cubin, en->cubin_size, hash);
+    if (en->created[0])
         snprintf(created, sizeof created, "%s", en->created);
-    } else {
-        time_t now = time(NULL);
-        struct tm tm;
-        gmtime_r(&now, &tm);
-        strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    }
+    else
+        at_utc_now(created, sizeof created);
     snprintf(sql, sizeof sql,
              "INSERT OR REPLACE INTO wisdom(key, %s) VALUES(?1, ?2, ?3, ?4,"
              " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"

@@ -59,5 +59,7 @@ int at_cache_put(at_cache *c, const at_entry *en, at_err *e);
 int at_cache_find_arch(at_cache *c, const at_key *k, at_entry *out,
                        at_err *e);
 void at_entry_free(at_entry *en);
+/* "2026-11-22T02:17:21Z" */
+void at_utc_now(char *buf, size_t n);
 
 #endif

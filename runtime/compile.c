@@ -140,8 +140,10 @@ static void *worker(void *arg)
 int at_pool_create(at_pool **out, int threads, at_err *e)
 {
     if (threads <= 0) {
+        /* One core is left to the thread that times on the GPU: a timing
+         * thread that waits for a core stretches its samples. */
         long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (int)n : 1;
+        threads = n > 1 ? (int)n - 1 : 1;
     }
     if (threads > 256)
         threads = 256;

@@ -32,7 +32,7 @@ typedef struct at_job {
 
 typedef struct at_pool at_pool;
 
-/* threads <= 0: the number of online processors. */
+/* threads <= 0: the online processors less one (at least one). */
 int at_pool_create(at_pool **p, int threads, at_err *e);
 int at_pool_threads(const at_pool *p);
 void at_pool_submit(at_pool *p, at_job *j);

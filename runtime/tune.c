@@ -10,6 +10,7 @@
 #include "../gen/hash.h"
 #include "../search/pcg.h"
 #include "../search/strategy.h"
+#include "autotune_version.h"
 #include "compile.h"
 
 enum {
@@ -53,9 +54,15 @@ int at_key_fill(at_key *k, const at_device *d, const at_problem *p,
         snprintf(k->nvrtc, sizeof k->nvrtc, "%s", d->nvrtc);
     }
     k->cc = l->sm;
+    /* The template, and what gives it meaning: this program's version and
+     * the family's launch ABI. */
+    char abi[96];
+    snprintf(abi, sizeof abi, "autotune %s; %s abi %d", AUTOTUNE_VERSION,
+             f->name, f->abi);
+    uint64_t th = at_hash(AT_HASH_INIT, f->template_src,
+                          strlen(f->template_src));
     snprintf(k->template_hash, sizeof k->template_hash, "%016llx",
-             (unsigned long long)at_hash(AT_HASH_INIT, f->template_src,
-                                         strlen(f->template_src)));
+             (unsigned long long)at_hash(th, abi, strlen(abi)));
     /* The space's hash covers the names of the points the constraints
      * keep: a change of axes or constraints is a different key. */
     at_point *pts = NULL;
@@ -151,19 +158,20 @@ static int evaluate(run *r, at_job *j, cand *c, at_err *e)
     at_err why = {0};
     memset(c, 0, sizeof *c);
     c->idx = j->index;
+    o->nvrtc_cpu_s += j->ms / 1e3;
     snprintf(c->name, sizeof c->name, "%s", j->variant);
     if (j->rc) {
         o->compile_failed++;
         why = j->err;
         goto failed;
     }
-    o->compiled++;
     CUresult cr = at_cu.cuModuleLoadData(&c->mod, j->cubin);
     if (cr != CUDA_SUCCESS) {
         at_cu_fail(&why, cr, "cuModuleLoadData", c->name);
         o->compile_failed++;
         goto failed;
     }
+    o->compiled++;
     c->cubin = j->cubin;
     c->size = j->size;
     j->cubin = NULL;
@@ -295,7 +303,8 @@ static int walk(run *r, at_bench *b, const at_point *pts, at_err *e)
         return rc;
     }
     /* A ring of jobs in flight: compiled ahead, consumed in order. */
-    size_t window = 4 * (size_t)at_pool_threads(pool), head = 0, count = 0;
+    r->out->threads = at_pool_threads(pool);
+    size_t window = 4 * (size_t)r->out->threads, head = 0, count = 0;
     at_job *ring = calloc(window, sizeof *ring);
     size_t *idx = calloc(window, sizeof *idx);
     if (!ring || !idx)
@@ -321,9 +330,11 @@ static int walk(run *r, at_bench *b, const at_point *pts, at_err *e)
         at_job *j = &ring[head];
         at_pool_wait(pool, j);
         cand c;
+        double t0 = now_s();
         rc = evaluate(r, j, &c, e);
         if (!rc && c.fn)
             rc = check_and_time(r, b, pts, &c, e);
+        r->out->gpu_s += now_s() - t0;
         at_job_release(j);
         head = (head + 1) % window;
         --count;
@@ -383,9 +394,12 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
         if (o->progress)
             fprintf(o->progress,
                     "device-to-device copy of the same bytes: %.4f ms, %.0f "
-                    "GB/s (%d buffer set%s)\n",
+                    "GB/s (%d buffer set%s%s)\n",
                     ct.median_ms, r.copy_gbps, out->sets,
-                    out->sets > 1 ? "s rotated past L2" : "");
+                    out->sets > 1 ? "s, rotated" : "",
+                    at_bench_past_l2(b) ? ""
+                                        : "; too small to leave the L2 "
+                                          "cache: timed from L2");
         rc = walk(&r, b, pts, e);
     }
     if (!rc && r.n_lead == 0)

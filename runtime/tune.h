@@ -13,7 +13,7 @@
 #include "device.h"
 
 typedef struct at_tune_opts {
-    int jobs;             /* compile threads; <= 0: online processors */
+    int jobs;             /* compile threads; <= 0: processors less one */
     uint64_t seed;        /* random input; 0: fresh (printed) */
     FILE *progress;       /* NULL: quiet */
     const char *strategy; /* NULL: "exhaustive" */
@@ -29,6 +29,9 @@ typedef struct at_tuned {
     int registers, shared_bytes, local_bytes;
     size_t space_total, points, compiled, compile_failed, wrong, timed;
     double seconds;
+    double nvrtc_cpu_s; /* NVRTC time summed over the compile threads */
+    double gpu_s;       /* wall time in module loads, checks and timing */
+    int threads;        /* compile threads */
     uint64_t seed;
     int sets;
     char first_failure[1024]; /* the first failed variant's message */

@@ -69,7 +69,8 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
     at_elem *tile = (at_elem *)at_smem;
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int x0 = blockIdx.x * AT_TILE_X; /* input column of the tile */
-    const int tiles_y = (rows + AT_TILE_Y - 1) / AT_TILE_Y;
+    /* Sizes may reach INT_MAX: compare by differences, never x0 + n. */
+    const int tiles_y = (int)(((long long)rows + AT_TILE_Y - 1) / AT_TILE_Y);
     const bool vec_ok =
         AT_VEC == 1 ||
         (((ld_in | ld_out) % AT_VEC) == 0 &&
@@ -79,7 +80,7 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
     for (int by = blockIdx.y; by < tiles_y; by += gridDim.y) {
         const int y0 = by * AT_TILE_Y; /* input row of the tile */
         const bool fast =
-            vec_ok && x0 + AT_TILE_X <= cols && y0 + AT_TILE_Y <= rows;
+            vec_ok && AT_TILE_X <= cols - x0 && AT_TILE_Y <= rows - y0;
 
         if (fast) {
             /* Load: tile[r][c] = in[y0 + r][x0 + c], one vector a step. */
@@ -119,17 +120,17 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
              * time. */
 #pragma unroll 1
             for (int r = ty; r < AT_TILE_Y; r += AT_BLOCK_Y)
-                if (y0 + r < rows)
+                if (r < rows - y0)
                     for (int c = tx; c < AT_TILE_X; c += AT_BLOCK_X)
-                        if (x0 + c < cols)
+                        if (c < cols - x0)
                             tile[r * AT_STRIDE + c] =
                                 AT_LD(in + (long long)(y0 + r) * ld_in + x0 + c);
             __syncthreads();
 #pragma unroll 1
             for (int r = ty; r < AT_TILE_X; r += AT_BLOCK_Y)
-                if (x0 + r < cols)
+                if (r < cols - x0)
                     for (int c = tx; c < AT_TILE_Y; c += AT_BLOCK_X)
-                        if (y0 + c < rows)
+                        if (c < rows - y0)
                             out[(long long)(x0 + r) * ld_out + y0 + c] =
                                 tile[c * AT_STRIDE + r];
         }

@@ -337,6 +337,10 @@ static void corrupt_cubin_is_a_discarded_miss(void **state)
          NULL, "corrupt"},
         {"UPDATE wisdom SET cubin = ?1", flipped, "corrupt"},
         {"UPDATE wisdom SET cubin = x''", NULL, "no cubin"},
+        /* the point and its parameters are covered by the hash too */
+        {"UPDATE wisdom SET params = replace(params, '=', '= ')", NULL,
+         "corrupt"},
+        {"UPDATE wisdom SET point = point || 'x'", NULL, "corrupt"},
     };
     at_key k;
     at_entry en;

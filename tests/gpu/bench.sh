@@ -20,14 +20,15 @@ for t in f32 f64; do
         -v hit="$(awk "BEGIN{print $c - $b}")" '
         /^autotune: .* on / { sub(/ \(sm_.*/, ""); sub(/.* on /, ""); gpu = $0 }
         /tuned in/ { pts = $5; comp = $11; cf = $13; wrong = $18 }
+        /time: NVRTC/ { nv = $3; thr = $6; gpus = $12 }
         /best:/ { best = $2 }
         /median/ { ms = $2; gbps = $4; frac = $6; copy = $11; sub(/\(/, "", copy) }
-        END { printf "%s | %s | %.1f | %.2f | %s | %s | %s | %s | %s | %s | %s | %s\n",
+        END { printf "%s | %s | %.1f | %.2f | %s | %s | %s | %s | %s | %s | %s | %s | %s on %s | %s\n",
               t, gpu, tune, hit, pts, cf + wrong, best, ms, gbps, frac, copy,
-              comp }' "$T/$t.out")
+              comp, nv, thr, gpus }' "$T/$t.out")
 "
 done
 echo
-echo "type | gpu | tune s | cache-hit s | points | failed | best point | ms | GB/s | of copy | copy GB/s | compiled"
+echo "type | gpu | tune s | cache-hit s | points | failed | best point | ms | GB/s | of copy | copy GB/s | compiled | NVRTC CPU-s on threads | GPU s"
 printf '%s' "$rows"
 rm -rf "$T"
