@@ -78,7 +78,7 @@ static void verify_space(const char *type)
     }
     at_pool_destroy(pool);
     printf("# %s: %zu of %zu points verified on %lldx%lld, %lldx%lld, "
-           "%lldx%lld and 211x379 (ld 383/223)\n",
+           "%lldx%lld and 211x379 (ld 383/223 and 384/212)\n",
            type, verified, n, (long long)shapes[0][0], (long long)shapes[0][1],
            (long long)shapes[1][0], (long long)shapes[1][1],
            (long long)shapes[2][0], (long long)shapes[2][1]);
