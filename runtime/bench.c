@@ -169,7 +169,8 @@ int at_bench_create(at_bench **out, const at_device *d, const at_problem *p,
     size_t per_set = p->in_bytes + p->out_bytes;
     size_t want = 3 * (size_t)d->l2_bytes / per_set + 1;
     b->sets = want > MAX_SETS ? MAX_SETS : (int)want;
-    b->past_l2 = (size_t)b->sets * per_set > (size_t)d->l2_bytes;
+    /* Below two L2 caches a round may still be served largely from L2. */
+    b->past_l2 = (size_t)b->sets * per_set >= 2 * (size_t)d->l2_bytes;
     b->in_set = calloc((size_t)b->sets, sizeof *b->in_set);
     b->out_set = calloc((size_t)b->sets, sizeof *b->out_set);
     if (!b->in_set || !b->out_set)

@@ -34,8 +34,8 @@ int at_bench_create(at_bench **b, const at_device *d, const at_problem *p,
                     uint64_t seed, at_err *e);
 void at_bench_destroy(at_bench *b);
 /* Rotating buffer sets in use (1 for problems well past the L2 cache), and
- * whether a round of them is larger than the L2 cache (0: the problem is so
- * small that even the rotation stays in L2). */
+ * whether a round of them is at least two L2 caches (0: the problem is so
+ * small that even the rotation may be served from L2). */
 int at_bench_sets(const at_bench *b);
 int at_bench_past_l2(const at_bench *b);
 
