@@ -169,12 +169,21 @@ static int parse_arch(const char *s)
     return s[k] == '\0' && k >= 5 ? sm : 0;
 }
 
-static autotune_problem user_problem(const opts *o)
+/* The problem the flags describe; 2 (bad usage, said on stderr) if it is
+ * not one. */
+static int user_problem(const opts *o, at_problem *p)
 {
+    at_err e = {0};
     autotune_problem u = {o->family, o->type, o->rows, o->cols, o->ld_in,
                           o->ld_out};
-    return u;
+    if (at_problem_init(p, &u, &e)) {
+        fprintf(stderr, "autotune: %s\n", e.msg);
+        return 2;
+    }
+    return 0;
 }
+
+static const char *known_archs = "70, 75, 80, 86, 87, 89, 90, 100, 120";
 
 static int cmd_space(const opts *o)
 {
@@ -182,17 +191,13 @@ static int cmd_space(const opts *o)
     int sm = parse_arch(o->arch);
     if (!sm || !at_limits_for_arch(sm, &l)) {
         fprintf(stderr, "autotune: space needs --arch sm_XX of a known "
-                        "architecture (70, 75, 80, 86, 87, 89, 90, 100, 120), "
-                        "got '%s'\n", o->arch);
+                        "architecture (%s), got '%s'\n", known_archs, o->arch);
         return 2;
     }
     at_err e = {0};
     at_problem p;
-    autotune_problem u = user_problem(o);
-    if (at_problem_init(&p, &u, &e)) {
-        fprintf(stderr, "autotune: %s\n", e.msg);
+    if (user_problem(o, &p))
         return 2;
-    }
     const at_family *f = p.family;
     printf("family %s, type %s, sm_%d (%d threads, %d bytes of shared "
            "memory per block)\naxes:\n",
@@ -254,8 +259,8 @@ static int emit_offline(const opts *o, const at_problem *p, int sm,
     at_err e = {0};
     at_limits l;
     if (!at_limits_for_arch(sm, &l)) {
-        fprintf(stderr, "autotune: unknown architecture sm_%d (known: 70, "
-                        "75, 80, 86, 87, 89, 90, 100, 120)\n", sm);
+        fprintf(stderr, "autotune: unknown architecture sm_%d (known: %s)\n",
+                sm, known_archs);
         return 2;
     }
     char path[1024];
@@ -325,11 +330,10 @@ static int cmd_tune(const opts *o, const char *cmdline)
 {
     at_err e = {0};
     at_problem p;
-    autotune_problem u = user_problem(o);
-    if (at_problem_init(&p, &u, &e)) {
-        fprintf(stderr, "autotune: %s\n", e.msg);
+    if (user_problem(o, &p))
         return 2;
-    }
+    autotune_problem u = {o->family, o->type, o->rows, o->cols, o->ld_in,
+                          o->ld_out};
     int want_sm = 0;
     if (strcmp(o->arch, "auto") != 0 && !(want_sm = parse_arch(o->arch))) {
         fprintf(stderr, "autotune: --arch must be auto or sm_XX (as sm_90), "
