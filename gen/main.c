@@ -169,13 +169,19 @@ static int parse_arch(const char *s)
     return s[k] == '\0' && k >= 5 ? sm : 0;
 }
 
+static autotune_problem flags_problem(const opts *o)
+{
+    autotune_problem u = {o->family, o->type, o->rows, o->cols, o->ld_in,
+                          o->ld_out};
+    return u;
+}
+
 /* The problem the flags describe; 2 (bad usage, said on stderr) if it is
  * not one. */
 static int user_problem(const opts *o, at_problem *p)
 {
     at_err e = {0};
-    autotune_problem u = {o->family, o->type, o->rows, o->cols, o->ld_in,
-                          o->ld_out};
+    autotune_problem u = flags_problem(o);
     if (at_problem_init(p, &u, &e)) {
         fprintf(stderr, "autotune: %s\n", e.msg);
         return 2;
@@ -280,11 +286,18 @@ static int emit_offline(const opts *o, const at_problem *p, int sm,
             fprintf(stderr, "autotune: cache: %s\n", e.msg);
     }
     at_point pt;
+    if (hit == 1 && !at_entry_point(p, &l, &en, &pt)) {
+        if (!o->quiet)
+            fprintf(stderr, "autotune: cache: entry point '%s' (%s) is not a "
+                    "valid point of this build; not used\n", en.point,
+                    en.params);
+        at_entry_free(&en);
+        hit = 0;
+    }
     at_provenance pv = {0};
     pv.sm = sm;
     pv.command = cmdline;
     if (!rc && hit == 1) {
-        rc = at_point_parse(p->family, en.params, &pt, &e);
         pv.tuned = 1;
         pv.gpu = en.key.gpu;
         pv.sms = en.key.sms;
@@ -332,8 +345,7 @@ static int cmd_tune(const opts *o, const char *cmdline)
     at_problem p;
     if (user_problem(o, &p))
         return 2;
-    autotune_problem u = {o->family, o->type, o->rows, o->cols, o->ld_in,
-                          o->ld_out};
+    autotune_problem u = flags_problem(o);
     int want_sm = 0;
     if (strcmp(o->arch, "auto") != 0 && !(want_sm = parse_arch(o->arch))) {
         fprintf(stderr, "autotune: --arch must be auto or sm_XX (as sm_90), "

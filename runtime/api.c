@@ -123,13 +123,8 @@ static int from_cache(autotune_kernel *k, const at_key *key, int *hit,
     k->fig.from_cache = 1;
     /* The entry's hash covers its point; still, a point this build would
      * not launch (its name or constraints disagree) is never used. */
-    const at_family *f = k->p.family;
     at_limits l = at_device_limits(&k->ctx->dev);
-    char name[128] = "";
-    at_err perr = {0};
-    if (at_point_parse(f, en.params, &k->pt, &perr) == 0)
-        f->point_name(&k->pt, name, sizeof name);
-    if (strcmp(name, en.point) != 0 || !f->valid(&k->p, &k->pt, &l, NULL, 0)) {
+    if (!at_entry_point(&k->p, &l, &en, &k->pt)) {
         if (k->ctx->progress)
             fprintf(k->ctx->progress, "cache: entry point '%s' (%s) is not a "
                     "valid point of this build; tuning again\n", en.point,

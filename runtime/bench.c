@@ -23,28 +23,29 @@ typedef struct case_ {
     CUdeviceptr in, out_alloc, ref, out; /* out = out_alloc + GUARD */
 } case_;
 
-struct at_bench {
-    const at_device *d;
-    case_ cases[3]; /* the problem, then two odd shapes */
-    int sets;       /* rotation sets for timing */
-    int past_l2;    /* 1 if a round of sets is larger than the L2 cache */
-    CUdeviceptr *in_set, *out_set;
-    CUmodule check_mod;
-    CUfunction compare;
-    CUdeviceptr bad; /* 2 x u64: mismatch count, first word */
-    CUstream stream;
-    CUevent start, stop;
-};
-
 /* The odd shapes every variant must also get right: primes, a multiple of
  * no tile size, with wider leading dimensions: odd ones (the element path
  * everywhere) and multiples of 4 (vector path and edge tiles together). */
 static const struct {
     int64_t rows, cols, ld_in, ld_out;
     const char *label;
-} odd_shapes[2] = {
+} odd_shapes[] = {
     {211, 379, 383, 223, "odd shape 211x379 ld 383/223"},
     {211, 379, 384, 212, "odd shape 211x379 ld 384/212"},
+};
+enum { N_CASES = 1 + sizeof odd_shapes / sizeof odd_shapes[0] };
+
+struct at_bench {
+    const at_device *d;
+    case_ cases[N_CASES]; /* the problem, then the odd shapes */
+    int sets;             /* rotation sets for timing */
+    int past_l2;          /* 1 if a round of sets is at least two L2 caches */
+    CUdeviceptr *in_set, *out_set;
+    CUmodule check_mod;
+    CUfunction compare;
+    CUdeviceptr bad; /* 2 x u64: mismatch count, first word */
+    CUstream stream;
+    CUevent start, stop;
 };
 
 static void fill_random(void *buf, size_t bytes, at_pcg *g)
@@ -153,13 +154,14 @@ int at_bench_create(at_bench **out, const at_device *d, const at_problem *p,
     at_pcg_seed(&g, seed, 1);
     if ((rc = case_init(&b->cases[0], p, "the problem", &g, e)))
         return rc;
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 1; k < N_CASES; ++k) {
         autotune_problem u = {p->family->name, p->type->name,
-                              odd_shapes[k].rows, odd_shapes[k].cols,
-                              odd_shapes[k].ld_in, odd_shapes[k].ld_out};
+                              odd_shapes[k - 1].rows, odd_shapes[k - 1].cols,
+                              odd_shapes[k - 1].ld_in,
+                              odd_shapes[k - 1].ld_out};
         at_problem odd;
         if ((rc = at_problem_init(&odd, &u, e)) ||
-            (rc = case_init(&b->cases[k + 1], &odd, odd_shapes[k].label, &g,
+            (rc = case_init(&b->cases[k], &odd, odd_shapes[k - 1].label, &g,
                             e)))
             return rc;
     }
@@ -202,7 +204,7 @@ void at_bench_destroy(at_bench *b)
     }
     free(b->in_set);
     free(b->out_set);
-    for (int k = 0; k < 3; ++k)
+    for (int k = 0; k < N_CASES; ++k)
         case_free(&b->cases[k]);
     if (b->bad)
         at_cu.cuMemFree(b->bad);
@@ -299,7 +301,7 @@ int at_bench_verify(at_bench *b, const at_point *pt, CUfunction fn,
                     const char *variant, at_err *e)
 {
     int rc = 0;
-    for (int k = 0; k < 3 && !rc; ++k)
+    for (int k = 0; k < N_CASES && !rc; ++k)
         rc = check_case(b, &b->cases[k], pt, fn, variant, e);
     return rc;
 }

@@ -88,6 +88,17 @@ int at_key_fill(at_key *k, const at_device *d, const at_problem *p,
     return 0;
 }
 
+int at_entry_point(const at_problem *p, const at_limits *l,
+                   const at_entry *en, at_point *pt)
+{
+    const at_family *f = p->family;
+    char name[128];
+    if (at_point_parse(f, en->params, pt, NULL) != 0)
+        return 0;
+    f->point_name(pt, name, sizeof name);
+    return strcmp(name, en->point) == 0 && f->valid(p, pt, l, NULL, 0);
+}
+
 static void cand_free(cand *c)
 {
     if (c->mod)

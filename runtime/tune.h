@@ -41,6 +41,12 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
             at_tuned *out, at_err *e);
 void at_tuned_free(at_tuned *t);
 
+/* The point a cache entry holds, if this build would launch it: its
+ * parameters parse, give the recorded name and pass the constraints. 1 yes
+ * (*pt set), 0 no. */
+int at_entry_point(const at_problem *p, const at_limits *l,
+                   const at_entry *en, at_point *pt);
+
 /* Fills a cache key. d may be NULL (emitting for an architecture without a
  * device): then only cc and the problem and template parts are set. */
 int at_key_fill(at_key *k, const at_device *d, const at_problem *p,
