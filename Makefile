@@ -22,18 +22,23 @@ SANLINK := -fsanitize=address,undefined -static-libasan -static-libubsan
 CMOCKA  := -lcmocka -Wl,-rpath,'$$ORIGIN/lib'
 
 LIB_SRC := gen/types.c gen/problem.c gen/space.c gen/family.c \
-           gen/transpose.c gen/expand.c gen/emit.c \
+           gen/transpose.c gen/expand.c gen/emit.c gen/json.c \
            search/pcg.c search/strategy.c search/exhaustive.c \
+           search/walk.c search/random.c search/local.c search/genetic.c \
+           search/record.c search/replay.c \
            runtime/error.c runtime/cuda_api.c runtime/nvrtc_api.c \
-           runtime/device.c runtime/compile.c runtime/bench.c \
-           runtime/cache.c runtime/tune.c runtime/api.c
+           runtime/device.c runtime/compile.c runtime/compile_proc.c \
+           runtime/bench.c \
+           runtime/cache.c runtime/cubins.c runtime/tune.c runtime/api.c
 TEMPLATES := templates/transpose.cu templates/check.cu
 GEN_SRC := $(B)/gen/templates.c
 
 REL_OBJ := $(patsubst %.c,$(B)/rel/%.o,$(LIB_SRC) $(GEN_SRC))
 SAN_OBJ := $(patsubst %.c,$(B)/san/%.o,$(LIB_SRC) $(GEN_SRC))
 
-CPU_TESTS := test_pcg test_space test_compile test_cache test_emit test_cli \
+CPU_TESTS := test_pcg test_space test_search test_compile test_cache \
+             test_cubins \
+             test_emit test_cli \
              test_nodevice
 GPU_TESTS := gpu_variants gpu_api
 
@@ -73,7 +78,8 @@ $(B)/tests/lib/libcmocka.so.0:
 $(B)/tests/%: tests/%.c tests/tap.h $(B)/libautotune-san.a \
               $(B)/tests/lib/libcmocka.so.0
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(CPPFLAGS) $(SAN) $(SANLINK) -pthread $< \
+	$(CC) $(WARN) $(CPPFLAGS) $(SAN) $(SANLINK) -pthread \
+	    -DAT_DATA='"$(CURDIR)/tests/data"' $< \
 	    $(B)/libautotune-san.a $(LIBS) -L$(B)/tests/lib $(CMOCKA) -o $@
 
 TEST_ENV := ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 \

@@ -1,8 +1,9 @@
 /* autotune: the command line.
  *
  *   autotune transpose --arch auto [--type f32|f64] [--rows R] [--cols C]
- *                      [-o FILE] [--quiet] ...
+ *                      [-o FILE] [--strategy S] [--budget N|Ts] ...
  *   autotune space transpose [--type T] [--arch sm_XX]
+ *   autotune replay FILE.csv [--json] [--seeds N] [--strategy S]
  *
  * Exit status: 0 done, 1 failed, 2 bad usage. Errors are one line on
  * stderr. */
@@ -14,13 +15,17 @@
 
 #include "../runtime/api_internal.h"
 #include "../runtime/autotune_version.h"
+#include "../search/replay.h"
 #include "emit.h"
 #include "family.h"
+#include "json.h"
 
 static const char *usage =
     "usage:\n"
     "  autotune FAMILY --arch auto|sm_XX [options]  tune and emit a .cu\n"
     "  autotune space FAMILY [--type T] [--arch sm_XX]  list the space\n"
+    "  autotune replay FILE.csv [--json] [--seeds N] [--strategy S]\n"
+    "                   run the strategies on a recorded space, no GPU\n"
     "  autotune --help | --version\n"
     "\n"
     "families: transpose\n"
@@ -38,16 +43,33 @@ static const char *usage =
     "  --name NAME      launcher name (default autotune_FAMILY_TYPE)\n"
     "  --device N       CUDA device ordinal (default 0)\n"
     "  --jobs N         compile threads (default: processors)\n"
-    "  --seed S         seed of the random input (default: fresh, printed)\n"
+    "  --seed S         seed of the random input and the search (default:\n"
+    "                   fresh, printed)\n"
+    "  --strategy S     exhaustive (default), random, local, genetic\n"
+    "  --budget N|Ts    stop after N evaluations or T seconds of search;\n"
+    "                   a budgeted winner is not stored in the cache\n"
+    "  --record F.csv   write every evaluation (implies --retune)\n"
+    "  --retune         tune even if the cache has an answer\n"
+    "  --json           the run's summary as JSON on stdout\n"
+    "  --compile-limit S  seconds per variant's compilation (default 60)\n"
+    "  --fast-compile L NVRTC -Ofc level for the search: 0 (default), min,\n"
+    "                   mid, max; the leaders are rebuilt without it\n"
+    "  --no-compile-cache  compile every variant (no compiled-variant cache)\n"
+    "  --warm-l2        time from L2 (no buffer rotation for small inputs)\n"
+    "  --seeds N        replay: seeds per strategy (default 100)\n"
     "  --quiet          no progress on stderr\n"
-    "environment: AUTOTUNE_CACHE (cache file), XDG_CACHE_HOME, "
-    "AUTOTUNE_NVRTC, AUTOTUNE_LIBCUDA\n";
+    "environment: AUTOTUNE_CACHE (cache file), AUTOTUNE_CUBIN_CACHE\n"
+    "  (compiled variants; default beside the cache), XDG_CACHE_HOME,\n"
+    "  AUTOTUNE_NVRTC, AUTOTUNE_LIBCUDA\n";
 
 typedef struct opts {
     const char *cmd, *family, *type, *arch, *out, *name;
-    long long rows, cols, ld_in, ld_out, device, jobs;
+    const char *strategy, *budget, *record, *fast, *limit, *file;
+    long long rows, cols, ld_in, ld_out, device, jobs, seeds;
     unsigned long long seed;
-    int quiet;
+    int quiet, json, retune, no_cubins, warm_l2;
+    size_t budget_evals;
+    double budget_s, limit_s;
 } opts;
 
 static int bad_usage(const char *fmt, const char *arg)
@@ -75,6 +97,28 @@ static int parse_num(const char *flag, const char *s, long long min,
     return 0;
 }
 
+/* "200" evaluations or "10s" seconds. */
+static int parse_budget(opts *o)
+{
+    char *end;
+    errno = 0;
+    const char *b = o->budget;
+    if (*b >= '0' && *b <= '9') {
+        double v = strtod(b, &end);
+        if (!errno && strcmp(end, "s") == 0 && v > 0 && v <= 86400) {
+            o->budget_s = v;
+            return 0;
+        }
+        unsigned long long n = strtoull(b, &end, 10);
+        if (!errno && !*end && n > 0) {
+            o->budget_evals = (size_t)n;
+            return 0;
+        }
+    }
+    return bad_usage("--budget needs evaluations (200) or seconds (10s), "
+                     "more than 0, got '%s'", b);
+}
+
 static int parse(int argc, char **argv, opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -82,21 +126,30 @@ static int parse(int argc, char **argv, opts *o)
     o->arch = "auto";
     o->rows = o->cols = 8192;
     o->jobs = 0;
+    o->seeds = 100;
     int i = 1;
     if (i < argc && strcmp(argv[i], "space") == 0) {
         o->cmd = "space";
         o->arch = "sm_90";
         ++i;
+    } else if (i < argc && strcmp(argv[i], "replay") == 0) {
+        o->cmd = "replay";
+        ++i;
+        if (i >= argc || argv[i][0] == '-')
+            return bad_usage("%s", "replay needs a record (FILE.csv)");
+        o->file = argv[i++];
     } else {
         o->cmd = "tune";
     }
-    if (i >= argc || argv[i][0] == '-')
-        return bad_usage("%s", "missing family");
-    o->family = argv[i++];
-    if (!at_family_find(o->family)) {
-        fprintf(stderr, "autotune: unknown family '%s' (known: %s)\n",
-                o->family, at_family_list());
-        return 2;
+    if (strcmp(o->cmd, "replay") != 0) {
+        if (i >= argc || argv[i][0] == '-')
+            return bad_usage("%s", "missing family");
+        o->family = argv[i++];
+        if (!at_family_find(o->family)) {
+            fprintf(stderr, "autotune: unknown family '%s' (known: %s)\n",
+                    o->family, at_family_list());
+            return 2;
+        }
     }
     /* Flags that take a value: a string, or a whole number >= min. */
     const struct {
@@ -109,12 +162,29 @@ static int parse(int argc, char **argv, opts *o)
         {"--rows", NULL, &o->rows, 1},     {"--cols", NULL, &o->cols, 1},
         {"--ld-in", NULL, &o->ld_in, 1},   {"--ld-out", NULL, &o->ld_out, 1},
         {"--device", NULL, &o->device, 0}, {"--jobs", NULL, &o->jobs, 1},
+        {"--strategy", &o->strategy, NULL, 0},
+        {"--budget", &o->budget, NULL, 0},
+        {"--record", &o->record, NULL, 0},
+        {"--fast-compile", &o->fast, NULL, 0},
+        {"--compile-limit", &o->limit, NULL, 0},
+        {"--seeds", NULL, &o->seeds, 1},
+    };
+    const struct {
+        const char *flag;
+        int *on;
+    } switches[] = {
+        {"--quiet", &o->quiet},         {"--json", &o->json},
+        {"--retune", &o->retune},       {"--no-compile-cache", &o->no_cubins},
+        {"--warm-l2", &o->warm_l2},
     };
     for (; i < argc; ++i) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--quiet") == 0) {
-            o->quiet = 1;
+        size_t sw = 0, nsw = sizeof switches / sizeof switches[0];
+        while (sw < nsw && strcmp(a, switches[sw].flag) != 0)
+            ++sw;
+        if (sw < nsw) {
+            *switches[sw].on = 1;
             continue;
         }
         size_t f = 0, nf = sizeof flags / sizeof flags[0];
@@ -140,10 +210,44 @@ static int parse(int argc, char **argv, opts *o)
             return 2;
         }
     }
+    int tuning_flags = o->out || o->name || o->device || o->jobs ||
+                       o->seed || o->quiet || o->budget || o->record ||
+                       o->fast || o->limit || o->retune || o->no_cubins ||
+                       o->warm_l2;
     if (strcmp(o->cmd, "space") == 0 &&
-        (o->out || o->name || o->device || o->jobs || o->seed || o->quiet))
+        (tuning_flags || o->strategy || o->json || o->seeds != 100))
         return bad_usage("%s", "space takes only --type, --arch, --rows, "
                                "--cols, --ld-in and --ld-out");
+    if (strcmp(o->cmd, "replay") == 0) {
+        if (tuning_flags || strcmp(o->type, "f32") || strcmp(o->arch, "auto") ||
+            o->rows != 8192 || o->cols != 8192 || o->ld_in || o->ld_out)
+            return bad_usage("%s", "replay takes only --json, --seeds and "
+                                   "--strategy");
+        if (o->strategy && !at_strategy_find(o->strategy))
+            goto bad_strategy;
+        return 0;
+    }
+    if (o->seeds != 100)
+        return bad_usage("%s", "--seeds is for replay");
+    if (o->strategy && !at_strategy_find(o->strategy))
+        goto bad_strategy;
+    if (o->json && o->out && strcmp(o->out, "-") == 0)
+        return bad_usage("%s", "--json and -o - both want stdout");
+    if (o->budget && parse_budget(o))
+        return 2;
+    if (o->limit) {
+        char *end;
+        errno = 0;
+        o->limit_s = strtod(o->limit, &end);
+        if (!*o->limit || *end || errno || !(o->limit_s > 0) ||
+            o->limit_s > 3600)
+            return bad_usage("--compile-limit needs seconds, more than 0 and "
+                             "at most 3600, got '%s'", o->limit);
+    }
+    if (o->fast && strcmp(o->fast, "0") && strcmp(o->fast, "min") &&
+        strcmp(o->fast, "mid") && strcmp(o->fast, "max"))
+        return bad_usage("--fast-compile must be 0, min, mid or max, got "
+                         "'%s'", o->fast);
     if (!at_type_find(o->type)) {
         fprintf(stderr, "autotune: unknown type '%s' for %s (known: %s)\n",
                 o->type, o->family, at_type_list());
@@ -156,6 +260,10 @@ static int parse(int argc, char **argv, opts *o)
                 return bad_usage("--name '%s' is not a C identifier", o->name);
     }
     return 0;
+bad_strategy:
+    fprintf(stderr, "autotune: unknown strategy '%s' (known: %s)\n",
+            o->strategy, at_strategy_list());
+    return 2;
 }
 
 /* "sm_90" -> 90; 0 unless "sm_" and two or three digits, no leading 0. */
@@ -339,6 +447,95 @@ static int emit_offline(const opts *o, const at_problem *p, int sm,
     return 0;
 }
 
+static void json_key(const char *k, int first)
+{
+    printf("%s\n  ", first ? "{" : ",");
+    at_json_str(stdout, k);
+    printf(": ");
+}
+
+static void json_kv_str(const char *k, const char *v)
+{
+    json_key(k, 0);
+    at_json_str(stdout, v);
+}
+
+static void json_kv_num(const char *k, double v)
+{
+    json_key(k, 0);
+    at_json_num(stdout, v);
+}
+
+/* The run's summary as one JSON object on stdout. */
+static void print_json(const opts *o, const at_problem *p,
+                       const at_device *d, const autotune_kernel *k,
+                       const at_tuned *t, double wall, int stored,
+                       const char *out)
+{
+    char prob[256], params[256];
+    at_problem_str(p, prob, sizeof prob);
+    at_point_params(p->family, &k->pt, params, sizeof params);
+    json_key("problem", 1);
+    at_json_str(stdout, prob);
+    json_kv_str("family", p->family->name);
+    json_kv_str("type", p->type->name);
+    json_kv_num("rows", (double)p->rows);
+    json_kv_num("cols", (double)p->cols);
+    json_kv_str("gpu", d->name);
+    json_kv_num("sm", d->sm);
+    json_kv_str("driver", d->driver_build);
+    json_kv_str("nvrtc", d->nvrtc);
+    json_key("from_cache", 0);
+    printf("%s", k->fig.from_cache ? "true" : "false");
+    json_kv_num("wall_s", wall);
+    if (!k->fig.from_cache) {
+        json_kv_str("strategy", t->strategy);
+        json_key("seed", 0);
+        printf("%llu", (unsigned long long)t->seed);
+        json_kv_str("budget", o->budget ? o->budget : "none");
+        json_kv_str("stopped", t->stopped);
+        json_kv_num("space_size", (double)t->points);
+        json_kv_num("evaluated", (double)t->evaluated);
+        json_kv_num("compiled", (double)(t->compiled - t->cached));
+        json_kv_num("from_compile_cache", (double)t->cached);
+        json_kv_num("same_code", (double)t->same_code);
+        json_kv_num("compile_failed", (double)t->compile_failed);
+        json_kv_num("wrong", (double)t->wrong);
+        json_kv_num("timed", (double)t->timed);
+        json_kv_num("raced", (double)t->raced);
+        json_kv_num("tune_s", t->seconds);
+        json_kv_num("variants_per_s", t->evaluated / t->seconds);
+        json_kv_num("setup_s", t->setup_s);
+        json_kv_num("search_s", t->search_s);
+        json_kv_num("leaders_s", t->retime_s);
+        json_kv_num("nvrtc_cpu_s", t->nvrtc_cpu_s);
+        json_kv_num("threads", t->threads);
+        json_kv_num("gpu_s", t->gpu_s);
+        json_key("stored", 0);
+        printf("%s", stored ? "true" : "false");
+        json_key("leaders", 0);
+        printf("[");
+        for (int i = 0; i < t->n_leaders; ++i) {
+            printf("%s{\"point\": ", i ? ", " : "");
+            at_json_str(stdout, t->leaders[i].name);
+            printf(", \"ms\": ");
+            at_json_num(stdout, t->leaders[i].ms);
+            printf("}");
+        }
+        printf("]");
+    }
+    json_kv_str("point", k->name);
+    json_kv_str("params", params);
+    json_kv_num("median_ms", k->fig.median_ms);
+    json_kv_num("gbps", k->fig.gbps);
+    json_kv_num("copy_gbps", k->fig.copy_gbps);
+    json_kv_num("frac_copy", k->fig.frac_copy);
+    json_kv_str("output", out);
+    if (o->record)
+        json_kv_str("record", o->record);
+    printf("\n}\n");
+}
+
 static int cmd_tune(const opts *o, const char *cmdline)
 {
     at_err e = {0};
@@ -395,18 +592,55 @@ static int cmd_tune(const opts *o, const char *cmdline)
         return 1;
     }
     at_device *d = &ctx->dev;
-    at_tune_opts to = {(int)o->jobs, o->seed, o->quiet ? NULL : stderr, NULL};
+    FILE *rec = NULL;
+    char rec_tmp[1100];
+    if (o->record) {
+        snprintf(rec_tmp, sizeof rec_tmp, "%s.partial", o->record);
+        rec = fopen(rec_tmp, "w");
+        if (!rec) {
+            fprintf(stderr, "autotune: --record: cannot write %s: %s\n",
+                    rec_tmp, strerror(errno));
+            autotune_destroy(ctx);
+            return 1;
+        }
+    }
+    at_tune_opts to = {
+        .jobs = (int)o->jobs, .seed = o->seed,
+        .progress = o->quiet ? NULL : stderr, .strategy = o->strategy,
+        .budget_evals = o->budget_evals, .budget_s = o->budget_s,
+        .compile_limit_s = o->limit_s, .fast_compile = o->fast,
+        .warm_l2 = o->warm_l2, .no_cubin_cache = o->no_cubins,
+        .retune = o->retune || o->record, .record = rec,
+        .record_path = o->record ? rec_tmp : NULL};
     at_tuned t;
     autotune_kernel *k = NULL;
     rc = at_ctx_get(ctx, &u, &to, &k, &t);
+    if (rec && fclose(rec) != 0 && !rc) {
+        fprintf(stderr, "autotune: --record: writing %s: %s\n", rec_tmp,
+                strerror(errno));
+        rc = 1;
+    }
+    if (rec && !rc && rename(rec_tmp, o->record) != 0) {
+        fprintf(stderr, "autotune: --record: rename %s to %s: %s\n", rec_tmp,
+                o->record, strerror(errno));
+        rc = 1;
+    } else if (rec && rc) {
+        fprintf(stderr, "autotune: --record: the evaluations so far are in "
+                "%s\n", rec_tmp);
+    }
     if (rc) {
-        fprintf(stderr, "autotune: %s\n", autotune_last_error(ctx));
+        if (rc != 1)
+            fprintf(stderr, "autotune: %s\n", autotune_last_error(ctx));
         at_tuned_free(&t);
+        autotune_kernel_destroy(k);
         autotune_destroy(ctx);
         return 1;
     }
     char prob[256];
-    FILE *info = info_stream(out);
+    /* The human summary goes to stdout unless stdout holds the .cu or the
+     * JSON. */
+    FILE *info = o->json ? stderr : info_stream(out);
+    int stored = k->fig.from_cache || t.evaluated == t.points;
     at_problem_str(&p, prob, sizeof prob);
     fprintf(info, "autotune: %s on %s (sm_%d, %d SMs, driver %s, CUDA %d.%d, "
            "NVRTC %s)\n",
@@ -417,19 +651,30 @@ static int cmd_tune(const opts *o, const char *cmdline)
                "%.2f s\n", at_cache_path(ctx->cache), k->created,
                now_s() - t0);
     else
-        fprintf(info, "  tuned in %.1f s: %zu points (of %zu before constraints), "
-               "%zu compiled, %zu failed to compile, %zu wrong, %zu timed; "
-               "seed %llu\n  time: NVRTC %.0f CPU-s on %d threads, GPU "
-               "(load, check, time) %.1f s\n",
-               t.seconds, t.points, t.space_total, t.compiled,
-               t.compile_failed, t.wrong, t.timed,
-               (unsigned long long)t.seed, t.nvrtc_cpu_s, t.threads, t.gpu_s);
+        fprintf(info, "  tuned in %.1f s (%.0f variants/s): strategy %s, %zu "
+               "of %zu points evaluated (%s); %zu compiled, %zu from the "
+               "compiled-variant cache, %zu same code as another, %zu "
+               "failed to compile, %zu wrong, %zu timed (%zu raced); seed "
+               "%llu\n  time: setup %.1f s, search %.1f s, leaders %.1f s; "
+               "NVRTC %.0f CPU-s on %d threads, GPU (load, check, time) "
+               "%.1f s\n%s",
+               t.seconds, t.evaluated / t.seconds, t.strategy, t.evaluated,
+               t.points, t.stopped, t.compiled - t.cached, t.cached,
+               t.same_code, t.compile_failed, t.wrong, t.timed, t.raced,
+               (unsigned long long)t.seed, t.setup_s, t.search_s, t.retime_s,
+               t.nvrtc_cpu_s, t.threads, t.gpu_s,
+               stored ? "" : "  not stored in the cache: only a search of "
+                             "the whole space is\n");
     fprintf(info, "  best: %s\n  median %.4f ms, %.1f GB/s, %.1f%% of the "
            "device-to-device copy (%.1f GB/s); %d registers, %d B shared, "
            "%d B local\n",
            k->name, k->fig.median_ms, k->fig.gbps, 100 * k->fig.frac_copy,
            k->fig.copy_gbps, k->fig.registers, k->fig.shared_bytes,
            k->fig.local_bytes);
+    for (int i = 1; i < t.n_leaders; ++i)
+        fprintf(info, "  then: %.4f ms (+%.2f%%) %s\n", t.leaders[i].ms,
+                100 * (t.leaders[i].ms / t.leaders[0].ms - 1),
+                t.leaders[i].name);
     at_provenance pv = {
         .tuned = 1, .gpu = d->name, .sm = d->sm, .sms = d->sms,
         .driver = d->driver_version, .driver_build = d->driver_build,
@@ -442,10 +687,68 @@ static int cmd_tune(const opts *o, const char *cmdline)
         fprintf(stderr, "autotune: %s\n", e.msg);
     else if (strcmp(out, "-") != 0)
         fprintf(info, "  wrote %s\n", out);
+    if (!rc && o->record)
+        fprintf(info, "  recorded %zu evaluations in %s\n", t.evaluated,
+                o->record);
+    if (!rc && o->json)
+        print_json(o, &p, d, k, &t, now_s() - t0, stored, out);
     at_tuned_free(&t);
     autotune_kernel_destroy(k);
     autotune_destroy(ctx);
     return rc ? 1 : 0;
+}
+
+static int cmd_replay(const opts *o)
+{
+    at_err e = {0};
+    at_record r;
+    if (at_record_load(o->file, &r, &e)) {
+        fprintf(stderr, "autotune: %s\n", e.msg);
+        return 1;
+    }
+    at_replay_result res[8];
+    int n = 0, rc = 0;
+    for (size_t i = 0; at_strategy_at(i) && n < 8 && !rc; ++i) {
+        const at_strategy *s = at_strategy_at(i);
+        if (o->strategy && strcmp(o->strategy, s->name) != 0)
+            continue;
+        rc = at_replay(s, &r, (int)o->seeds, &res[n++], &e);
+    }
+    if (rc) {
+        fprintf(stderr, "autotune: replay of %s: %s\n", o->file, e.msg);
+        at_record_free(&r);
+        return 1;
+    }
+    FILE *info = o->json ? stderr : stdout;
+    fprintf(info, "replay of %s: %s %s %lldx%lld on %s, %zu points, optimum "
+            "%.4f ms (%s); mean over %lld seeds\n", o->file, r.family,
+            r.type, r.rows, r.cols, r.gpu, r.view.n, r.ms[r.best],
+            r.point[r.best], o->seeds);
+    fprintf(info, "%-11s %14s %14s %9s %10s\n", "strategy", "evals_to_1pct",
+            "evals_to_2pct", "(% space)", "space_size");
+    for (int i = 0; i < n; ++i)
+        fprintf(info, "%-11s %14.1f %14.1f %8.1f%% %10zu\n", res[i].strategy,
+                res[i].evals_to_1pct, res[i].evals_to_2pct,
+                100 * res[i].evals_to_2pct / (double)res[i].space_size,
+                res[i].space_size);
+    if (o->json) {
+        printf("[");
+        for (int i = 0; i < n; ++i) {
+            printf("%s\n  {\"strategy\": ", i ? "," : "");
+            at_json_str(stdout, res[i].strategy);
+            printf(", \"evals_to_1pct\": ");
+            at_json_num(stdout, res[i].evals_to_1pct);
+            printf(", \"evals_to_2pct\": ");
+            at_json_num(stdout, res[i].evals_to_2pct);
+            printf(", \"worst_to_1pct\": %zu, \"worst_to_2pct\": %zu, "
+                   "\"space_size\": %zu, \"seeds\": %d}",
+                   res[i].worst_1pct, res[i].worst_2pct, res[i].space_size,
+                   res[i].seeds);
+        }
+        printf("\n]\n");
+    }
+    at_record_free(&r);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -466,6 +769,8 @@ int main(int argc, char **argv)
         return rc;
     if (strcmp(o.cmd, "space") == 0)
         return cmd_space(&o);
+    if (strcmp(o.cmd, "replay") == 0)
+        return cmd_replay(&o);
     char cmdline[2048];
     command_line(argc, argv, cmdline, sizeof cmdline);
     return cmd_tune(&o, cmdline);

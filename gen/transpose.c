@@ -129,24 +129,26 @@ static void args(const at_problem *p, uint64_t in, uint64_t out, at_args *a)
 /* Blocked so the CPU reference of a large matrix takes a fraction of a
  * second rather than striding through memory. */
 #define REFERENCE(T)                                                        \
-    static void reference_##T(const at_problem *p, const T *in, T *out)     \
+    static void reference_##T(const at_problem *p, const T *in, T *out,     \
+                              int64_t first, int64_t end)                   \
     {                                                                       \
         enum { B = 32 };                                                    \
-        for (int64_t r0 = 0; r0 < p->rows; r0 += B)                         \
+        for (int64_t r0 = first; r0 < end; r0 += B)                         \
             for (int64_t c0 = 0; c0 < p->cols; c0 += B)                     \
-                for (int64_t r = r0; r < r0 + B && r < p->rows; ++r)        \
+                for (int64_t r = r0; r < r0 + B && r < end; ++r)            \
                     for (int64_t c = c0; c < c0 + B && c < p->cols; ++c)    \
                         out[c * p->ld_out + r] = in[r * p->ld_in + c];      \
     }
 REFERENCE(uint32_t)
 REFERENCE(uint64_t)
 
-static void reference(const at_problem *p, const void *in, void *out)
+static void reference(const at_problem *p, const void *in, void *out,
+                      int64_t r0, int64_t r1)
 {
     if (p->type->bytes == 4)
-        reference_uint32_t(p, in, out);
+        reference_uint32_t(p, in, out, r0, r1);
     else
-        reference_uint64_t(p, in, out);
+        reference_uint64_t(p, in, out, r0, r1);
 }
 
 static double bytes_moved(const at_problem *p)

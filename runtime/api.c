@@ -30,8 +30,13 @@ int at_ctx_create(autotune_ctx **out, int device, const char *cache_path,
         snprintf(path, sizeof path, "%s", cache_path);
     else
         rc = at_cache_default_path(path, sizeof path, e);
+    char cpath[1024];
     if (!rc)
         rc = at_cache_open(&c->cache, path, e);
+    if (!rc)
+        rc = at_cubins_default_path(path, cpath, sizeof cpath, e);
+    if (!rc)
+        rc = at_cubins_open(&c->cubins, cpath, e);
     if (!rc)
         rc = at_device_open(&c->dev, device, e);
     if (rc) {
@@ -62,6 +67,7 @@ void autotune_destroy(autotune_ctx *c)
     if (!c)
         return;
     at_cache_close(c->cache);
+    at_cubins_close(c->cubins, NULL);
     at_device_close(&c->dev);
     free(c);
 }
@@ -143,7 +149,10 @@ static int tune_and_store(autotune_kernel *k, const at_key *key,
                           const at_tune_opts *o, at_tuned *t, at_err *e)
 {
     autotune_ctx *c = k->ctx;
-    int rc = at_tune(&c->dev, &k->p, o, t, e);
+    at_tune_opts with = *o;
+    if (!with.cubins && !with.no_cubin_cache)
+        with.cubins = c->cubins;
+    int rc = at_tune(&c->dev, &k->p, &with, t, e);
     if (rc)
         return rc;
     k->pt = t->point;
@@ -169,7 +178,7 @@ static int tune_and_store(autotune_kernel *k, const at_key *key,
     /* The kernel's figures are this run's, whatever another process may
      * store under the same key afterwards. */
     fill_from_entry(k, &en);
-    if ((rc = at_cache_put(c->cache, &en, e)))
+    if (t->evaluated == t->points && (rc = at_cache_put(c->cache, &en, e)))
         return rc;
     return load(k, t->cubin, e);
 }
@@ -198,7 +207,7 @@ int at_ctx_get(autotune_ctx *c, const autotune_problem *up,
     int rc = at_problem_init(&k->p, up, &e);
     if (!rc)
         rc = at_key_fill(&key, &c->dev, &k->p, &l, &e);
-    if (!rc)
+    if (!rc && !o->retune)
         rc = from_cache(k, &key, &hit, &e);
     if (!rc && !hit)
         rc = tune_and_store(k, &key, o, t, &e);
@@ -215,7 +224,7 @@ int at_ctx_get(autotune_ctx *c, const autotune_problem *up,
 int autotune_get(autotune_ctx *c, const autotune_problem *p,
                  autotune_kernel **out)
 {
-    at_tune_opts o = {0, 0, c ? c->progress : NULL, NULL};
+    at_tune_opts o = {.progress = c ? c->progress : NULL};
     return at_ctx_get(c, p, &o, out, NULL);
 }
 

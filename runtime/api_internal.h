@@ -9,6 +9,7 @@
 struct autotune_ctx {
     at_device dev;
     at_cache *cache;
+    at_cubins *cubins; /* compiled-variant cache beside it */
     at_err err;
     FILE *progress;
 };
@@ -25,7 +26,9 @@ struct autotune_kernel {
 };
 
 /* autotune_get with tuning options; *summary (if not NULL) is filled when
- * this call tuned (summary->points > 0) and zeroed on a cache hit. */
+ * this call tuned (summary->points > 0) and zeroed on a cache hit. Only a
+ * search that evaluated the whole space is stored in the cache: a
+ * budgeted one returns its winner without storing it. */
 int at_ctx_get(autotune_ctx *ctx, const autotune_problem *up,
                const at_tune_opts *o, autotune_kernel **out,
                at_tuned *summary);

@@ -1,8 +1,10 @@
 #include "bench.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../gen/templates.h"
 #include "../search/pcg.h"
@@ -43,24 +45,10 @@ struct at_bench {
     CUdeviceptr *in_set, *out_set;
     CUmodule check_mod;
     CUfunction compare;
-    CUdeviceptr bad; /* 2 x u64: mismatch count, first word */
+    CUdeviceptr bad; /* per case 2 x u64: mismatch count, first word */
     CUstream stream;
     CUevent start, stop;
 };
-
-static void fill_random(void *buf, size_t bytes, at_pcg *g)
-{
-    uint32_t *w = buf;
-    for (size_t i = 0; i < bytes / 4; ++i)
-        w[i] = at_pcg_next(g);
-}
-
-static void fill_poison(void *buf, size_t bytes)
-{
-    uint32_t *w = buf;
-    for (size_t i = 0; i < bytes / 4; ++i)
-        w[i] = AT_POISON;
-}
 
 static int alloc(CUdeviceptr *p, size_t n, const char *what, at_err *e)
 {
@@ -74,9 +62,83 @@ static int alloc(CUdeviceptr *p, size_t n, const char *what, at_err *e)
     return 0;
 }
 
+/* Host work on big buffers, shared among threads: the random input, the
+ * poisoned reference and the reference itself each take a fraction of a
+ * second per 256 MiB on one core. */
+typedef struct prep {
+    const at_problem *p;
+    unsigned char *in, *ref;
+    size_t guarded;
+    uint64_t seed, stream;
+    int parts;
+} prep;
+
+enum { FILL_WORDS = 1 << 20 }; /* words per PCG stream */
+
+static void prep_part(prep *w, int part)
+{
+    /* Input: chunk k of FILL_WORDS words from PCG stream (stream, k), so
+     * the input depends on the seed alone, not on the thread count. */
+    uint32_t *in = (uint32_t *)w->in;
+    size_t words = w->p->in_bytes / 4;
+    size_t chunks = (words + FILL_WORDS - 1) / FILL_WORDS;
+    for (size_t k = (size_t)part; k < chunks; k += (size_t)w->parts) {
+        at_pcg g;
+        at_pcg_seed(&g, w->seed, w->stream * 65536 + k);
+        size_t end = (k + 1) * FILL_WORDS < words ? (k + 1) * FILL_WORDS
+                                                  : words;
+        for (size_t i = k * FILL_WORDS; i < end; ++i)
+            in[i] = at_pcg_next(&g);
+    }
+    uint32_t *ref = (uint32_t *)w->ref;
+    size_t rw = w->guarded / 4;
+    for (size_t i = rw * (size_t)part / (size_t)w->parts;
+         i < rw * (size_t)(part + 1) / (size_t)w->parts; ++i)
+        ref[i] = AT_POISON;
+}
+
+static void ref_part(prep *w, int part)
+{
+    int64_t rows = w->p->rows;
+    w->p->family->reference(w->p, w->in, w->ref + GUARD,
+                            rows * part / w->parts,
+                            rows * (part + 1) / w->parts);
+}
+
+typedef struct prep_thread {
+    prep *w;
+    int part;
+    void (*fn)(prep *, int);
+} prep_thread;
+
+static void *prep_main(void *arg)
+{
+    prep_thread *t = arg;
+    t->fn(t->w, t->part);
+    return NULL;
+}
+
+/* fn(w, part) for every part, on threads (part 0 on this one). */
+static void prep_run(prep *w, void (*fn)(prep *, int))
+{
+    pthread_t th[64];
+    prep_thread args[64];
+    int started[64] = {0};
+    for (int i = 1; i < w->parts; ++i) {
+        args[i] = (prep_thread){w, i, fn};
+        started[i] = pthread_create(&th[i], NULL, prep_main, &args[i]) == 0;
+        if (!started[i])
+            fn(w, i);
+    }
+    fn(w, 0);
+    for (int i = 1; i < w->parts; ++i)
+        if (started[i])
+            pthread_join(th[i], NULL);
+}
+
 /* Random input and the CPU reference, uploaded. */
 static int case_init(case_ *c, const at_problem *p, const char *label,
-                     at_pcg *g, at_err *e)
+                     uint64_t seed, uint64_t stream, at_err *e)
 {
     c->p = *p;
     c->label = label;
@@ -88,15 +150,29 @@ static int case_init(case_ *c, const at_problem *p, const char *label,
                      "bytes)", label, p->in_bytes, guarded);
         goto out;
     }
-    fill_random(in, p->in_bytes, g);
-    fill_poison(ref, guarded);
-    p->family->reference(p, in, ref + GUARD);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    prep w = {p, in, ref, guarded, seed, stream, 1};
+    /* Threads for big buffers only: 1 per 8 MiB, at most 64. */
+    size_t by_size = p->in_bytes / (8u << 20) + 1;
+    w.parts = (int)(by_size < (size_t)cores ? by_size : (size_t)cores);
+    if (w.parts > 64)
+        w.parts = 64;
+    if (w.parts < 1)
+        w.parts = 1;
+    prep_run(&w, prep_part);
+    prep_run(&w, ref_part);
     if ((rc = alloc(&c->in, p->in_bytes, label, e)) ||
         (rc = alloc(&c->out_alloc, guarded, label, e)) ||
         (rc = alloc(&c->ref, guarded, label, e)))
         goto out;
     c->out = c->out_alloc + GUARD;
-    CUresult r = at_cu.cuMemcpyHtoD(c->in, in, p->in_bytes);
+    /* Poisoned once here; each check's comparison poisons it again. */
+    CUresult r = at_cu.cuMemsetD32(c->out_alloc, AT_POISON, guarded / 4);
+    if (r != CUDA_SUCCESS) {
+        rc = at_cu_fail(e, r, "cuMemsetD32(poison)", label);
+        goto out;
+    }
+    r = at_cu.cuMemcpyHtoD(c->in, in, p->in_bytes);
     if (r != CUDA_SUCCESS)
         rc = at_cu_fail(e, r, "cuMemcpyHtoD(random input)", label);
     else if ((r = at_cu.cuMemcpyHtoD(c->ref, ref, guarded)) != CUDA_SUCCESS)
@@ -118,13 +194,31 @@ static void case_free(case_ *c)
     c->in = c->out_alloc = c->out = c->ref = 0;
 }
 
-static int load_compare(at_bench *b, at_err *e)
+/* The comparison kernel, from the compiled-variant cache if it has it. */
+static int load_compare(at_bench *b, at_cubins *cache, at_err *e)
 {
     void *cubin = NULL;
     size_t size = 0;
-    int rc = at_compile(at_tmpl_check, "check.cu", b->d->sm, &cubin, &size, e);
-    if (rc)
-        return rc;
+    at_compile_opts co = {.sm = b->d->sm};
+    char opts[128];
+    at_compile_options_text(&co, opts, sizeof opts);
+    at_cubin_key key = {co.sm, b->d->nvrtc, opts};
+    at_err warn = {0};
+    int rc = cache ? at_cubins_get(cache, &key, at_tmpl_check, &cubin, &size,
+                                   &warn)
+                   : 0;
+    if (rc < 0)
+        return at_fail(e, rc, "%s", warn.msg);
+    if (rc == 0) {
+        if ((rc = at_compile(at_tmpl_check, "check.cu", &co, &cubin, &size,
+                             e)))
+            return rc;
+        if (cache && (rc = at_cubins_put(cache, &key, at_tmpl_check, cubin,
+                                         size, e))) {
+            free(cubin);
+            return rc;
+        }
+    }
     CUresult r = at_cu.cuModuleLoadData(&b->check_mod, cubin);
     free(cubin);
     if (r != CUDA_SUCCESS)
@@ -135,7 +229,7 @@ static int load_compare(at_bench *b, at_err *e)
 }
 
 int at_bench_create(at_bench **out, const at_device *d, const at_problem *p,
-                    uint64_t seed, at_err *e)
+                    uint64_t seed, int warm_l2, at_cubins *cache, at_err *e)
 {
     at_bench *b = calloc(1, sizeof *b);
     if (!b)
@@ -146,13 +240,11 @@ int at_bench_create(at_bench **out, const at_device *d, const at_problem *p,
     AT_CU_TRY(e, NULL, cuStreamCreate, &b->stream, CU_STREAM_NON_BLOCKING);
     AT_CU_TRY(e, NULL, cuEventCreate, &b->start, CU_EVENT_DEFAULT);
     AT_CU_TRY(e, NULL, cuEventCreate, &b->stop, CU_EVENT_DEFAULT);
-    if ((rc = alloc(&b->bad, 16, "mismatch counters", e)) ||
-        (rc = load_compare(b, e)))
+    if ((rc = alloc(&b->bad, 16 * N_CASES, "mismatch counters", e)) ||
+        (rc = load_compare(b, cache, e)))
         return rc;
 
-    at_pcg g;
-    at_pcg_seed(&g, seed, 1);
-    if ((rc = case_init(&b->cases[0], p, "the problem", &g, e)))
+    if ((rc = case_init(&b->cases[0], p, "the problem", seed, 0, e)))
         return rc;
     for (int k = 1; k < N_CASES; ++k) {
         autotune_problem u = {p->family->name, p->type->name,
@@ -161,15 +253,15 @@ int at_bench_create(at_bench **out, const at_device *d, const at_problem *p,
                               odd_shapes[k - 1].ld_out};
         at_problem odd;
         if ((rc = at_problem_init(&odd, &u, e)) ||
-            (rc = case_init(&b->cases[k], &odd, odd_shapes[k - 1].label, &g,
-                            e)))
+            (rc = case_init(&b->cases[k], &odd, odd_shapes[k - 1].label,
+                            seed, (uint64_t)k, e)))
             return rc;
     }
 
     /* Enough sets that the inputs and outputs of one round of launches are
      * three L2 caches, so no launch finds its input in L2. */
     size_t per_set = p->in_bytes + p->out_bytes;
-    size_t want = 3 * (size_t)d->l2_bytes / per_set + 1;
+    size_t want = warm_l2 ? 1 : 3 * (size_t)d->l2_bytes / per_set + 1;
     b->sets = want > MAX_SETS ? MAX_SETS : (int)want;
     /* Below two L2 caches a round may still be served largely from L2. */
     b->past_l2 = (size_t)b->sets * per_set >= 2 * (size_t)d->l2_bytes;
@@ -177,11 +269,16 @@ int at_bench_create(at_bench **out, const at_device *d, const at_problem *p,
     b->out_set = calloc((size_t)b->sets, sizeof *b->out_set);
     if (!b->in_set || !b->out_set)
         return at_fail(e, AUTOTUNE_ENOMEM, "rotation sets");
+    /* Inputs are only read: set 0 is the checked input. Outputs are
+     * apart from the checked output, which must stay poisoned between
+     * checks. */
     b->in_set[0] = b->cases[0].in;
-    b->out_set[0] = b->cases[0].out;
-    for (int s = 1; s < b->sets; ++s) {
-        if ((rc = alloc(&b->in_set[s], p->in_bytes, "rotation set", e)) ||
-            (rc = alloc(&b->out_set[s], p->out_bytes, "rotation set", e)))
+    for (int s = 0; s < b->sets; ++s) {
+        if ((rc = alloc(&b->out_set[s], p->out_bytes, "rotation set", e)))
+            return rc;
+        if (s == 0)
+            continue;
+        if ((rc = alloc(&b->in_set[s], p->in_bytes, "rotation set", e)))
             return rc;
         AT_CU_TRY(e, "rotation set", cuMemcpyDtoD, b->in_set[s],
                   b->cases[0].in, p->in_bytes);
@@ -196,8 +293,8 @@ void at_bench_destroy(at_bench *b)
 {
     if (!b)
         return;
-    for (int s = 1; s < b->sets && b->in_set && b->out_set; ++s) {
-        if (b->in_set[s])
+    for (int s = 0; s < b->sets && b->in_set && b->out_set; ++s) {
+        if (s > 0 && b->in_set[s])
             at_cu.cuMemFree(b->in_set[s]);
         if (b->out_set[s])
             at_cu.cuMemFree(b->out_set[s]);
@@ -247,37 +344,52 @@ int at_launch_variant(const at_problem *p, const at_point *pt, CUfunction fn,
     return 0;
 }
 
-static int check_case(at_bench *b, case_ *c, const at_point *pt,
-                      CUfunction fn, const char *variant, at_err *e)
+/* Queues the check of one case: the variant into the poisoned output, the
+ * comparison into the case's counters (which poisons the output again). */
+static int queue_case(at_bench *b, int k, const at_point *pt, CUfunction fn,
+                      const char *variant, at_err *e)
 {
+    case_ *c = &b->cases[k];
     const at_problem *p = &c->p;
     size_t words = (p->out_bytes + 2 * GUARD) / 4;
-    AT_CU_TRY(e, variant, cuMemsetD32Async, c->out_alloc, AT_POISON, words,
-              b->stream);
+    CUdeviceptr bad = b->bad + 16 * (size_t)k;
     int rc = at_launch_variant(p, pt, fn, c->in, c->out, b->stream, variant,
                                e);
     if (rc)
         return rc;
-    AT_CU_TRY(e, variant, cuMemsetD32Async, b->bad, 0, 2, b->stream);
-    AT_CU_TRY(e, variant, cuMemsetD32Async, b->bad + 8, 0xFFFFFFFFu, 2,
+    AT_CU_TRY(e, variant, cuMemsetD32Async, bad, 0, 2, b->stream);
+    AT_CU_TRY(e, variant, cuMemsetD32Async, bad + 8, 0xFFFFFFFFu, 2,
               b->stream);
     unsigned long long n = words;
-    void *args[] = {&c->out_alloc, &c->ref, &n, &b->bad};
+    unsigned poison = AT_POISON;
+    void *args[] = {&c->out_alloc, &c->ref, &n, &bad, &poison};
     unsigned grid = (unsigned)((words + 255) / 256);
     if (grid > (unsigned)b->d->sms * 16)
         grid = (unsigned)b->d->sms * 16;
     AT_CU_TRY(e, variant, cuLaunchKernel, b->compare, grid, 1, 1, 256, 1, 1,
               0, b->stream, args, NULL);
-    /* A kernel's own fault (illegal address, ...) surfaces here. */
-    AT_CU_TRY(e, variant, cuStreamSynchronize, b->stream);
-    unsigned long long bad[2];
-    AT_CU_TRY(e, variant, cuMemcpyDtoH, bad, b->bad, sizeof bad);
-    if (bad[0] == 0)
-        return 0;
-    /* Locate the first wrong word for the message. */
+    return 0;
+}
+
+/* Says where case k went wrong (bad: its counters). */
+static int report(at_bench *b, int k, const at_point *pt, CUfunction fn,
+                  const unsigned long long *bad, const char *variant,
+                  at_err *e)
+{
+    case_ *c = &b->cases[k];
+    const at_problem *p = &c->p;
+    size_t words = (p->out_bytes + 2 * GUARD) / 4;
     size_t byte = (size_t)bad[1] * 4;
     unsigned got = 0, want = 0;
+    /* The comparison poisoned the output again: run the variant once more
+     * to read what it wrote there, then poison it back. */
+    int rc = at_launch_variant(p, pt, fn, c->in, c->out, b->stream, variant,
+                               e);
+    if (rc)
+        return rc;
+    AT_CU_TRY(e, variant, cuStreamSynchronize, b->stream);
     AT_CU_TRY(e, variant, cuMemcpyDtoH, &got, c->out_alloc + byte, 4);
+    AT_CU_TRY(e, variant, cuMemsetD32, c->out_alloc, AT_POISON, words);
     AT_CU_TRY(e, variant, cuMemcpyDtoH, &want, c->ref + byte, 4);
     char where[96];
     if (byte < GUARD || byte >= GUARD + p->out_bytes) {
@@ -300,10 +412,20 @@ static int check_case(at_bench *b, case_ *c, const at_point *pt,
 int at_bench_verify(at_bench *b, const at_point *pt, CUfunction fn,
                     const char *variant, at_err *e)
 {
-    int rc = 0;
-    for (int k = 0; k < N_CASES && !rc; ++k)
-        rc = check_case(b, &b->cases[k], pt, fn, variant, e);
-    return rc;
+    /* Every case queued, then one wait: a kernel's own fault (illegal
+     * address, ...) surfaces there. */
+    for (int k = 0; k < N_CASES; ++k) {
+        int rc = queue_case(b, k, pt, fn, variant, e);
+        if (rc)
+            return rc;
+    }
+    unsigned long long bad[2 * N_CASES];
+    AT_CU_TRY(e, variant, cuStreamSynchronize, b->stream);
+    AT_CU_TRY(e, variant, cuMemcpyDtoH, bad, b->bad, sizeof bad);
+    for (int k = 0; k < N_CASES; ++k)
+        if (bad[2 * k])
+            return report(b, k, pt, fn, &bad[2 * k], variant, e);
+    return 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -353,21 +475,36 @@ static int sample(at_bench *b, op_fn op, const at_point *pt, CUfunction fn,
     return 0;
 }
 
+/* Racing: a variant whose first samples are all clearly slower than the
+ * cutoff cannot lead, and stops there; its few samples are its time. One
+ * sample must be 10% slower, two 3% (samples spread well under 1%). */
+static int raced(const double *x, int k, double cutoff_ms)
+{
+    static const double margin[] = {0, 1.10, 1.03};
+    if (cutoff_ms <= 0 || k > AT_QUICK_SAMPLES)
+        return 0;
+    for (int q = 0; q < k; ++q)
+        if (x[q] <= margin[k] * cutoff_ms)
+            return 0;
+    return 1;
+}
+
 static int time_op(at_bench *b, op_fn op, const at_point *pt, CUfunction fn,
-                   const char *variant, int samples, at_timing *t, at_err *e)
+                   const char *variant, int samples, double cutoff_ms,
+                   int warm, at_timing *t, at_err *e)
 {
     int rc, s = 0;
     float ms = 0;
-    /* Warm-up, then one timed round over the sets to size the samples. */
-    for (int i = 0; i < 2; ++i)
-        if ((rc = op(b, pt, fn, s++ % b->sets, variant, e)))
-            return rc;
+    /* Warm-up (unless fn has just run), then one timed round over the sets
+     * to size the samples. */
+    if (!warm && (rc = op(b, pt, fn, s++ % b->sets, variant, e)))
+        return rc;
     if ((rc = sample(b, op, pt, fn, variant, b->sets, &s, &ms, e)))
         return rc;
     double one = ms / b->sets;
-    /* Each sample at least 0.2 ms, so event resolution and launch gaps are
-     * small beside it; at least one full round of the sets. */
-    int per = one > 0 ? (int)(0.2 / one) + 1 : 1000;
+    /* Each sample at least AT_SAMPLE_MS, so event resolution and launch
+     * gaps are small beside it; at least one full round of the sets. */
+    int per = one > 0 ? (int)(AT_SAMPLE_MS / one) + 1 : 1000;
     if (per < b->sets)
         per = b->sets;
     if (per > 1000)
@@ -375,33 +512,44 @@ static int time_op(at_bench *b, op_fn op, const at_point *pt, CUfunction fn,
     double *x = malloc((size_t)samples * sizeof *x);
     if (!x)
         return at_fail(e, AUTOTUNE_ENOMEM, "timing samples");
-    for (int k = 0; k < samples; ++k) {
+    int k = 0;
+    if (per == b->sets) { /* the sizing round was a sample like the others */
+        x[k++] = (double)ms / per;
+        if (raced(x, k, cutoff_ms))
+            samples = k;
+    }
+    for (; k < samples; ++k) {
         rc = sample(b, op, pt, fn, variant, per, &s, &ms, e);
         if (rc) {
             free(x);
             return rc;
         }
         x[k] = (double)ms / per;
+        if (raced(x, k + 1, cutoff_ms)) {
+            ++k;
+            break;
+        }
     }
-    qsort(x, (size_t)samples, sizeof *x, cmp_double);
-    t->samples = samples;
+    qsort(x, (size_t)k, sizeof *x, cmp_double);
+    t->samples = k;
     t->launches_per_sample = per;
     t->min_ms = x[0];
-    t->max_ms = x[samples - 1];
-    t->median_ms = samples % 2 ? x[samples / 2]
-                               : (x[samples / 2 - 1] + x[samples / 2]) / 2;
+    t->max_ms = x[k - 1];
+    t->median_ms = k % 2 ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2;
     free(x);
     return 0;
 }
 
 int at_bench_time(at_bench *b, const at_point *pt, CUfunction fn,
-                  const char *variant, int samples, at_timing *t, at_err *e)
+                  const char *variant, int samples, double cutoff_ms,
+                  int warm, at_timing *t, at_err *e)
 {
-    return time_op(b, op_kernel, pt, fn, variant, samples, t, e);
+    return time_op(b, op_kernel, pt, fn, variant, samples, cutoff_ms, warm,
+                   t, e);
 }
 
 int at_bench_time_copy(at_bench *b, int samples, at_timing *t, at_err *e)
 {
     return time_op(b, op_copy, NULL, NULL, "device-to-device copy", samples,
-                   t, e);
+                   0, 0, t, e);
 }

@@ -7,19 +7,27 @@
  * problem itself and on two odd shapes that no tile size divides, one with
  * odd leading dimensions and one with leading dimensions a vector divides.
  *
- * Timing: CUDA events, warm-up, samples of enough launches to dwarf the
- * launch overhead, median; inputs smaller than a few L2 caches rotate over
- * several buffer sets so they are timed from memory. The device-to-device
- * copy of the same bytes is timed the same way. */
+ * Timing: CUDA events, warm-up, samples of enough launches to last
+ * AT_SAMPLE_MS (so launch overhead and event resolution are small beside
+ * them), median, with min and max kept; inputs smaller than a few L2
+ * caches rotate over several buffer sets so they are timed from memory
+ * (unless kept warm on purpose). A variant whose first samples (at most
+ * AT_QUICK_SAMPLES) are all clearly slower than a cutoff stops there
+ * (racing: it cannot lead). The
+ * device-to-device copy of the same bytes is timed the same way. */
 #ifndef AT_BENCH_H
 #define AT_BENCH_H
 
 #include <stdint.h>
 
 #include "../gen/family.h"
+#include "cubins.h"
 #include "device.h"
 
 typedef struct at_bench at_bench;
+
+#define AT_SAMPLE_MS 0.1
+enum { AT_QUICK_SAMPLES = 2 };
 
 typedef struct at_timing {
     double median_ms, min_ms, max_ms;
@@ -30,8 +38,11 @@ typedef struct at_timing {
  * not write (the padding of a leading dimension). */
 #define AT_POISON 0xDEADBEEFu
 
+/* warm_l2: one buffer set, so inputs that fit in L2 are timed from it.
+ * cache (may be NULL): where the comparison kernel's cubin is kept. */
 int at_bench_create(at_bench **b, const at_device *d, const at_problem *p,
-                    uint64_t seed, at_err *e);
+                    uint64_t seed, int warm_l2, at_cubins *cache,
+                    at_err *e);
 void at_bench_destroy(at_bench *b);
 /* Rotating buffer sets in use (1 for problems well past the L2 cache), and
  * whether a round of them is at least two L2 caches (0: the problem is so
@@ -42,14 +53,17 @@ int at_bench_past_l2(const at_bench *b);
 /* Prepares fn for the point's launch (dynamic shared memory). */
 int at_bench_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
                      const char *variant, at_err *e);
-/* Checks fn on the problem and on the odd shape. Returns 0 if right;
+/* Checks fn on the problem and on the odd shapes. Returns 0 if right;
  * AUTOTUNE_EWRONG (not fatal) with where it went wrong; AUTOTUNE_ECUDA if
  * the context failed (fatal: later calls cannot succeed). */
 int at_bench_verify(at_bench *b, const at_point *pt, CUfunction fn,
                     const char *variant, at_err *e);
-/* Times fn (samples >= 1). */
+/* Times fn (samples >= AT_QUICK_SAMPLES); cutoff_ms > 0 races it against
+ * that time (bench.c says how); warm:
+ * fn has just run (verified), no warm-up launch. */
 int at_bench_time(at_bench *b, const at_point *pt, CUfunction fn,
-                  const char *variant, int samples, at_timing *t, at_err *e);
+                  const char *variant, int samples, double cutoff_ms,
+                  int warm, at_timing *t, at_err *e);
 /* Times cuMemcpyDtoDAsync of the problem's rows*cols elements. */
 int at_bench_time_copy(at_bench *b, int samples, at_timing *t, at_err *e);
 

@@ -34,8 +34,8 @@ static const char *schema =
     " seed INTEGER, tune_seconds REAL, points INTEGER,"
     " created TEXT NOT NULL);";
 
-static int sql_fail(at_err *e, sqlite3 *db, int rc, const char *call,
-                    const char *path)
+int at_sql_fail(at_err *e, sqlite3 *db, int rc, const char *call,
+                const char *path)
 {
     return at_fail(e, AUTOTUNE_ESQLITE, "%s: %s (%d): %s [cache %s]", call,
                    sqlite3_errstr(rc), rc, db ? sqlite3_errmsg(db) : "",
@@ -117,41 +117,53 @@ static int check_dir(const char *path, at_err *e)
     return 0;
 }
 
-int at_cache_open(at_cache **out, const char *path, at_err *e)
+int at_sqlite_open(const char *path, const char *schema_sql, sqlite3 **out,
+                   at_err *e)
 {
     *out = NULL;
     int rc = check_dir(path, e);
     if (rc)
         return rc;
-    at_cache *c = calloc(1, sizeof *c);
-    if (!c)
-        return at_fail(e, AUTOTUNE_ENOMEM, "cache");
-    if (strlen(path) >= sizeof c->path) {
-        free(c);
-        return at_fail(e, AUTOTUNE_EIO, "cache path too long (%zu bytes)",
-                       strlen(path));
-    }
-    snprintf(c->path, sizeof c->path, "%s", path);
-    rc = sqlite3_open_v2(path, &c->db,
+    sqlite3 *db = NULL;
+    rc = sqlite3_open_v2(path, &db,
                          SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                              SQLITE_OPEN_FULLMUTEX,
                          NULL);
     if (rc != SQLITE_OK) {
-        rc = sql_fail(e, c->db, rc, "sqlite3_open_v2", path);
-        at_cache_close(c);
+        rc = at_sql_fail(e, db, rc, "sqlite3_open_v2", path);
+        sqlite3_close(db);
         return rc;
     }
     /* Several processes may tune at once: wait for each other's writes. */
-    sqlite3_busy_timeout(c->db, 30000);
+    sqlite3_busy_timeout(db, 30000);
     char *msg = NULL;
-    rc = sqlite3_exec(c->db, schema, NULL, NULL, &msg);
+    rc = sqlite3_exec(db, schema_sql, NULL, NULL, &msg);
     if (rc != SQLITE_OK) {
         at_fail(e, AUTOTUNE_ESQLITE,
                 "sqlite3_exec(schema): %s (%d): %s [cache %s]",
                 sqlite3_errstr(rc), rc, msg ? msg : "", path);
         sqlite3_free(msg);
-        at_cache_close(c);
+        sqlite3_close(db);
         return AUTOTUNE_ESQLITE;
+    }
+    *out = db;
+    return 0;
+}
+
+int at_cache_open(at_cache **out, const char *path, at_err *e)
+{
+    *out = NULL;
+    if (strlen(path) >= sizeof((at_cache *)0)->path)
+        return at_fail(e, AUTOTUNE_EIO, "cache path too long (%zu bytes)",
+                       strlen(path));
+    at_cache *c = calloc(1, sizeof *c);
+    if (!c)
+        return at_fail(e, AUTOTUNE_ENOMEM, "cache");
+    snprintf(c->path, sizeof c->path, "%s", path);
+    int rc = at_sqlite_open(path, schema, &c->db, e);
+    if (rc) {
+        free(c);
+        return rc;
     }
     *out = c;
     return 0;
@@ -282,7 +294,7 @@ static int discard(at_cache *c, sqlite3_int64 rowid, at_err *e)
         rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
-        return sql_fail(e, c->db, rc, "DELETE FROM wisdom", c->path);
+        return at_sql_fail(e, c->db, rc, "DELETE FROM wisdom", c->path);
     return 0;
 }
 
@@ -295,7 +307,7 @@ static int lookup(at_cache *c, sqlite3_stmt *st, at_entry *out, at_err *e,
         if (rc == SQLITE_DONE)
             return 0;
         if (rc != SQLITE_ROW)
-            return sql_fail(e, c->db, rc, what, c->path);
+            return at_sql_fail(e, c->db, rc, what, c->path);
         sqlite3_int64 rowid = 0;
         at_err warn = {0};
         int ok = read_row(st, out, &rowid, &warn);
@@ -324,11 +336,11 @@ int at_cache_get(at_cache *c, const at_key *k, at_entry *out, at_err *e)
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
     if (rc != SQLITE_OK)
-        return sql_fail(e, c->db, rc, "sqlite3_prepare_v2(SELECT)", c->path);
+        return at_sql_fail(e, c->db, rc, "sqlite3_prepare_v2(SELECT)", c->path);
     rc = sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
     if (rc != SQLITE_OK) {
         sqlite3_finalize(st);
-        return sql_fail(e, c->db, rc, "sqlite3_bind_text", c->path);
+        return at_sql_fail(e, c->db, rc, "sqlite3_bind_text", c->path);
     }
     rc = lookup(c, st, out, e, "SELECT FROM wisdom");
     sqlite3_finalize(st);
@@ -348,7 +360,7 @@ int at_cache_find_arch(at_cache *c, const at_key *k, at_entry *out,
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
     if (rc != SQLITE_OK)
-        return sql_fail(e, c->db, rc, "sqlite3_prepare_v2(SELECT)", c->path);
+        return at_sql_fail(e, c->db, rc, "sqlite3_prepare_v2(SELECT)", c->path);
     if ((rc = sqlite3_bind_int(st, 1, k->cc)) ||
         (rc = sqlite3_bind_text(st, 2, k->template_hash, -1,
                                 SQLITE_TRANSIENT)) ||
@@ -361,7 +373,7 @@ int at_cache_find_arch(at_cache *c, const at_key *k, at_entry *out,
         (rc = sqlite3_bind_text(st, 9, k->space_hash, -1,
                                 SQLITE_TRANSIENT))) {
         sqlite3_finalize(st);
-        return sql_fail(e, c->db, rc, "sqlite3_bind", c->path);
+        return at_sql_fail(e, c->db, rc, "sqlite3_bind", c->path);
     }
     rc = lookup(c, st, out, e, "SELECT FROM wisdom (by architecture)");
     sqlite3_finalize(st);
@@ -390,7 +402,7 @@ int at_cache_put(at_cache *c, const at_entry *en, at_err *e)
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
     if (rc != SQLITE_OK)
-        return sql_fail(e, c->db, rc, "sqlite3_prepare_v2(INSERT)", c->path);
+        return at_sql_fail(e, c->db, rc, "sqlite3_prepare_v2(INSERT)", c->path);
     const at_key *k = &en->key;
     int i = 1;
 #define T(v) (rc = rc ? rc : sqlite3_bind_text(st, i++, (v), -1, SQLITE_TRANSIENT))
@@ -414,12 +426,12 @@ int at_cache_put(at_cache *c, const at_entry *en, at_err *e)
 #undef D
     if (rc != SQLITE_OK) {
         sqlite3_finalize(st);
-        return sql_fail(e, c->db, rc, "sqlite3_bind", c->path);
+        return at_sql_fail(e, c->db, rc, "sqlite3_bind", c->path);
     }
     rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
-        return sql_fail(e, c->db, rc, "INSERT INTO wisdom", c->path);
+        return at_sql_fail(e, c->db, rc, "INSERT INTO wisdom", c->path);
     return 0;
 }
 

@@ -59,6 +59,15 @@ int at_cache_put(at_cache *c, const at_entry *en, at_err *e);
 int at_cache_find_arch(at_cache *c, const at_key *k, at_entry *out,
                        at_err *e);
 void at_entry_free(at_entry *en);
+
+/* For the caches' SQLite files: opens path (its directory must exist and be
+ * writable), waits up to 30 s for other processes' writes, and runs the
+ * schema. And an error naming the call, its code and the file. */
+struct sqlite3;
+int at_sqlite_open(const char *path, const char *schema_sql,
+                   struct sqlite3 **db, at_err *e);
+int at_sql_fail(at_err *e, struct sqlite3 *db, int rc, const char *call,
+                const char *path);
 /* "2026-11-22T02:17:21Z" */
 void at_utc_now(char *buf, size_t n);
 

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compile_proc.h"
 #include "nvrtc_api.h"
 
 static int nvrtc_fail(at_err *e, nvrtcResult r, const char *call,
@@ -36,8 +37,34 @@ static void log_head(const char *log, char *out, size_t n)
     out[k] = '\0';
 }
 
-int at_compile(const char *src, const char *variant, int sm, void **cubin,
-               size_t *size, at_err *e)
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static int fast_level(const at_compile_opts *o)
+{
+    return o->fast && *o->fast && strcmp(o->fast, "0") != 0;
+}
+
+void at_compile_options_text(const at_compile_opts *o, char *buf, size_t n)
+{
+    snprintf(buf, n, "--gpu-architecture=sm_%d --std=c++17%s%s", o->sm,
+             fast_level(o) ? " -Ofc=" : "", fast_level(o) ? o->fast : "");
+}
+
+/* NVRTC's flow callback: 1 cancels the compilation once past the
+ * deadline (and stays 1, as NVRTC requires). */
+static int past_deadline(void *deadline, void *reserved)
+{
+    (void)reserved;
+    return now_s() > *(const double *)deadline;
+}
+
+int at_compile(const char *src, const char *variant, const at_compile_opts *o,
+               void **cubin, size_t *size, at_err *e)
 {
     int rc = at_nvrtc_load(e);
     if (rc)
@@ -47,10 +74,32 @@ int at_compile(const char *src, const char *variant, int sm, void **cubin,
         at_nvrtc.nvrtcCreateProgram(&prog, src, "variant.cu", 0, NULL, NULL);
     if (r != NVRTC_SUCCESS)
         return nvrtc_fail(e, r, "nvrtcCreateProgram", variant);
-    char arch[48];
-    snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d", sm);
-    const char *opts[] = {arch, "--std=c++17"};
-    r = at_nvrtc.nvrtcCompileProgram(prog, 2, opts);
+    double deadline = now_s() + o->limit_s;
+    if (o->limit_s > 0 && !at_nvrtc.nvrtcSetFlowCallback) {
+        at_nvrtc.nvrtcDestroyProgram(&prog);
+        return at_fail(e, AUTOTUNE_ENVRTC, "NVRTC %s lacks "
+                       "nvrtcSetFlowCallback, which a compile time limit "
+                       "needs (NVRTC 12.8 or later) [variant %s]",
+                       at_nvrtc_version_str(), variant);
+    }
+    if (o->limit_s > 0 &&
+        (r = at_nvrtc.nvrtcSetFlowCallback(prog, past_deadline,
+                                           &deadline)) != NVRTC_SUCCESS) {
+        at_nvrtc.nvrtcDestroyProgram(&prog);
+        return nvrtc_fail(e, r, "nvrtcSetFlowCallback", variant);
+    }
+    char arch[48], ofc[16];
+    snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d", o->sm);
+    snprintf(ofc, sizeof ofc, "-Ofc=%s", fast_level(o) ? o->fast : "0");
+    const char *opts[] = {arch, "--std=c++17", ofc};
+    r = at_nvrtc.nvrtcCompileProgram(prog, fast_level(o) ? 3 : 2, opts);
+    if (r == NVRTC_ERROR_CANCELLED) {
+        at_nvrtc.nvrtcDestroyProgram(&prog);
+        return at_fail(e, AUTOTUNE_ECOMPILE,
+                       "nvrtcCompileProgram: NVRTC_ERROR_CANCELLED (%d) "
+                       "[variant %s]: past the compile time limit of %g s",
+                       (int)r, variant, o->limit_s);
+    }
     if (r == NVRTC_ERROR_COMPILATION) {
         size_t n = 0;
         char head[600] = "(no log)";
@@ -93,24 +142,26 @@ int at_compile(const char *src, const char *variant, int sm, void **cubin,
     return 0;
 }
 
+enum { MAX_THREADS = 256 };
+
+typedef struct slot {
+    struct at_pool *pool;
+    at_cproc proc; /* its worker process, if any */
+} slot;
+
 struct at_pool {
     pthread_mutex_t mu;
     pthread_cond_t work, done;
     at_job *head, *tail;
     int stop, n;
-    pthread_t threads[256];
+    pthread_t threads[MAX_THREADS];
+    slot slots[MAX_THREADS];
 };
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
 
 static void *worker(void *arg)
 {
-    at_pool *p = arg;
+    slot *me = arg;
+    at_pool *p = me->pool;
     pthread_mutex_lock(&p->mu);
     for (;;) {
         while (!p->head && !p->stop)
@@ -123,11 +174,15 @@ static void *worker(void *arg)
             p->tail = NULL;
         pthread_mutex_unlock(&p->mu);
 
-        double t0 = now_ms();
+        double t0 = now_s();
         at_err_clear(&j->err);
-        j->rc = at_compile(j->src, j->variant, j->sm, &j->cubin, &j->size,
-                           &j->err);
-        j->ms = now_ms() - t0;
+        if (me->proc.pid)
+            j->rc = at_cproc_compile(&me->proc, j->src, j->variant,
+                                     &j->opts, &j->cubin, &j->size, &j->err);
+        else
+            j->rc = at_compile(j->src, j->variant, &j->opts, &j->cubin,
+                               &j->size, &j->err);
+        j->ms = (now_s() - t0) * 1e3;
 
         pthread_mutex_lock(&p->mu);
         j->done = 1;
@@ -137,24 +192,40 @@ static void *worker(void *arg)
     return NULL;
 }
 
-int at_pool_create(at_pool **out, int threads, at_err *e)
+int at_pool_create(at_pool **out, int threads, int procs, at_err *e)
 {
+    int rc = at_nvrtc_load(e); /* loaded once, before the workers fork */
+    if (rc)
+        return rc;
     if (threads <= 0) {
-        /* One core is left to the thread that times on the GPU: a timing
-         * thread that waits for a core stretches its samples. */
+        /* Every core: the thread that times on the GPU mostly waits on
+         * events, and a sample's launches are queued before it is timed. */
         long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 1 ? (int)n - 1 : 1;
+        threads = n > 1 ? (int)n : 1;
     }
-    if (threads > 256)
-        threads = 256;
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
     at_pool *p = calloc(1, sizeof *p);
     if (!p)
         return at_fail(e, AUTOTUNE_ENOMEM, "compile pool");
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->work, NULL);
     pthread_cond_init(&p->done, NULL);
+    /* The processes first, while this process has no compile threads. */
+    int fds[MAX_THREADS];
+    for (int i = 0; procs && i < threads; ++i) {
+        p->slots[i].pool = p;
+        if ((rc = at_cproc_spawn(&p->slots[i].proc, fds, i, e))) {
+            for (int k = 0; k < i; ++k)
+                at_cproc_stop(&p->slots[k].proc);
+            free(p);
+            return rc;
+        }
+        fds[i] = p->slots[i].proc.fd;
+    }
     for (int i = 0; i < threads; ++i) {
-        int rc = pthread_create(&p->threads[i], NULL, worker, p);
+        p->slots[i].pool = p;
+        rc = pthread_create(&p->threads[i], NULL, worker, &p->slots[i]);
         if (rc) {
             at_pool_destroy(p);
             return at_fail(e, AUTOTUNE_ENOMEM,
@@ -192,23 +263,37 @@ void at_pool_wait(at_pool *p, at_job *j)
     pthread_mutex_unlock(&p->mu);
 }
 
-void at_pool_destroy(at_pool *p)
+static void drop_queued(at_pool *p)
 {
-    if (!p)
-        return;
-    pthread_mutex_lock(&p->mu);
-    p->stop = 1;
     for (at_job *j = p->head; j; j = j->next) {
         j->done = 1;
         j->rc = at_fail(&j->err, AUTOTUNE_EINVALID, "compile pool stopped "
                         "before [variant %s] was compiled", j->variant);
     }
     p->head = p->tail = NULL;
-    pthread_cond_broadcast(&p->work);
     pthread_cond_broadcast(&p->done);
+}
+
+void at_pool_cancel(at_pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    drop_queued(p);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void at_pool_destroy(at_pool *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->stop = 1;
+    drop_queued(p);
+    pthread_cond_broadcast(&p->work);
     pthread_mutex_unlock(&p->mu);
     for (int i = 0; i < p->n; ++i)
         pthread_join(p->threads[i], NULL);
+    for (int i = 0; i < MAX_THREADS; ++i)
+        at_cproc_stop(&p->slots[i].proc);
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->work);
     pthread_cond_destroy(&p->done);

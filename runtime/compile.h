@@ -7,18 +7,31 @@
 
 #include "error.h"
 
-/* Compiles src for sm (90 -> sm_90). On success *cubin is malloc'd. On a
- * compile error: AUTOTUNE_ECOMPILE with the variant and the first lines of
- * the NVRTC log. */
-int at_compile(const char *src, const char *variant, int sm, void **cubin,
-               size_t *size, at_err *e);
+/* How to compile: the target, a time limit, and NVRTC's fast-compile
+ * level (-Ofc), which trades optimisation for compile time. */
+typedef struct at_compile_opts {
+    int sm;           /* 90 -> sm_90 */
+    double limit_s;   /* per variant; <= 0: none */
+    const char *fast; /* NULL or "0": off; "min", "mid", "max" */
+} at_compile_opts;
+
+/* The options NVRTC gets that shape the code, as one string (cache keys):
+ * "--gpu-architecture=sm_90 --std=c++17 -Ofc=mid". */
+void at_compile_options_text(const at_compile_opts *o, char *buf, size_t n);
+
+/* Compiles src. On success *cubin is malloc'd. On a compile error:
+ * AUTOTUNE_ECOMPILE with the variant and the first lines of the NVRTC log;
+ * past the time limit: AUTOTUNE_ECOMPILE saying so. */
+int at_compile(const char *src, const char *variant, const at_compile_opts *o,
+               void **cubin, size_t *size, at_err *e);
 
 typedef struct at_job {
     /* in: set by the caller before submitting; src is owned by the job */
     char *src;
     char variant[128];
-    int sm;
-    size_t index; /* the caller's */
+    at_compile_opts opts;
+    size_t index;   /* the caller's */
+    int src_cached; /* the caller's: cubin came from a cache, not NVRTC */
     /* out: valid after at_pool_wait */
     int rc;
     at_err err;
@@ -32,13 +45,16 @@ typedef struct at_job {
 
 typedef struct at_pool at_pool;
 
-/* threads <= 0: the online processors less one (at least one). */
-int at_pool_create(at_pool **p, int threads, at_err *e);
+/* threads <= 0: the online processors. procs: each thread compiles in a
+ * worker process of its own (compile_proc.h); 0: in this process. */
+int at_pool_create(at_pool **p, int threads, int procs, at_err *e);
 int at_pool_threads(const at_pool *p);
 void at_pool_submit(at_pool *p, at_job *j);
 void at_pool_wait(at_pool *p, at_job *j);
-/* Drops jobs not yet started, waits for running ones, joins the threads.
- * Queued jobs are marked done with rc = AUTOTUNE_EINVALID. */
+/* Drops the jobs not yet started: they are marked done with
+ * rc = AUTOTUNE_EINVALID. Running ones finish (wait for them). */
+void at_pool_cancel(at_pool *p);
+/* Cancels, waits for running jobs, joins the threads. */
 void at_pool_destroy(at_pool *p);
 /* Frees a job's source and cubin (not the job itself). */
 void at_job_release(at_job *j);

@@ -66,6 +66,8 @@ static void load(void)
     }
     AT_NVRTC_FUNCS(AT_NVRTC_SYM_)
 #undef AT_NVRTC_SYM_
+    at_nvrtc.nvrtcSetFlowCallback = (__typeof__(nvrtcSetFlowCallback) *)dlsym(
+        h, "nvrtcSetFlowCallback");
     int major = 0, minor = 0;
     nvrtcResult r = at_nvrtc.nvrtcVersion(&major, &minor);
     if (r != NVRTC_SUCCESS) {

@@ -15,6 +15,8 @@
 #define AT_NVRTC_MEMBER_(fn) __typeof__(fn) *fn;
 typedef struct at_nvrtc_api {
     AT_NVRTC_FUNCS(AT_NVRTC_MEMBER_)
+    /* Optional (NVRTC 12.8 and later): NULL where absent. */
+    __typeof__(nvrtcSetFlowCallback) *nvrtcSetFlowCallback;
 } at_nvrtc_api;
 #undef AT_NVRTC_MEMBER_
 

@@ -9,14 +9,14 @@
 #include "../gen/expand.h"
 #include "../gen/hash.h"
 #include "../search/pcg.h"
+#include "../search/record.h"
 #include "../search/strategy.h"
 #include "autotune_version.h"
 #include "compile.h"
 
 enum {
-    FIRST_SAMPLES = 15, /* per variant in the walk */
-    LEADERS = 5,        /* re-timed interleaved at the end */
-    ROUNDS = 5,
+    FIRST_SAMPLES = 5,  /* per variant in the walk, unless raced */
+    ROUNDS = 5,         /* the leaders re-timed interleaved */
     ROUND_SAMPLES = 10,
 };
 
@@ -30,14 +30,35 @@ typedef struct cand {
     size_t size;
     at_timing t;
     double final_ms;
-    int regs, local, shared;
 } cand;
+
+/* A cubin already evaluated, with its launch: identical code launched
+ * alike gives the same answer and the same time. */
+typedef struct code {
+    uint64_t hash;
+    at_launch g;
+    void *cubin;
+    size_t size;
+    int ok; /* verified */
+    at_timing t;
+} code;
 
 static double now_s(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* The compile options that shape the code, as one string. */
+static void compile_opts(const at_tune_opts *o, int sm, at_compile_opts *co,
+                         char *text, size_t n)
+{
+    co->sm = sm;
+    co->limit_s = o->compile_limit_s > 0 ? o->compile_limit_s
+                                         : AT_COMPILE_LIMIT_S;
+    co->fast = o->fast_compile;
+    at_compile_options_text(co, text, n);
 }
 
 int at_key_fill(at_key *k, const at_device *d, const at_problem *p,
@@ -112,11 +133,33 @@ typedef struct run {
     const at_problem *p;
     const at_tune_opts *o;
     at_tuned *out;
-    double t0, last_print, copy_gbps;
-    cand lead[LEADERS];
+    const at_point *pts;
+    at_bench *b;
+    at_pool *pool;
+    at_compile_opts co;
+    char co_text[128];
+    at_cubin_key ckey;
+    double t0, walk_t0, last_print, copy_gbps;
+    size_t proposed;
+    cand lead[AT_LEADERS];
     int n_lead;
     int tty;
+    code *codes; /* open addressing by hash */
+    size_t n_codes_cap;
 } run;
+
+static void say(run *r, const char *fmt, const char *msg)
+{
+    if (r->o->progress) {
+        fprintf(r->o->progress, "%s", r->tty ? "\r\033[K" : "");
+        fprintf(r->o->progress, fmt, msg);
+    }
+}
+
+static double gbps_of(const run *r, double ms)
+{
+    return r->p->family->bytes_moved(r->p) / ms / 1e6;
+}
 
 static void progress(run *r, int final)
 {
@@ -128,16 +171,30 @@ static void progress(run *r, int final)
         return;
     r->last_print = t;
     const at_tuned *o = r->out;
-    char best[256] = "none yet";
+    char best[256] = "none yet", eta[64] = "";
     if (r->n_lead) {
         const cand *c = &r->lead[0];
-        double gbps = r->p->family->bytes_moved(r->p) / c->t.median_ms / 1e6;
+        double g = gbps_of(r, c->t.median_ms);
         snprintf(best, sizeof best, "%.4f ms %.0f GB/s (%.1f%% of copy) %s",
-                 c->t.median_ms, gbps, 100 * gbps / r->copy_gbps, c->name);
+                 c->t.median_ms, g, 100 * g / r->copy_gbps, c->name);
     }
-    fprintf(f, "%s[%6.1fs] %zu/%zu compiled, %zu timed, %zu failed; best %s%s",
-            r->tty ? "\r\033[K" : "", t - r->t0, o->compiled + o->compile_failed,
-            o->points, o->timed, o->compile_failed + o->wrong, best,
+    double walk = t - r->walk_t0;
+    double rate = walk > 0 ? o->evaluated / walk : 0;
+    size_t goal = o->points;
+    if (r->o->budget_evals && r->o->budget_evals < goal)
+        goal = r->o->budget_evals;
+    if (!final && rate > 0 && goal > o->evaluated) {
+        double left = (double)(goal - o->evaluated) / rate;
+        if (r->o->budget_s && r->o->budget_s - walk < left)
+            left = r->o->budget_s - walk;
+        snprintf(eta, sizeof eta, ", ETA %.0f s", left > 0 ? left : 0);
+    }
+    fprintf(f,
+            "%s[%6.1fs] %zu/%zu evaluated (%zu compiled, %zu cached, %zu "
+            "same code), %zu timed, %zu failed, %.0f/s%s; best %s%s",
+            r->tty ? "\r\033[K" : "", t - r->t0, o->evaluated, goal,
+            o->compiled - o->cached, o->cached, o->same_code, o->timed,
+            o->compile_failed + o->wrong, rate, eta, best,
             r->tty && !final ? "" : "\n");
     fflush(f);
 }
@@ -148,12 +205,12 @@ static void offer(run *r, cand *c)
     int pos = r->n_lead;
     while (pos > 0 && c->t.median_ms < r->lead[pos - 1].t.median_ms)
         --pos;
-    if (pos >= LEADERS) {
+    if (pos >= AT_LEADERS) {
         cand_free(c);
         return;
     }
-    if (r->n_lead == LEADERS)
-        cand_free(&r->lead[LEADERS - 1]);
+    if (r->n_lead == AT_LEADERS)
+        cand_free(&r->lead[AT_LEADERS - 1]);
     else
         r->n_lead++;
     memmove(&r->lead[pos + 1], &r->lead[pos],
@@ -161,28 +218,98 @@ static void offer(run *r, cand *c)
     r->lead[pos] = *c;
 }
 
-/* Loads, verifies and times one compiled job. 0: evaluated (c->t set, or
- * c->fn NULL if it failed; the failure counted); < 0: fatal. */
-static int evaluate(run *r, at_job *j, cand *c, at_err *e)
+static void note_failure(run *r, const char *msg)
+{
+    if (!r->out->first_failure[0])
+        snprintf(r->out->first_failure, sizeof r->out->first_failure, "%s",
+                 msg);
+    say(r, "failed: %s\n", msg);
+}
+
+/* The evaluated code identical to this cubin and launch, or the empty slot
+ * where it goes. */
+static code *code_slot(run *r, const void *cubin, size_t size,
+                       const at_launch *g)
+{
+    uint64_t h = at_hash(AT_HASH_INIT, cubin, size);
+    h = at_hash(h, g, sizeof *g);
+    size_t mask = r->n_codes_cap - 1;
+    for (size_t s = h & mask;; s = (s + 1) & mask) {
+        code *c = &r->codes[s];
+        if (!c->cubin) {
+            c->hash = h;
+            return c;
+        }
+        if (c->hash == h && c->size == size &&
+            memcmp(&c->g, g, sizeof *g) == 0 &&
+            memcmp(c->cubin, cubin, size) == 0)
+            return c;
+    }
+}
+
+static int record(run *r, const cand *c, const char *status, at_err *e)
+{
+    if (!r->o->record)
+        return 0;
+    const at_problem *p = r->p;
+    char params[256];
+    at_point_params(p->family, &r->pts[c->idx], params, sizeof params);
+    at_record_row row = {
+        .gpu = r->d->name, .family = p->family->name,
+        .type = p->type->name, .rows = p->rows, .cols = p->cols,
+        .point = c->name, .params = params, .status = status,
+        .median_ms = c->t.median_ms, .min_ms = c->t.min_ms,
+        .max_ms = c->t.max_ms, .samples = c->t.samples,
+        .gbps = c->t.median_ms > 0 ? gbps_of(r, c->t.median_ms) : 0};
+    return at_record_write(r->o->record, r->o->record_path, &row, e);
+}
+
+/* Loads, verifies and times one job's cubin. 0: evaluated (c->fn NULL and
+ * *status set if it failed); < 0: fatal. */
+static int evaluate(run *r, at_job *j, cand *c, const char **status,
+                    at_err *e)
 {
     at_tuned *o = r->out;
     at_err why = {0};
     memset(c, 0, sizeof *c);
     c->idx = j->index;
+    c->pt = r->pts[j->index];
     o->nvrtc_cpu_s += j->ms / 1e3;
     snprintf(c->name, sizeof c->name, "%s", j->variant);
+    *status = "ok";
     if (j->rc) {
         o->compile_failed++;
-        why = j->err;
-        goto failed;
+        *status = "compile_failed";
+        note_failure(r, j->err.msg);
+        return 0;
+    }
+    if (r->o->cubins && !j->src_cached) {
+        at_err w = {0};
+        int rc = at_cubins_put(r->o->cubins, &r->ckey, j->src, j->cubin,
+                               j->size, &w);
+        if (rc)
+            return at_fail(e, rc, "%s", w.msg);
+    }
+    at_launch g;
+    r->p->family->launch(r->p, &c->pt, &g);
+    code *k = code_slot(r, j->cubin, j->size, &g);
+    o->compiled++;
+    if (k->cubin) { /* the same code was evaluated: so is this point */
+        o->same_code++;
+        c->t = k->t;
+        if (!k->ok)
+            *status = "wrong";
+        return 0;
     }
     CUresult cr = at_cu.cuModuleLoadData(&c->mod, j->cubin);
     if (cr != CUDA_SUCCESS) {
         at_cu_fail(&why, cr, "cuModuleLoadData", c->name);
+        o->compiled--;
         o->compile_failed++;
-        goto failed;
+        *status = "compile_failed";
+        note_failure(r, why.msg);
+        return 0;
     }
-    o->compiled++;
     c->cubin = j->cubin;
     c->size = j->size;
     j->cubin = NULL;
@@ -191,86 +318,248 @@ static int evaluate(run *r, at_job *j, cand *c, at_err *e)
                                                      AT_KERNEL_SYMBOL),
                          "cuModuleGetFunction", c->name)))
         return rc;
-    return 0;
-failed:
-    if (!o->first_failure[0])
-        snprintf(o->first_failure, sizeof o->first_failure, "%s", why.msg);
-    if (r->o->progress)
-        fprintf(r->o->progress, "%sfailed: %s\n", r->tty ? "\r\033[K" : "",
-                why.msg);
-    c->fn = NULL;
-    return 0;
-}
-
-static int check_and_time(run *r, at_bench *b, const at_point *pts, cand *c,
-                          at_err *e)
-{
-    at_tuned *o = r->out;
-    c->pt = pts[c->idx];
-    int rc = at_bench_prepare(r->p, &c->pt, c->fn, c->name, e);
+    rc = at_bench_prepare(r->p, &c->pt, c->fn, c->name, e);
     if (!rc)
-        rc = at_bench_verify(b, &c->pt, c->fn, c->name, e);
+        rc = at_bench_verify(r->b, &c->pt, c->fn, c->name, e);
+    k->cubin = malloc(c->size);
+    if (!k->cubin)
+        return at_fail(e, AUTOTUNE_ENOMEM, "evaluated code");
+    memcpy(k->cubin, c->cubin, c->size);
+    k->size = c->size;
+    k->g = g;
     if (rc == AUTOTUNE_EWRONG) {
         o->wrong++;
-        if (!o->first_failure[0])
-            snprintf(o->first_failure, sizeof o->first_failure, "%s",
-                     e->msg);
-        if (r->o->progress)
-            fprintf(r->o->progress, "%sfailed: %s\n",
-                    r->tty ? "\r\033[K" : "", e->msg);
+        *status = "wrong";
+        note_failure(r, e->msg);
         at_err_clear(e);
         c->fn = NULL;
         return 0;
     }
     if (rc)
         return rc;
-    if ((rc = at_bench_time(b, &c->pt, c->fn, c->name, FIRST_SAMPLES, &c->t,
-                            e)))
+    /* Racing against the last leader: a variant clearly slower cannot
+     * become one. */
+    double cutoff = r->n_lead == AT_LEADERS
+                        ? r->lead[AT_LEADERS - 1].t.median_ms
+                        : 0;
+    if ((rc = at_bench_time(r->b, &c->pt, c->fn, c->name, FIRST_SAMPLES,
+                            cutoff, 1, &c->t, e)))
         return rc;
     o->timed++;
+    o->raced += c->t.samples < FIRST_SAMPLES;
+    k->ok = 1;
+    k->t = c->t;
     return 0;
 }
 
-/* The leaders again, interleaved with the copy, several rounds: a clock
- * change then moves every candidate alike. Median of the round medians. */
-static int retime(run *r, at_bench *b, at_err *e)
+/* Fills job j for point i: from the compiled-variant cache, or submitted
+ * to the pool. */
+static int start_job(run *r, at_job *j, size_t i, at_err *e)
 {
-    double ms[LEADERS][ROUNDS], copy[ROUNDS];
+    const at_family *f = r->p->family;
+    memset(j, 0, sizeof *j);
+    j->index = i;
+    j->opts = r->co;
+    f->point_name(&r->pts[i], j->variant, sizeof j->variant);
+    j->done = 1; /* until submitted: nothing to wait for */
+    j->src = at_expand(r->p, &r->pts[i], AT_KERNEL_SYMBOL, e);
+    if (!j->src)
+        return AUTOTUNE_ENOMEM;
+    if (r->o->cubins) {
+        at_err w = {0};
+        int hit = at_cubins_get(r->o->cubins, &r->ckey, j->src, &j->cubin,
+                                &j->size, &w);
+        if (hit < 0)
+            return at_fail(e, hit, "%s", w.msg);
+        if (w.msg[0])
+            say(r, "%s\n", w.msg);
+        if (hit) {
+            j->src_cached = 1;
+            r->out->cached++;
+            return 0;
+        }
+    }
+    at_pool_submit(r->pool, j);
+    return 0;
+}
+
+static int walk(run *r, const at_space_view *v, at_err *e)
+{
+    at_tuned *o = r->out;
+    const at_strategy *s = at_strategy_find(o->strategy);
+    void *st = s->create(v, o->seed);
+    if (!st)
+        return at_fail(e, AUTOTUNE_ENOMEM, "strategy state");
+    /* A ring of jobs in flight: compiled ahead, consumed in order. */
+    size_t window = 2 * (size_t)o->threads;
+    if (window < AT_SEARCH_WINDOW)
+        window = AT_SEARCH_WINDOW;
+    size_t head = 0, count = 0;
+    at_job *ring = calloc(window, sizeof *ring);
+    size_t *idx = calloc(window, sizeof *idx);
+    int rc = ring && idx ? 0 : at_fail(e, AUTOTUNE_ENOMEM, "job ring");
+    o->stopped = "every point evaluated";
+    r->walk_t0 = now_s();
+    while (!rc) {
+        size_t want = window - count;
+        if (r->o->budget_evals && r->o->budget_evals - r->proposed < want)
+            want = r->o->budget_evals - r->proposed;
+        size_t k = want ? s->propose(st, idx, want) : 0;
+        for (size_t i = 0; i < k && !rc; ++i) {
+            rc = start_job(r, &ring[(head + count) % window], idx[i], e);
+            ++count; /* a failed start is released with the ring */
+            ++r->proposed;
+        }
+        if (rc || count == 0)
+            break;
+        at_job *j = &ring[head];
+        at_pool_wait(r->pool, j);
+        if (r->o->budget_s && now_s() - r->walk_t0 > r->o->budget_s) {
+            o->stopped = "time budget reached";
+            break;
+        }
+        cand c;
+        const char *status;
+        double t0 = now_s();
+        rc = evaluate(r, j, &c, &status, e);
+        o->gpu_s += now_s() - t0;
+        at_job_release(j);
+        head = (head + 1) % window;
+        --count;
+        if (!rc) {
+            o->evaluated++;
+            rc = record(r, &c, status, e);
+        }
+        if (rc) {
+            cand_free(&c);
+            break;
+        }
+        s->observe(st, c.idx, strcmp(status, "ok") == 0 ? c.t.median_ms
+                                                         : -1.0);
+        if (c.fn)
+            offer(r, &c);
+        else
+            cand_free(&c);
+        progress(r, 0);
+    }
+    if (!rc && r->o->budget_evals && r->proposed >= r->o->budget_evals &&
+        o->evaluated < o->points)
+        o->stopped = "evaluation budget reached";
+    /* Queued jobs point into the ring: drop them before freeing it. */
+    at_pool_cancel(r->pool);
+    for (size_t i = 0; ring && i < count; ++i) {
+        at_job *j = &ring[(head + i) % window];
+        at_pool_wait(r->pool, j);
+        at_job_release(j);
+    }
+    free(ring);
+    free(idx);
+    s->destroy(st);
+    return rc;
+}
+
+/* With a fast-compile level, the walk screened variants built with less
+ * optimisation; the leaders are built again without it (as nvcc builds
+ * an emitted .cu) and verified before they are re-timed. */
+static int confirm(run *r, at_err *e)
+{
+    if (!r->co.fast || !*r->co.fast || strcmp(r->co.fast, "0") == 0)
+        return 0;
+    const char *fast = r->co.fast;
+    r->co.fast = NULL;
+    at_compile_options_text(&r->co, r->co_text, sizeof r->co_text);
+    at_job jobs[AT_LEADERS];
+    int rc = 0, n = 0;
+    for (; n < r->n_lead && !rc; ++n)
+        rc = start_job(r, &jobs[n], r->lead[n].idx, e);
+    for (int i = 0; i < n; ++i)
+        at_pool_wait(r->pool, &jobs[i]);
+    for (int i = 0; i < n && !rc; ++i) {
+        cand c;
+        const char *status;
+        at_job *j = &jobs[i];
+        if (j->rc) {
+            rc = at_fail(e, j->rc, "%s (without -Ofc=%s)", j->err.msg, fast);
+            break;
+        }
+        rc = evaluate(r, j, &c, &status, e);
+        if (!rc && strcmp(status, "ok") != 0)
+            rc = at_fail(e, AUTOTUNE_EWRONG, "[variant %s] passed when "
+                         "built with -Ofc=%s, but not without (the failure "
+                         "is above)", c.name, fast);
+        if (!rc && !c.fn) {
+            /* Same code with and without -Ofc: the leader stands. */
+            cand_free(&c);
+            continue;
+        }
+        if (!rc) {
+            c.t.median_ms = r->lead[i].t.median_ms; /* keep the order */
+            cand_free(&r->lead[i]);
+            r->lead[i] = c;
+        } else {
+            cand_free(&c);
+        }
+    }
+    for (int i = 0; i < n; ++i)
+        at_job_release(&jobs[i]);
+    return rc;
+}
+
+static void sort5(double *v, int n)
+{
+    for (int a = 1; a < n; ++a)
+        for (int q = a; q > 0 && v[q] < v[q - 1]; --q) {
+            double s = v[q];
+            v[q] = v[q - 1];
+            v[q - 1] = s;
+        }
+}
+
+/* The leaders again, interleaved with the copy, several rounds: a clock
+ * change then moves every candidate alike. Median of the round medians;
+ * the winner is the lowest, ties going to the earlier leader. */
+static int retime(run *r, at_err *e)
+{
+    double ms[AT_LEADERS][ROUNDS], copy[ROUNDS];
     for (int k = 0; k < ROUNDS; ++k) {
         at_timing t;
-        int rc = at_bench_time_copy(b, ROUND_SAMPLES, &t, e);
+        int rc = at_bench_time_copy(r->b, ROUND_SAMPLES, &t, e);
         if (rc)
             return rc;
         copy[k] = t.median_ms;
         for (int i = 0; i < r->n_lead; ++i) {
             cand *c = &r->lead[i];
-            if ((rc = at_bench_time(b, &c->pt, c->fn, c->name, ROUND_SAMPLES,
-                                    &t, e)))
+            if ((rc = at_bench_time(r->b, &c->pt, c->fn, c->name,
+                                    ROUND_SAMPLES, 0, 0, &t, e)))
                 return rc;
             ms[i][k] = t.median_ms;
         }
     }
     int win = 0;
     for (int i = 0; i < r->n_lead; ++i) {
-        double v[ROUNDS];
-        memcpy(v, ms[i], sizeof v);
-        for (int a = 1; a < ROUNDS; ++a) /* insertion sort: 5 values */
-            for (int q = a; q > 0 && v[q] < v[q - 1]; --q) {
-                double s = v[q];
-                v[q] = v[q - 1];
-                v[q - 1] = s;
-            }
-        r->lead[i].final_ms = v[ROUNDS / 2];
+        sort5(ms[i], ROUNDS);
+        r->lead[i].final_ms = ms[i][ROUNDS / 2];
         if (r->lead[i].final_ms < r->lead[win].final_ms)
             win = i;
     }
-    for (int a = 1; a < ROUNDS; ++a)
-        for (int q = a; q > 0 && copy[q] < copy[q - 1]; --q) {
-            double s = copy[q];
-            copy[q] = copy[q - 1];
-            copy[q - 1] = s;
-        }
+    sort5(copy, ROUNDS);
     at_tuned *o = r->out;
+    /* The leaders by final time, for the summary. */
+    int order[AT_LEADERS];
+    for (int i = 0; i < r->n_lead; ++i) {
+        int q = i;
+        while (q > 0 && r->lead[i].final_ms < r->lead[order[q - 1]].final_ms) {
+            order[q] = order[q - 1];
+            --q;
+        }
+        order[q] = i;
+    }
+    o->n_leaders = r->n_lead;
+    for (int i = 0; i < r->n_lead; ++i) {
+        snprintf(o->leaders[i].name, sizeof o->leaders[i].name, "%s",
+                 r->lead[order[i]].name);
+        o->leaders[i].ms = r->lead[order[i]].final_ms;
+    }
     cand *c = &r->lead[win];
     const at_problem *p = r->p;
     o->point = c->pt;
@@ -278,8 +567,8 @@ static int retime(run *r, at_bench *b, at_err *e)
     o->kernel = c->t;
     o->kernel.median_ms = c->final_ms;
     o->copy.median_ms = copy[ROUNDS / 2];
-    o->gbps = p->family->bytes_moved(p) / o->kernel.median_ms / 1e6;
-    o->copy_gbps = p->family->bytes_moved(p) / o->copy.median_ms / 1e6;
+    o->gbps = gbps_of(r, o->kernel.median_ms);
+    o->copy_gbps = gbps_of(r, o->copy.median_ms);
     o->frac_copy = o->gbps / o->copy_gbps;
     at_launch g;
     p->family->launch(p, &c->pt, &g);
@@ -296,77 +585,75 @@ static int retime(run *r, at_bench *b, at_err *e)
     return 0;
 }
 
-static int walk(run *r, at_bench *b, const at_point *pts, at_err *e)
+/* The space as the strategies see it: each point's value index per axis. */
+static unsigned char *space_view(const at_family *f, const at_point *pts,
+                                 size_t n, at_space_view *v)
 {
-    const at_family *f = r->p->family;
-    const char *sname = r->o->strategy ? r->o->strategy : "exhaustive";
-    const at_strategy *s = at_strategy_find(sname);
-    if (!s)
-        return at_fail(e, AUTOTUNE_ENOT_FOUND, "unknown strategy '%s'",
-                       sname);
-    void *st = s->create(r->out->points, r->out->seed);
-    at_pool *pool = NULL;
-    int rc = st ? at_pool_create(&pool, r->o->jobs, e)
-                : at_fail(e, AUTOTUNE_ENOMEM, "strategy state");
-    if (rc) {
-        if (st)
-            s->destroy(st);
+    memset(v, 0, sizeof *v);
+    v->n = n;
+    v->n_axes = f->n_axes;
+    unsigned char *coord = malloc(n * (size_t)f->n_axes + 1);
+    if (!coord)
+        return NULL;
+    for (int a = 0; a < f->n_axes; ++a)
+        v->radix[a] = f->axes[a].n;
+    for (size_t i = 0; i < n; ++i)
+        for (int a = 0; a < f->n_axes; ++a) {
+            int k = 0;
+            while (k < f->axes[a].n && f->axes[a].values[k] != pts[i].v[a])
+                ++k;
+            coord[i * (size_t)f->n_axes + (size_t)a] = (unsigned char)k;
+        }
+    v->coord = coord;
+    return coord;
+}
+
+static int setup(run *r, at_space_view *v, unsigned char **coord, at_err *e)
+{
+    const at_problem *p = r->p;
+    at_tuned *out = r->out;
+    at_timing ct;
+    int rc;
+    if (!(*coord = space_view(p->family, r->pts, out->points, v)))
+        return at_fail(e, AUTOTUNE_ENOMEM, "space view");
+    if (r->o->record && (rc = at_record_header(r->o->record,
+                                               r->o->record_path, e)))
         return rc;
-    }
-    /* A ring of jobs in flight: compiled ahead, consumed in order. */
-    r->out->threads = at_pool_threads(pool);
-    size_t window = 4 * (size_t)r->out->threads, head = 0, count = 0;
-    at_job *ring = calloc(window, sizeof *ring);
-    size_t *idx = calloc(window, sizeof *idx);
-    if (!ring || !idx)
-        rc = at_fail(e, AUTOTUNE_ENOMEM, "job ring");
-    while (!rc) {
-        size_t k = s->propose(st, idx, window - count);
-        for (size_t i = 0; i < k && !rc; ++i) {
-            at_job *j = &ring[(head + count) % window];
-            memset(j, 0, sizeof *j);
-            j->index = idx[i];
-            j->sm = r->d->sm;
-            f->point_name(&pts[idx[i]], j->variant, sizeof j->variant);
-            j->src = at_expand(r->p, &pts[idx[i]], AT_KERNEL_SYMBOL, e);
-            if (!j->src) {
-                rc = AUTOTUNE_ENOMEM;
-                break;
-            }
-            at_pool_submit(pool, j);
-            ++count;
-        }
-        if (rc || count == 0)
-            break;
-        at_job *j = &ring[head];
-        at_pool_wait(pool, j);
-        cand c;
-        double t0 = now_s();
-        rc = evaluate(r, j, &c, e);
-        if (!rc && c.fn)
-            rc = check_and_time(r, b, pts, &c, e);
-        r->out->gpu_s += now_s() - t0;
-        at_job_release(j);
-        head = (head + 1) % window;
-        --count;
-        if (rc) {
-            cand_free(&c);
-            break;
-        }
-        s->observe(st, c.idx, c.fn ? c.t.median_ms : -1.0);
-        if (c.fn)
-            offer(r, &c);
-        else
-            cand_free(&c);
-        progress(r, 0);
-    }
-    at_pool_destroy(pool); /* before the ring: queued jobs point into it */
-    for (size_t i = 0; ring && i < count; ++i)
-        at_job_release(&ring[(head + i) % window]);
-    free(ring);
-    free(idx);
-    s->destroy(st);
-    return rc;
+    double t0 = now_s();
+    if ((rc = at_pool_create(&r->pool, r->o->jobs, 1, e)))
+        return rc;
+    double t1 = now_s();
+    out->threads = at_pool_threads(r->pool);
+    size_t cap = 16;
+    while (cap < 2 * out->points)
+        cap *= 2;
+    r->codes = calloc(cap, sizeof *r->codes);
+    r->n_codes_cap = cap;
+    if (!r->codes)
+        return at_fail(e, AUTOTUNE_ENOMEM, "evaluated code table");
+    if ((rc = at_bench_create(&r->b, r->d, p, out->seed, r->o->warm_l2,
+                              r->o->cubins, e)))
+        return rc;
+    double t2 = now_s();
+    if ((rc = at_bench_time_copy(r->b, FIRST_SAMPLES, &ct, e)))
+        return rc;
+    out->sets = at_bench_sets(r->b);
+    r->copy_gbps = gbps_of(r, ct.median_ms);
+    if (r->o->progress)
+        fprintf(r->o->progress,
+                "device-to-device copy of the same bytes: %.4f ms, %.0f GB/s "
+                "(%d buffer set%s%s)\n",
+                ct.median_ms, r->copy_gbps, out->sets,
+                out->sets > 1 ? "s, rotated" : "",
+                r->o->warm_l2 ? "; kept warm in L2 on request"
+                : at_bench_past_l2(r->b) ? ""
+                                         : "; too small to leave the L2 "
+                                           "cache: timed from L2");
+    if (r->o->progress)
+        fprintf(r->o->progress, "setup: %d compile workers %.2f s, inputs "
+                "and references %.2f s, copy timing %.2f s\n", out->threads,
+                t1 - t0, t2 - t1, now_s() - t2);
+    return 0;
 }
 
 int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
@@ -376,56 +663,62 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
     run r = {.d = d, .p = p, .o = o, .out = out, .t0 = now_s()};
     r.tty = o->progress && isatty(fileno(o->progress));
     out->seed = o->seed ? o->seed : at_pcg_fresh_seed();
+    out->strategy = o->strategy ? o->strategy : "exhaustive";
+    if (!at_strategy_find(out->strategy))
+        return at_fail(e, AUTOTUNE_ENOT_FOUND, "unknown strategy '%s' "
+                       "(known: %s)", out->strategy, at_strategy_list());
+    compile_opts(o, d->sm, &r.co, r.co_text, sizeof r.co_text);
+    r.ckey = (at_cubin_key){d->sm, d->nvrtc, r.co_text};
     at_limits l = at_device_limits(d);
     at_point *pts = NULL;
-    at_bench *b = NULL;
     char prob[256];
     at_problem_str(p, prob, sizeof prob);
     int rc = at_space_points(p->family, p, &l, &pts, &out->points, e);
+    r.pts = pts;
     out->space_total = at_space_size(p->family);
     if (!rc && o->progress)
         fprintf(o->progress,
                 "tuning %s on %s (sm_%d): %zu of %zu points pass the "
-                "constraints; input seed %llu\n",
+                "constraints; strategy %s, seed %llu; NVRTC %s\n",
                 prob, d->name, d->sm, out->points, out->space_total,
-                (unsigned long long)out->seed);
+                out->strategy, (unsigned long long)out->seed, r.co_text);
     if (!rc)
         rc = at_device_push(d, e);
     if (rc) {
         free(pts);
         return rc;
     }
-    rc = at_bench_create(&b, d, p, out->seed, e);
-    at_timing ct;
+    at_space_view v;
+    unsigned char *coord = NULL;
+    rc = setup(&r, &v, &coord, e);
+    out->setup_s = now_s() - r.t0;
     if (!rc)
-        rc = at_bench_time_copy(b, FIRST_SAMPLES, &ct, e);
-    if (!rc) {
-        out->sets = at_bench_sets(b);
-        r.copy_gbps = p->family->bytes_moved(p) / ct.median_ms / 1e6;
-        if (o->progress)
-            fprintf(o->progress,
-                    "device-to-device copy of the same bytes: %.4f ms, %.0f "
-                    "GB/s (%d buffer set%s%s)\n",
-                    ct.median_ms, r.copy_gbps, out->sets,
-                    out->sets > 1 ? "s, rotated" : "",
-                    at_bench_past_l2(b) ? ""
-                                        : "; too small to leave the L2 "
-                                          "cache: timed from L2");
-        rc = walk(&r, b, pts, e);
-    }
+        rc = walk(&r, &v, e);
+    out->search_s = now_s() - r.walk_t0;
     if (!rc && r.n_lead == 0)
         rc = at_fail(e, AUTOTUNE_ENO_VARIANT,
-                     "none of %zu variants passed verification; first "
-                     "failure: %s",
-                     out->points, out->first_failure);
+                     "none of %zu variants evaluated passed verification; "
+                     "first failure: %s",
+                     out->evaluated, out->first_failure);
+    double t1 = now_s();
     if (!rc)
-        rc = retime(&r, b, e);
+        rc = confirm(&r, e);
+    if (!rc)
+        rc = retime(&r, e);
+    out->retime_s = now_s() - t1;
+    if (!rc && o->cubins)
+        rc = at_cubins_flush(o->cubins, e);
     out->seconds = now_s() - r.t0;
     if (!rc)
         progress(&r, 1);
+    at_pool_destroy(r.pool);
     for (int i = 0; i < r.n_lead; ++i)
         cand_free(&r.lead[i]);
-    at_bench_destroy(b);
+    for (size_t i = 0; r.codes && i < r.n_codes_cap; ++i)
+        free(r.codes[i].cubin);
+    free(r.codes);
+    free(coord);
+    at_bench_destroy(r.b);
     at_device_pop();
     free(pts);
     if (rc)

@@ -1,7 +1,8 @@
 /* Tuning one problem on one device: the family's constrained space, walked
- * by a strategy, compiled by a pool of NVRTC threads while the device
- * verifies and times the variants already compiled; the leading few are
- * re-timed interleaved before a winner is named. */
+ * by a strategy, compiled by a pool of NVRTC threads (or found in the
+ * compiled-variant cache) while the device verifies and times the variants
+ * already compiled; the leading few are re-timed interleaved before a
+ * winner is named. */
 #ifndef AT_TUNE_H
 #define AT_TUNE_H
 
@@ -10,14 +11,29 @@
 #include "../gen/family.h"
 #include "bench.h"
 #include "cache.h"
+#include "cubins.h"
 #include "device.h"
 
 typedef struct at_tune_opts {
-    int jobs;             /* compile threads; <= 0: processors less one */
-    uint64_t seed;        /* random input; 0: fresh (printed) */
+    int jobs;             /* compile threads; <= 0: processors */
+    uint64_t seed;        /* random input and search; 0: fresh (printed) */
     FILE *progress;       /* NULL: quiet */
     const char *strategy; /* NULL: "exhaustive" */
+    size_t budget_evals;  /* evaluations at most; 0: no limit */
+    double budget_s;      /* seconds of search at most; 0: no limit */
+    double compile_limit_s; /* per variant; 0: AT_COMPILE_LIMIT_S */
+    const char *fast_compile; /* NVRTC -Ofc level; NULL: off */
+    int warm_l2;          /* time from L2 (no buffer rotation) */
+    at_cubins *cubins;    /* compiled-variant cache; NULL: none */
+    int no_cubin_cache;   /* the API: do not use the context's */
+    int retune;           /* the API: tune even on a cache hit */
+    FILE *record;         /* one CSV row per evaluation; NULL: none */
+    const char *record_path;
 } at_tune_opts;
+
+#define AT_COMPILE_LIMIT_S 60.0
+
+enum { AT_LEADERS = 5 };
 
 typedef struct at_tuned {
     at_point point;
@@ -27,13 +43,28 @@ typedef struct at_tuned {
     at_timing kernel, copy;
     double gbps, copy_gbps, frac_copy;
     int registers, shared_bytes, local_bytes;
-    size_t space_total, points, compiled, compile_failed, wrong, timed;
-    double seconds;
+    const char *strategy;
+    size_t space_total, points;
+    size_t evaluated;       /* points the strategy had evaluated */
+    size_t compiled, compile_failed, wrong, timed;
+    size_t cached;          /* cubins from the compiled-variant cache */
+    size_t same_code;       /* cubins identical to an evaluated one */
+    size_t raced;           /* stopped after the quick samples */
+    double seconds;         /* the whole tune */
+    double setup_s;         /* inputs, references, copy timing */
+    double search_s;        /* the walk: compile, check, time */
+    double retime_s;        /* the leaders again */
     double nvrtc_cpu_s; /* NVRTC time summed over the compile threads */
     double gpu_s;       /* wall time in module loads, checks and timing */
     int threads;        /* compile threads */
     uint64_t seed;
     int sets;
+    const char *stopped; /* why the search ended */
+    int n_leaders;
+    struct {
+        char name[128];
+        double ms; /* median of the round medians */
+    } leaders[AT_LEADERS];   /* fastest first */
     char first_failure[1024]; /* the first failed variant's message */
 } at_tuned;
 

@@ -7,12 +7,12 @@ typedef struct {
     size_t n, next;
 } state;
 
-static void *create(size_t n, uint64_t seed)
+static void *create(const at_space_view *v, uint64_t seed)
 {
     (void)seed;
     state *s = calloc(1, sizeof *s);
     if (s)
-        s->n = n;
+        s->n = v->n;
     return s;
 }
 
@@ -34,6 +34,7 @@ static void observe(void *st, size_t idx, double ms)
 
 const at_strategy at_strategy_exhaustive = {
     .name = "exhaustive",
+    .help = "every point, in enumeration order",
     .create = create,
     .propose = propose,
     .observe = observe,

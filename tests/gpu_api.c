@@ -44,7 +44,7 @@ static int check_kernel(autotune_kernel *k, autotune_ctx *ctx)
     at_err e = {0};
     if (at_problem_init(&p, &prob, &e))
         return -1;
-    p.family->reference(&p, in, ref);
+    p.family->reference(&p, in, ref, 0, p.rows);
     CUdeviceptr din, dout;
     CUstream s;
     int bad = -1;

@@ -23,7 +23,7 @@ static void verify_space(const char *type)
         autotune_problem u = {"transpose", type, shapes[s][0], shapes[s][1],
                               0, 0};
         assert_int_equal(at_problem_init(&p[s], &u, &e), 0);
-        if (at_bench_create(&b[s], &dev, &p[s], 1000 + (uint64_t)s, &e))
+        if (at_bench_create(&b[s], &dev, &p[s], 1000 + (uint64_t)s, 0, NULL, &e))
             fail_msg("%s", e.msg);
     }
     at_limits l = at_device_limits(&dev);
@@ -33,9 +33,9 @@ static void verify_space(const char *type)
     at_job *jobs = calloc(n, sizeof *jobs);
     at_pool *pool;
     assert_non_null(jobs);
-    assert_int_equal(at_pool_create(&pool, 0, &e), 0);
+    assert_int_equal(at_pool_create(&pool, 0, 1, &e), 0);
     for (size_t i = 0; i < n; ++i) {
-        jobs[i].sm = dev.sm;
+        jobs[i].opts.sm = dev.sm;
         p[0].family->point_name(&pts[i], jobs[i].variant,
                                 sizeof jobs[i].variant);
         jobs[i].src = at_expand(&p[0], &pts[i], AT_KERNEL_SYMBOL, &e);
@@ -134,7 +134,7 @@ static void verifier_rejects_wrong_kernels(void **state)
     at_problem p;
     at_bench *b;
     assert_int_equal(at_problem_init(&p, &u, &e), 0);
-    if (at_bench_create(&b, &dev, &p, 7, &e))
+    if (at_bench_create(&b, &dev, &p, 7, 0, NULL, &e))
         fail_msg("%s", e.msg);
     /* Launched as the 32x32 tile, 32x32 threads point. */
     at_point pt;
@@ -146,7 +146,8 @@ static void verifier_rejects_wrong_kernels(void **state)
         size_t size;
         char name[32];
         snprintf(name, sizeof name, "wrong%zu", i);
-        if (at_compile(wrong_kernels[i], name, dev.sm, &cubin, &size, &e))
+        at_compile_opts co = {.sm = dev.sm};
+        if (at_compile(wrong_kernels[i], name, &co, &cubin, &size, &e))
             fail_msg("%s", e.msg);
         CUmodule mod;
         CUfunction fn;

@@ -276,6 +276,30 @@ static const bad_case bad[] = {
     {"usage: space with an option it ignores",
      {"space", "transpose", "-o", "x.cu"},
      {"space takes only", "--type"}},
+    {"usage: budget of zero", {"transpose", "--budget", "0"},
+     {"--budget", "'0'"}},
+    {"usage: budget neither count nor seconds",
+     {"transpose", "--budget", "10x"},
+     {"--budget", "'10x'"}},
+    {"usage: unknown strategy",
+     {"transpose", "--strategy", "annealing"},
+     {"unknown strategy 'annealing'", "genetic"}},
+    {"usage: bad fast-compile level",
+     {"transpose", "--fast-compile", "fast"},
+     {"--fast-compile", "'fast'"}},
+    {"usage: compile limit of zero",
+     {"transpose", "--compile-limit", "0"},
+     {"--compile-limit", "'0'"}},
+    {"usage: --json and -o - both on stdout",
+     {"transpose", "--json", "-o", "-"},
+     {"--json", "stdout"}},
+    {"usage: --seeds outside replay",
+     {"transpose", "--seeds", "5"},
+     {"--seeds", "replay"}},
+    {"usage: replay without a record", {"replay"}, {"replay needs", "csv"}},
+    {"usage: replay with a tuning flag",
+     {"replay", "r.csv", "--budget", "5"},
+     {"replay takes only", "--seeds"}},
 };
 
 static void bad_input(void **state)
@@ -496,6 +520,42 @@ static void no_arguments(void **state)
     CHECK(fx, strstr(fx->err, "missing command"));
 }
 
+/* The replay of the committed H100 record: the table, and the JSON the
+ * issue names (an object per strategy), with --seeds and --strategy. */
+static void replay_table_and_json(void **state)
+{
+    fixture *fx = *state;
+    const char *rec = AT_DATA "/h100-transpose-f32-8192x8192.csv";
+    run(fx, (const char *[]){"replay", rec, "--seeds", "5", NULL}, NULL);
+    CHECK(fx, fx->status == 0);
+    CHECK(fx, strstr(fx->out, "2480 points"));
+    CHECK(fx, strstr(fx->out, "evals_to_1pct"));
+    const char *names[] = {"exhaustive", "random", "local", "genetic"};
+    for (int i = 0; i < 4; ++i)
+        CHECK(fx, strstr(fx->out, names[i]));
+    run(fx, (const char *[]){"replay", rec, "--json", "--seeds", "3",
+                             "--strategy", "random", NULL},
+        NULL);
+    CHECK(fx, fx->status == 0);
+    CHECK(fx, fx->out[0] == '[');
+    CHECK(fx, strstr(fx->out, "\"strategy\": \"random\""));
+    CHECK(fx, strstr(fx->out, "\"evals_to_1pct\": "));
+    CHECK(fx, strstr(fx->out, "\"evals_to_2pct\": "));
+    CHECK(fx, strstr(fx->out, "\"space_size\": 2480"));
+    CHECK(fx, !strstr(fx->out, "genetic"));
+    CHECK(fx, strstr(fx->err, "evals_to_1pct")); /* the table, on stderr */
+}
+
+static void replay_missing_record(void **state)
+{
+    fixture *fx = *state;
+    run(fx, (const char *[]){"replay", "nothing-here.csv", NULL}, NULL);
+    CHECK(fx, fx->status == 1);
+    CHECK(fx, fx->out[0] == '\0');
+    CHECK(fx, one_line(fx->err));
+    CHECK(fx, strstr(fx->err, "nothing-here.csv"));
+}
+
 #define BAD(i) {bad[i].name, bad_input, setup, teardown, (void *)&bad[i]}
 #define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
@@ -509,10 +569,14 @@ int main(void)
         printf("Bail out! AUTOTUNE_BIN=%s: %s\n", bin, strerror(errno));
         return 1;
     }
-    _Static_assert(sizeof bad / sizeof bad[0] == 14, "a BAD() per case");
+    _Static_assert(sizeof bad / sizeof bad[0] == 23, "a BAD() per case");
     const struct CMUnitTest tests[] = {
-        BAD(0), BAD(1), BAD(2), BAD(3), BAD(4), BAD(5),
-        BAD(6), BAD(7), BAD(8), BAD(9), BAD(10), BAD(11), BAD(12), BAD(13),
+        BAD(0),  BAD(1),  BAD(2),  BAD(3),  BAD(4),  BAD(5),
+        BAD(6),  BAD(7),  BAD(8),  BAD(9),  BAD(10), BAD(11),
+        BAD(12), BAD(13), BAD(14), BAD(15), BAD(16), BAD(17),
+        BAD(18), BAD(19), BAD(20), BAD(21), BAD(22),
+        TEST(replay_table_and_json),
+        TEST(replay_missing_record),
         TEST(missing_cache_dir),
         TEST(arch_auto_without_driver),
         TEST(emit_untuned),

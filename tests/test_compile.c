@@ -1,15 +1,19 @@
 /* NVRTC compiles every point of the transpose space for sm_90, through the
- * compile pool, with one source that fails on purpose among them. Needs
- * NVRTC, not a GPU. */
+ * compile pool and its worker processes, with one source that fails on
+ * purpose among them; the time limit, and a worker that dies. Needs NVRTC,
+ * not a GPU. */
 #include "tap.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../gen/expand.h"
 #include "../gen/family.h"
 #include "../runtime/compile.h"
+#include "../runtime/compile_proc.h"
 #include "../runtime/nvrtc_api.h"
 
 static void compile_type(const char *type, int sm)
@@ -31,10 +35,11 @@ static void compile_type(const char *type, int sm)
     assert_non_null(jobs);
     /* Every core: no thread times a GPU here. */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    assert_int_equal(at_pool_create(&pool, cores > 0 ? (int)cores : 1, &e), 0);
+    assert_int_equal(at_pool_create(&pool, cores > 0 ? (int)cores : 1, 1, &e),
+                     0);
     for (size_t i = 0, k = 0; i < total; ++i) {
         at_job *j = &jobs[i];
-        j->sm = sm;
+        j->opts.sm = sm;
         j->index = i;
         if (i == bad) {
             snprintf(j->variant, sizeof j->variant, "broken_on_purpose");
@@ -92,7 +97,8 @@ static void bad_arch_is_an_nvrtc_error(void **state)
     void *cubin = NULL;
     size_t size = 0;
     at_err e = {0};
-    int rc = at_compile("extern \"C\" __global__ void k() {}", "k", 1,
+    at_compile_opts o = {.sm = 1};
+    int rc = at_compile("extern \"C\" __global__ void k() {}", "k", &o,
                         &cubin, &size, &e);
     assert_true(rc == AUTOTUNE_ENVRTC || rc == AUTOTUNE_ECOMPILE);
     assert_non_null(strstr(e.msg, "[variant k]"));
@@ -104,12 +110,12 @@ static void pool_stops_with_jobs_queued(void **state)
     (void)state;
     at_pool *pool;
     at_err e = {0};
-    assert_int_equal(at_pool_create(&pool, 1, &e), 0);
+    assert_int_equal(at_pool_create(&pool, 1, 1, &e), 0);
     enum { N = 8 };
     at_job jobs[N];
     memset(jobs, 0, sizeof jobs);
     for (int i = 0; i < N; ++i) {
-        jobs[i].sm = 90;
+        jobs[i].opts.sm = 90;
         snprintf(jobs[i].variant, sizeof jobs[i].variant, "job%d", i);
         jobs[i].src = strdup("extern \"C\" __global__ void at_kernel() {}");
         at_pool_submit(pool, &jobs[i]);
@@ -121,6 +127,85 @@ static void pool_stops_with_jobs_queued(void **state)
     }
 }
 
+static const char *tiny = "extern \"C\" __global__ void at_kernel(int *p) "
+                         "{ p[threadIdx.x] = 1; }";
+
+/* A limit no compilation meets: cancelled, and said so; in this process
+ * and in a worker process alike. */
+static void time_limit_cancels(void **state)
+{
+    (void)state;
+    at_compile_opts o = {.sm = 90, .limit_s = 1e-6};
+    void *cubin = NULL;
+    size_t size = 0;
+    at_err e = {0};
+    assert_int_equal(at_compile(tiny, "limited", &o, &cubin, &size, &e),
+                     AUTOTUNE_ECOMPILE);
+    assert_non_null(strstr(e.msg, "time limit"));
+    assert_non_null(strstr(e.msg, "[variant limited]"));
+    assert_null(cubin);
+
+    at_cproc w;
+    assert_int_equal(at_cproc_spawn(&w, NULL, 0, &e), 0);
+    at_err_clear(&e);
+    assert_int_equal(at_cproc_compile(&w, tiny, "limited", &o, &cubin,
+                                      &size, &e),
+                     AUTOTUNE_ECOMPILE);
+    assert_non_null(strstr(e.msg, "time limit"));
+    assert_int_not_equal(w.pid, 0); /* NVRTC stopped; the worker lives */
+    o.limit_s = 60;
+    assert_int_equal(at_cproc_compile(&w, tiny, "unlimited", &o, &cubin,
+                                      &size, &e), 0);
+    assert_memory_equal(cubin, "\x7f" "ELF", 4);
+    free(cubin);
+    at_cproc_stop(&w);
+    assert_int_equal(w.pid, 0);
+}
+
+/* A worker that dies fails its job with a message naming it, not the
+ * run. */
+static void dead_worker_is_a_compile_failure(void **state)
+{
+    (void)state;
+    at_cproc w;
+    at_err e = {0};
+    assert_int_equal(at_cproc_spawn(&w, NULL, 0, &e), 0);
+    pid_t pid = w.pid;
+    assert_int_equal(kill(pid, SIGKILL), 0);
+    at_compile_opts o = {.sm = 90, .limit_s = 60};
+    void *cubin = NULL;
+    size_t size = 0;
+    assert_int_equal(at_cproc_compile(&w, tiny, "orphan", &o, &cubin, &size,
+                                      &e),
+                     AUTOTUNE_ECOMPILE);
+    char want[64];
+    snprintf(want, sizeof want, "compile worker process %d", (int)pid);
+    assert_non_null(strstr(e.msg, want));
+    assert_non_null(strstr(e.msg, "[variant orphan]"));
+    assert_int_equal(w.pid, 0);
+    assert_null(cubin);
+    at_cproc_stop(&w); /* nothing left to stop: no error, no hang */
+}
+
+/* The options that shape the code, as cache keys see them. */
+static void options_text(void **state)
+{
+    (void)state;
+    char buf[128];
+    at_compile_opts o = {.sm = 90};
+    at_compile_options_text(&o, buf, sizeof buf);
+    assert_string_equal(buf, "--gpu-architecture=sm_90 --std=c++17");
+    o.fast = "mid";
+    at_compile_options_text(&o, buf, sizeof buf);
+    assert_string_equal(buf, "--gpu-architecture=sm_90 --std=c++17 -Ofc=mid");
+    void *cubin = NULL;
+    size_t size = 0;
+    at_err e = {0};
+    assert_int_equal(at_compile(tiny, "fast", &o, &cubin, &size, &e), 0);
+    assert_memory_equal(cubin, "\x7f" "ELF", 4);
+    free(cubin);
+}
+
 int main(void)
 {
     at_err e = {0};
@@ -129,6 +214,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_arch_is_an_nvrtc_error),
         cmocka_unit_test(pool_stops_with_jobs_queued),
+        cmocka_unit_test(time_limit_cancels),
+        cmocka_unit_test(dead_worker_is_a_compile_failure),
+        cmocka_unit_test(options_text),
         cmocka_unit_test(every_point_f32_sm90),
         cmocka_unit_test(every_point_f64_sm90),
     };

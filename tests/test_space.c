@@ -172,7 +172,7 @@ static void reference_transposes_and_keeps_padding(void **state)
         in[i] = (uint32_t)i * 2654435761u;
     for (size_t i = 0; i < p.out_bytes / 4; ++i)
         out[i] = 0xDEADBEEFu;
-    F->reference(&p, in, out);
+    F->reference(&p, in, out, 0, p.rows);
     for (int64_t c = 0; c < p.cols; ++c)
         for (int64_t r = 0; r < p.ld_out; ++r)
             assert_int_equal(out[c * p.ld_out + r],

@@ -1,0 +1,222 @@
+#include "compile_proc.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nvrtc_api.h"
+
+enum { MAGIC = 0x61746370 }; /* "atcp" */
+
+typedef struct request {
+    uint32_t magic;
+    int32_t sm;
+    double limit_s;
+    uint32_t fast_len, variant_len;
+    uint64_t src_len;
+} request;
+
+typedef struct response {
+    int32_t rc, err_code;
+    uint32_t msg_len;
+    uint64_t size;
+} response;
+
+static int send_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n) {
+        ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Reads n bytes; deadline <= 0: wait forever. -1 error or end of file,
+ * -2 past the deadline. */
+static int recv_all(int fd, void *buf, size_t n, double deadline)
+{
+    char *p = buf;
+    while (n) {
+        if (deadline > 0) {
+            double left = deadline - now_s();
+            if (left <= 0)
+                return -2;
+            struct pollfd pf = {fd, POLLIN, 0};
+            int r = poll(&pf, 1, (int)(left * 1e3) + 1);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r < 0)
+                return -1;
+            if (r == 0)
+                return -2;
+        }
+        ssize_t k = recv(fd, p, n, 0);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* The worker: requests in, cubins or errors out, until end of file. */
+static void serve(int fd)
+{
+    for (;;) {
+        request q;
+        if (recv_all(fd, &q, sizeof q, 0) || q.magic != MAGIC)
+            return;
+        char *fast = malloc(q.fast_len + 1);
+        char *variant = malloc(q.variant_len + 1);
+        char *src = malloc(q.src_len + 1);
+        if (!fast || !variant || !src ||
+            recv_all(fd, fast, q.fast_len, 0) ||
+            recv_all(fd, variant, q.variant_len, 0) ||
+            recv_all(fd, src, q.src_len, 0))
+            return;
+        fast[q.fast_len] = variant[q.variant_len] = src[q.src_len] = '\0';
+        at_compile_opts o = {q.sm, q.limit_s, q.fast_len ? fast : NULL};
+        at_err e = {0};
+        void *cubin = NULL;
+        size_t size = 0;
+        response r = {0};
+        r.rc = at_compile(src, variant, &o, &cubin, &size, &e);
+        r.err_code = e.code;
+        r.msg_len = r.rc ? (uint32_t)strlen(e.msg) : 0;
+        r.size = r.rc ? 0 : size;
+        int bad = send_all(fd, &r, sizeof r) ||
+                  send_all(fd, e.msg, r.msg_len) ||
+                  (r.size && send_all(fd, cubin, size));
+        free(cubin);
+        free(fast);
+        free(variant);
+        free(src);
+        if (bad)
+            return;
+    }
+}
+
+int at_cproc_spawn(at_cproc *w, const int *close_fds, int n_close,
+                   at_err *e)
+{
+    w->pid = 0;
+    w->fd = -1;
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        return at_fail(e, AUTOTUNE_EIO, "socketpair: %s (compile worker)",
+                       strerror(errno));
+    fflush(NULL); /* nothing buffered is written twice */
+    pid_t pid = fork();
+    if (pid < 0) {
+        int err = errno;
+        close(sv[0]);
+        close(sv[1]);
+        return at_fail(e, AUTOTUNE_EIO, "fork: %s (compile worker)",
+                       strerror(err));
+    }
+    if (pid == 0) {
+        close(sv[0]);
+        for (int i = 0; i < n_close; ++i)
+            close(close_fds[i]);
+        signal(SIGINT, SIG_IGN); /* the parent decides; EOF ends us */
+        serve(sv[1]);
+        _exit(0);
+    }
+    close(sv[1]);
+    w->pid = pid;
+    w->fd = sv[0];
+    return 0;
+}
+
+static void reap(at_cproc *w, int kill_it, char *why, size_t n)
+{
+    int status = 0;
+    if (kill_it)
+        kill(w->pid, SIGKILL);
+    close(w->fd);
+    if (waitpid(w->pid, &status, 0) == w->pid && why) {
+        if (WIFSIGNALED(status))
+            snprintf(why, n, "killed by signal %d", WTERMSIG(status));
+        else if (WIFEXITED(status))
+            snprintf(why, n, "exited with status %d", WEXITSTATUS(status));
+    }
+    w->pid = 0;
+    w->fd = -1;
+}
+
+int at_cproc_compile(at_cproc *w, const char *src, const char *variant,
+                     const at_compile_opts *o, void **cubin, size_t *size,
+                     at_err *e)
+{
+    *cubin = NULL;
+    const char *fast = o->fast ? o->fast : "";
+    request q = {MAGIC, o->sm, o->limit_s, (uint32_t)strlen(fast),
+                 (uint32_t)strlen(variant), strlen(src)};
+    double deadline = o->limit_s > 0 ? now_s() + o->limit_s + 5 : 0;
+    response r;
+    char why[64] = "closed its socket";
+    int io = send_all(w->fd, &q, sizeof q) ||
+             send_all(w->fd, fast, q.fast_len) ||
+             send_all(w->fd, variant, q.variant_len) ||
+             send_all(w->fd, src, q.src_len);
+    if (!io)
+        io = recv_all(w->fd, &r, sizeof r, deadline);
+    char *msg = NULL;
+    if (!io && r.rc) {
+        msg = calloc(1, (size_t)r.msg_len + 1);
+        io = msg ? recv_all(w->fd, msg, r.msg_len, deadline) : -1;
+        if (!io) {
+            /* The worker's message, as at_compile gave it. */
+            at_fail(e, r.rc, "%s", msg);
+            free(msg);
+            return r.rc;
+        }
+        free(msg);
+    } else if (!io) {
+        *cubin = malloc(r.size ? r.size : 1);
+        io = *cubin ? recv_all(w->fd, *cubin, r.size, deadline) : -1;
+        if (!io) {
+            *size = r.size;
+            return 0;
+        }
+        free(*cubin);
+        *cubin = NULL;
+    }
+    pid_t pid = w->pid;
+    if (io == -2)
+        snprintf(why, sizeof why, "passed the time limit of %g s by 5 s",
+                 o->limit_s);
+    reap(w, 1, io == -2 ? NULL : why, sizeof why);
+    return at_fail(e, AUTOTUNE_ECOMPILE,
+                   "compile worker process %d %s [variant %s]; the pool "
+                   "goes on compiling in-process", (int)pid, why, variant);
+}
+
+void at_cproc_stop(at_cproc *w)
+{
+    if (w->pid)
+        reap(w, 0, NULL, 0);
+}

@@ -1,0 +1,44 @@
+/* The compiled-variant cache: cubins on disk, keyed by the expanded
+ * source, the target architecture, the NVRTC version and the compile
+ * options, so a second tuning run of the same space compiles nothing.
+ *
+ * One SQLite file beside the tuning cache (cache.db -> cache-cubins.db,
+ * or $AUTOTUNE_CUBIN_CACHE). A row holds the whole source it was compiled
+ * from, compared byte for byte on lookup (a hash collision cannot return
+ * another variant's code), and a hash of the cubin, checked on lookup (a
+ * corrupt row is deleted and compiled again). Writes are batched in
+ * transactions; several processes may share the file. */
+#ifndef AT_CUBINS_H
+#define AT_CUBINS_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+typedef struct at_cubins at_cubins;
+
+/* The path for a tuning cache at wisdom_path. */
+int at_cubins_default_path(const char *wisdom_path, char *buf, size_t n,
+                           at_err *e);
+int at_cubins_open(at_cubins **c, const char *path, at_err *e);
+/* Commits what is pending and closes. */
+int at_cubins_close(at_cubins *c, at_err *e);
+const char *at_cubins_path(const at_cubins *c);
+
+/* What a cubin was compiled for: "sm_90", NVRTC's version, the options. */
+typedef struct at_cubin_key {
+    int sm;
+    const char *nvrtc, *options;
+} at_cubin_key;
+
+/* 1 hit (*cubin malloc'd), 0 miss, < 0 error. A corrupt row is deleted,
+ * reported as a miss with a warning in e->msg (code stays 0). */
+int at_cubins_get(at_cubins *c, const at_cubin_key *k, const char *src,
+                  void **cubin, size_t *size, at_err *e);
+/* Queued in the open transaction; committed every so many puts and on
+ * close. */
+int at_cubins_put(at_cubins *c, const at_cubin_key *k, const char *src,
+                  const void *cubin, size_t size, at_err *e);
+int at_cubins_flush(at_cubins *c, at_err *e);
+
+#endif

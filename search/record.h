@@ -1,0 +1,52 @@
+/* A record of a tuning run: one CSV row per evaluated point, written by
+ * `autotune FAMILY --record FILE.csv` and read back by `autotune replay`.
+ *
+ *   gpu,family,type,rows,cols,point,params,verified,status,median_ms,
+ *   min_ms,max_ms,samples,gbps
+ *
+ * params is the point as "axis=value" pairs separated by spaces; status is
+ * ok, compile_failed or wrong (then verified is 0 and the times empty).
+ * Fields hold no commas or quotes (names are checked on writing). */
+#ifndef AT_RECORD_H
+#define AT_RECORD_H
+
+#include <stdio.h>
+
+#include "../runtime/error.h"
+#include "strategy.h"
+
+#define AT_RECORD_HEADER                                                     \
+    "gpu,family,type,rows,cols,point,params,verified,status,median_ms,"      \
+    "min_ms,max_ms,samples,gbps"
+
+typedef struct at_record_row {
+    const char *gpu, *family, *type;
+    long long rows, cols;
+    const char *point, *params, *status; /* status: "ok", ... */
+    double median_ms, min_ms, max_ms, gbps;
+    int samples;
+} at_record_row;
+
+/* Writes the header (once, at the start) or a row; 0 or AUTOTUNE_EIO. */
+int at_record_header(FILE *f, const char *path, at_err *e);
+int at_record_write(FILE *f, const char *path, const at_record_row *r,
+                    at_err *e);
+
+/* A record read back as a space for the strategies: the axes are the
+ * params' names, each with its distinct values in increasing order. */
+typedef struct at_record {
+    at_space_view view;
+    char axis[AT_VIEW_MAX_AXES][32];
+    int values[AT_VIEW_MAX_AXES][255]; /* value index -> value */
+    double *ms;                        /* per point; < 0 failed */
+    char (*point)[128];                /* names */
+    size_t best;                       /* fastest verified point */
+    char gpu[256], family[32], type[16];
+    long long rows, cols;
+    unsigned char *coord;
+} at_record;
+
+int at_record_load(const char *path, at_record *r, at_err *e);
+void at_record_free(at_record *r);
+
+#endif

@@ -1,0 +1,185 @@
+/* The compiled-variant cache: a round trip through a fresh handle, a miss
+ * for a change of source, architecture, NVRTC or options, a corrupt cubin
+ * discarded (and the next lookup a plain miss), many puts across the
+ * batch boundary, and the default path. No GPU. */
+#include "tap.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cubins.h"
+
+typedef struct fixture {
+    char dir[32], db[64];
+    at_cubins *c;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    if (!f)
+        return -1;
+    snprintf(f->dir, sizeof f->dir, "/tmp/at-cubins-XXXXXX");
+    if (!mkdtemp(f->dir)) {
+        free(f);
+        return -1;
+    }
+    snprintf(f->db, sizeof f->db, "%s/cubins.db", f->dir);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    at_cubins_close(f->c, NULL);
+    char p[96];
+    const char *suffix[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; ++i) {
+        snprintf(p, sizeof p, "%s%s", f->db, suffix[i]);
+        unlink(p);
+    }
+    int rc = rmdir(f->dir);
+    free(f);
+    return rc;
+}
+
+static const at_cubin_key key90 = {90, "13.0",
+                                   "--gpu-architecture=sm_90 --std=c++17"};
+
+static void reopen(fixture *f)
+{
+    at_err e = {0};
+    assert_int_equal(at_cubins_close(f->c, &e), 0);
+    f->c = NULL;
+    assert_int_equal(at_cubins_open(&f->c, f->db, &e), 0);
+}
+
+static void round_trip_and_misses(void **state)
+{
+    fixture *f = *state;
+    at_err e = {0};
+    assert_int_equal(at_cubins_open(&f->c, f->db, &e), 0);
+    const char *src = "/* variant a */ kernel text";
+    unsigned char cubin[300];
+    for (size_t i = 0; i < sizeof cubin; ++i)
+        cubin[i] = (unsigned char)(i * 37 + 11);
+    assert_int_equal(at_cubins_put(f->c, &key90, src, cubin, sizeof cubin,
+                                   &e), 0);
+    reopen(f); /* committed on close, read by a new handle */
+    void *got = NULL;
+    size_t n = 0;
+    assert_int_equal(at_cubins_get(f->c, &key90, src, &got, &n, &e), 1);
+    assert_int_equal(n, sizeof cubin);
+    assert_memory_equal(got, cubin, sizeof cubin);
+    free(got);
+    /* Any other part: a miss. */
+    at_cubin_key k = key90;
+    k.sm = 80;
+    assert_int_equal(at_cubins_get(f->c, &k, src, &got, &n, &e), 0);
+    k = key90;
+    k.nvrtc = "13.1";
+    assert_int_equal(at_cubins_get(f->c, &k, src, &got, &n, &e), 0);
+    k = key90;
+    k.options = "--gpu-architecture=sm_90 --std=c++17 -Ofc=mid";
+    assert_int_equal(at_cubins_get(f->c, &k, src, &got, &n, &e), 0);
+    assert_int_equal(at_cubins_get(f->c, &key90, "/* variant b */", &got, &n,
+                                   &e), 0);
+    assert_null(got);
+    assert_string_equal(e.msg, "");
+}
+
+static void corrupt_cubin_is_discarded(void **state)
+{
+    fixture *f = *state;
+    at_err e = {0};
+    assert_int_equal(at_cubins_open(&f->c, f->db, &e), 0);
+    const char *src = "corruptible";
+    unsigned char cubin[64] = {1, 2, 3};
+    assert_int_equal(at_cubins_put(f->c, &key90, src, cubin, sizeof cubin,
+                                   &e), 0);
+    assert_int_equal(at_cubins_flush(f->c, &e), 0);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "UPDATE cubins SET cubin = "
+                                      "zeroblob(64)", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    void *got = NULL;
+    size_t n = 0;
+    assert_int_equal(at_cubins_get(f->c, &key90, src, &got, &n, &e), 0);
+    assert_int_equal(e.code, 0);
+    assert_non_null(strstr(e.msg, "corrupt; discarded"));
+    assert_null(got);
+    at_err_clear(&e);
+    assert_int_equal(at_cubins_get(f->c, &key90, src, &got, &n, &e), 0);
+    assert_string_equal(e.msg, ""); /* gone, not corrupt again */
+}
+
+/* More puts than a transaction holds: all of them readable afterwards. */
+static void many_puts(void **state)
+{
+    fixture *f = *state;
+    at_err e = {0};
+    assert_int_equal(at_cubins_open(&f->c, f->db, &e), 0);
+    enum { N = 600 };
+    char src[64];
+    for (int i = 0; i < N; ++i) {
+        snprintf(src, sizeof src, "source %d", i);
+        int v = i;
+        assert_int_equal(at_cubins_put(f->c, &key90, src, &v, sizeof v, &e),
+                         0);
+    }
+    reopen(f);
+    for (int i = 0; i < N; ++i) {
+        snprintf(src, sizeof src, "source %d", i);
+        void *got = NULL;
+        size_t n = 0;
+        assert_int_equal(at_cubins_get(f->c, &key90, src, &got, &n, &e), 1);
+        assert_int_equal(n, sizeof(int));
+        assert_int_equal(*(int *)got, i);
+        free(got);
+    }
+    assert_int_equal(at_cubins_put(f->c, &key90, "empty", "", 0, &e),
+                     AUTOTUNE_EINVALID);
+}
+
+static void default_path(void **state)
+{
+    (void)state;
+    char buf[256];
+    at_err e = {0};
+    char *saved = getenv("AUTOTUNE_CUBIN_CACHE");
+    saved = saved ? strdup(saved) : NULL;
+    unsetenv("AUTOTUNE_CUBIN_CACHE");
+    assert_int_equal(at_cubins_default_path("/x/cache.db", buf, sizeof buf,
+                                            &e), 0);
+    assert_string_equal(buf, "/x/cache-cubins.db");
+    assert_int_equal(at_cubins_default_path("/x/wisdom", buf, sizeof buf, &e),
+                     0);
+    assert_string_equal(buf, "/x/wisdom-cubins.db");
+    setenv("AUTOTUNE_CUBIN_CACHE", "/y/c.db", 1);
+    assert_int_equal(at_cubins_default_path("/x/cache.db", buf, sizeof buf,
+                                            &e), 0);
+    assert_string_equal(buf, "/y/c.db");
+    if (saved)
+        setenv("AUTOTUNE_CUBIN_CACHE", saved, 1);
+    else
+        unsetenv("AUTOTUNE_CUBIN_CACHE");
+    free(saved);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(round_trip_and_misses, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(corrupt_cubin_is_discarded, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(many_puts, setup, teardown),
+        cmocka_unit_test(default_path),
+    };
+    return AT_RUN_TESTS(tests);
+}
