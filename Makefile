@@ -29,7 +29,8 @@ LIB_SRC := gen/types.c gen/problem.c gen/space.c gen/family.c \
            runtime/error.c runtime/cuda_api.c runtime/nvrtc_api.c \
            runtime/device.c runtime/compile.c runtime/compile_proc.c \
            runtime/bench.c \
-           runtime/cache.c runtime/cubins.c runtime/tune.c runtime/api.c
+           runtime/cache.c runtime/cubins.c runtime/elf.c runtime/tune.c \
+           runtime/api.c
 TEMPLATES := templates/transpose.cu templates/check.cu
 GEN_SRC := $(B)/gen/templates.c
 

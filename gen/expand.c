@@ -24,3 +24,64 @@ char *at_expand(const at_problem *p, const at_point *pt,
              kernel_name, f->template_path, f->template_src);
     return src;
 }
+
+void at_batch_kernel(int i, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s_%d", AT_KERNEL_SYMBOL, i);
+}
+
+/* Appends to a growing buffer; 0 or -1 on no memory. */
+typedef struct sbuf {
+    char *s;
+    size_t len, cap;
+} sbuf;
+
+static int put(sbuf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (b->len + n + 1 > cap)
+            cap *= 2;
+        char *g = realloc(b->s, cap);
+        if (!g)
+            return -1;
+        b->s = g;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+    return 0;
+}
+
+char *at_expand_batch(const at_problem *p, const at_point *const *pts,
+                      int k, at_err *e)
+{
+    sbuf b = {0};
+    int bad = 0;
+    for (int i = 0; i < k && !bad; ++i) {
+        char name[32], head[64];
+        at_batch_kernel(i, name, sizeof name);
+        char *src = at_expand(p, pts[i], name, e);
+        if (!src)
+            break;
+        snprintf(head, sizeof head, "namespace at_point_%d {\n", i);
+        bad = put(&b, head, strlen(head)) || put(&b, src, strlen(src)) ||
+              put(&b, "\n}\n", 3);
+        /* The next point defines the same macros its own way. */
+        for (const char *c = src; !bad && (c = strstr(c, "#define "));) {
+            c += 8;
+            size_t n = strcspn(c, " (\t\n");
+            bad = put(&b, "#undef ", 7) || put(&b, c, n) ||
+                  put(&b, "\n", 1);
+        }
+        free(src);
+        if (bad || i + 1 < k)
+            continue;
+        return b.s;
+    }
+    free(b.s);
+    if (!e || !e->code)
+        at_fail(e, AUTOTUNE_ENOMEM, "expanding a program of %d points", k);
+    return NULL;
+}

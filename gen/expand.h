@@ -1,5 +1,7 @@
 /* Expansion: a family's template specialised at one point, as one
- * self-contained CUDA C source (the point's #defines, then the template). */
+ * self-contained CUDA C source (the point's #defines, then the template);
+ * and several points as one program, so NVRTC pays its per-program cost
+ * once for all of them. */
 #ifndef AT_EXPAND_H
 #define AT_EXPAND_H
 
@@ -8,5 +10,14 @@
 /* malloc'd source with the kernel named kernel_name; NULL on no memory. */
 char *at_expand(const at_problem *p, const at_point *pt,
                 const char *kernel_name, at_err *e);
+
+/* The kernel name of the i-th point of a program (at_kernel_0, ...). */
+void at_batch_kernel(int i, char *buf, size_t n);
+
+/* One program of k points: each point's source in a namespace of its own,
+ * its kernel named at_batch_kernel(i), and every macro it #defines
+ * #undef'd after it. malloc'd; NULL on no memory. */
+char *at_expand_batch(const at_problem *p, const at_point *const *pts,
+                      int k, at_err *e);
 
 #endif

@@ -52,8 +52,6 @@ static const char *usage =
     "  --retune         tune even if the cache has an answer\n"
     "  --json           the run's summary as JSON on stdout\n"
     "  --compile-limit S  seconds per variant's compilation (default 60)\n"
-    "  --fast-compile L NVRTC -Ofc level for the search: 0 (default), min,\n"
-    "                   mid, max; the leaders are rebuilt without it\n"
     "  --no-compile-cache  compile every variant (no compiled-variant cache)\n"
     "  --warm-l2        time from L2 (no buffer rotation for small inputs)\n"
     "  --seeds N        replay: seeds per strategy (default 100)\n"
@@ -64,7 +62,7 @@ static const char *usage =
 
 typedef struct opts {
     const char *cmd, *family, *type, *arch, *out, *name;
-    const char *strategy, *budget, *record, *fast, *limit, *file;
+    const char *strategy, *budget, *record, *limit, *file;
     long long rows, cols, ld_in, ld_out, device, jobs, seeds;
     unsigned long long seed;
     int quiet, json, retune, no_cubins, warm_l2;
@@ -165,7 +163,6 @@ static int parse(int argc, char **argv, opts *o)
         {"--strategy", &o->strategy, NULL, 0},
         {"--budget", &o->budget, NULL, 0},
         {"--record", &o->record, NULL, 0},
-        {"--fast-compile", &o->fast, NULL, 0},
         {"--compile-limit", &o->limit, NULL, 0},
         {"--seeds", NULL, &o->seeds, 1},
     };
@@ -212,7 +209,7 @@ static int parse(int argc, char **argv, opts *o)
     }
     int tuning_flags = o->out || o->name || o->device || o->jobs ||
                        o->seed || o->quiet || o->budget || o->record ||
-                       o->fast || o->limit || o->retune || o->no_cubins ||
+                       o->limit || o->retune || o->no_cubins ||
                        o->warm_l2;
     if (strcmp(o->cmd, "space") == 0 &&
         (tuning_flags || o->strategy || o->json || o->seeds != 100))
@@ -244,10 +241,7 @@ static int parse(int argc, char **argv, opts *o)
             return bad_usage("--compile-limit needs seconds, more than 0 and "
                              "at most 3600, got '%s'", o->limit);
     }
-    if (o->fast && strcmp(o->fast, "0") && strcmp(o->fast, "min") &&
-        strcmp(o->fast, "mid") && strcmp(o->fast, "max"))
-        return bad_usage("--fast-compile must be 0, min, mid or max, got "
-                         "'%s'", o->fast);
+
     if (!at_type_find(o->type)) {
         fprintf(stderr, "autotune: unknown type '%s' for %s (known: %s)\n",
                 o->type, o->family, at_type_list());
@@ -608,7 +602,7 @@ static int cmd_tune(const opts *o, const char *cmdline)
         .jobs = (int)o->jobs, .seed = o->seed,
         .progress = o->quiet ? NULL : stderr, .strategy = o->strategy,
         .budget_evals = o->budget_evals, .budget_s = o->budget_s,
-        .compile_limit_s = o->limit_s, .fast_compile = o->fast,
+        .compile_limit_s = o->limit_s,
         .warm_l2 = o->warm_l2, .no_cubin_cache = o->no_cubins,
         .retune = o->retune || o->record, .record = rec,
         .record_path = o->record ? rec_tmp : NULL};

@@ -204,8 +204,9 @@ static int load_compare(at_bench *b, at_cubins *cache, at_err *e)
     at_compile_options_text(&co, opts, sizeof opts);
     at_cubin_key key = {co.sm, b->d->nvrtc, opts};
     at_err warn = {0};
+    char kernel[AT_KERNEL_NAME];
     int rc = cache ? at_cubins_get(cache, &key, at_tmpl_check, &cubin, &size,
-                                   &warn)
+                                   kernel, &warn)
                    : 0;
     if (rc < 0)
         return at_fail(e, rc, "%s", warn.msg);
@@ -213,8 +214,9 @@ static int load_compare(at_bench *b, at_cubins *cache, at_err *e)
         if ((rc = at_compile(at_tmpl_check, "check.cu", &co, &cubin, &size,
                              e)))
             return rc;
-        if (cache && (rc = at_cubins_put(cache, &key, at_tmpl_check, cubin,
-                                         size, e))) {
+        const char *srcs[] = {at_tmpl_check}, *kernels[] = {"at_compare"};
+        if (cache && (rc = at_cubins_put(cache, &key, 1, srcs, kernels,
+                                         cubin, size, e))) {
             free(cubin);
             return rc;
         }

@@ -3,11 +3,12 @@
  * options, so a second tuning run of the same space compiles nothing.
  *
  * One SQLite file beside the tuning cache (cache.db -> cache-cubins.db,
- * or $AUTOTUNE_CUBIN_CACHE). A row holds the whole source it was compiled
- * from, compared byte for byte on lookup (a hash collision cannot return
- * another variant's code), and a hash of the cubin, checked on lookup (a
- * corrupt row is deleted and compiled again). Writes are batched in
- * transactions; several processes may share the file. */
+ * or $AUTOTUNE_CUBIN_CACHE). A variant's row holds the whole source it
+ * was compiled from, compared byte for byte on lookup (a hash collision
+ * cannot return another variant's code), and points to a cubin (one cubin
+ * may hold several variants' kernels) with a hash, checked on reading (a
+ * corrupt cubin is deleted with its variants and compiled again). Writes
+ * are batched in transactions; several processes may share the file. */
 #ifndef AT_CUBINS_H
 #define AT_CUBINS_H
 
@@ -31,13 +32,25 @@ typedef struct at_cubin_key {
     const char *nvrtc, *options;
 } at_cubin_key;
 
-/* 1 hit (*cubin malloc'd), 0 miss, < 0 error. A corrupt row is deleted,
- * reported as a miss with a warning in e->msg (code stays 0). */
+enum { AT_KERNEL_NAME = 64 };
+
+/* Where src's kernel is: 1 found (*blob, kernel set), 0 miss, < 0 error.
+ * Reads no cubin: several variants may share one. */
+int at_cubins_find(at_cubins *c, const at_cubin_key *k, const char *src,
+                   int64_t *blob, char kernel[AT_KERNEL_NAME], at_err *e);
+/* The cubin: 1 (*cubin malloc'd), 0 missing or corrupt (a corrupt one is
+ * deleted with its variants and reported in e->msg, code 0), < 0 error. */
+int at_cubins_blob(at_cubins *c, int64_t blob, void **cubin, size_t *size,
+                   at_err *e);
+/* find, then blob. */
 int at_cubins_get(at_cubins *c, const at_cubin_key *k, const char *src,
-                  void **cubin, size_t *size, at_err *e);
-/* Queued in the open transaction; committed every so many puts and on
- * close. */
-int at_cubins_put(at_cubins *c, const at_cubin_key *k, const char *src,
+                  void **cubin, size_t *size, char kernel[AT_KERNEL_NAME],
+                  at_err *e);
+/* One cubin holding n variants: srcs[i] (each point's own source, as
+ * at_expand gives it) compiled as kernel kernels[i]. Queued in the open
+ * transaction; committed every so many puts and on close. */
+int at_cubins_put(at_cubins *c, const at_cubin_key *k, int n,
+                  const char *const *srcs, const char *const *kernels,
                   const void *cubin, size_t size, at_err *e);
 int at_cubins_flush(at_cubins *c, at_err *e);
 

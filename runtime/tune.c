@@ -13,6 +13,7 @@
 #include "../search/strategy.h"
 #include "autotune_version.h"
 #include "compile.h"
+#include "elf.h"
 
 enum {
     FIRST_SAMPLES = 5,  /* per variant in the walk, unless raced */
@@ -24,7 +25,8 @@ typedef struct cand {
     size_t idx;
     at_point pt;
     char name[128];
-    CUmodule mod;
+    char kernel[AT_KERNEL_NAME];
+    CUmodule mod; /* a leader's own; NULL while its program's is used */
     CUfunction fn;
     void *cubin;
     size_t size;
@@ -32,16 +34,42 @@ typedef struct cand {
     double final_ms;
 } cand;
 
-/* A cubin already evaluated, with its launch: identical code launched
- * alike gives the same answer and the same time. */
+/* A kernel already evaluated, with its launch: identical code launched
+ * alike gives the same answer and the same time. Kept: its hash (the
+ * kernel's sections, elf.h) and launch, and its .text to compare. */
 typedef struct code {
     uint64_t hash;
     at_launch g;
-    void *cubin;
+    unsigned char *text;
     size_t size;
     int ok; /* verified */
     at_timing t;
 } code;
+
+/* Points per NVRTC program: NVRTC's cost per program is paid once for
+ * all of them (docs/notes/gpu-log.md: 16 points a program compile 1.6x
+ * faster than one each). */
+enum { BATCH = 16 };
+
+/* One program of up to BATCH points, compiled by the pool or found in the
+ * compiled-variant cache; its points are evaluated in proposal order. */
+typedef struct prog {
+    at_job cj;  /* the pool's job: the program's source and cubin */
+    int n, left; /* points, and points not yet evaluated */
+    size_t idx[BATCH];
+    char kernel[BATCH][AT_KERNEL_NAME];
+    char *src[BATCH]; /* each point's own source: its cache key */
+    int cached;       /* the cubin came from the cache */
+    int handled;      /* completion handled: stored, or split */
+    struct prog *single[BATCH]; /* a failed program: a program per point */
+    CUmodule mod;
+} prog;
+
+/* A point in flight: its program and its place there. */
+typedef struct slot {
+    prog *g;
+    int i;
+} slot;
 
 static double now_s(void)
 {
@@ -57,7 +85,7 @@ static void compile_opts(const at_tune_opts *o, int sm, at_compile_opts *co,
     co->sm = sm;
     co->limit_s = o->compile_limit_s > 0 ? o->compile_limit_s
                                          : AT_COMPILE_LIMIT_S;
-    co->fast = o->fast_compile;
+    co->fast = NULL;
     at_compile_options_text(co, text, n);
 }
 
@@ -139,6 +167,8 @@ typedef struct run {
     at_compile_opts co;
     char co_text[128];
     at_cubin_key ckey;
+    prog *open;   /* the program being filled with cache misses */
+    prog *last;   /* the last program started (cache hits join it) */
     double t0, walk_t0, last_print, copy_gbps;
     size_t proposed;
     cand lead[AT_LEADERS];
@@ -226,23 +256,34 @@ static void note_failure(run *r, const char *msg)
     say(r, "failed: %s\n", msg);
 }
 
-/* The evaluated code identical to this cubin and launch, or the empty slot
- * where it goes. */
+/* The evaluated kernel identical to this one (kernel of cubin) with this
+ * launch, or the empty slot where it goes; NULL if the cubin has no such
+ * kernel's sections (then nothing is shared). */
 static code *code_slot(run *r, const void *cubin, size_t size,
-                       const at_launch *g)
+                       const char *kernel, const at_launch *g)
 {
-    uint64_t h = at_hash(AT_HASH_INIT, cubin, size);
+    uint64_t h = at_elf_kernel_hash(cubin, size, kernel);
+    char text_name[96];
+    snprintf(text_name, sizeof text_name, ".text.%s", kernel);
+    const unsigned char *text;
+    size_t n;
+    uint32_t info;
+    if (!h || at_elf_section(cubin, size, text_name, &text, &n, &info) != 1 ||
+        !text)
+        return NULL;
     h = at_hash(h, g, sizeof *g);
     size_t mask = r->n_codes_cap - 1;
     for (size_t s = h & mask;; s = (s + 1) & mask) {
         code *c = &r->codes[s];
-        if (!c->cubin) {
+        if (!c->text) {
             c->hash = h;
+            c->g = *g;
+            c->size = n;
             return c;
         }
-        if (c->hash == h && c->size == size &&
+        if (c->hash == h && c->size == n &&
             memcmp(&c->g, g, sizeof *g) == 0 &&
-            memcmp(c->cubin, cubin, size) == 0)
+            memcmp(c->text, text, n) == 0)
             return c;
     }
 }
@@ -264,69 +305,237 @@ static int record(run *r, const cand *c, const char *status, at_err *e)
     return at_record_write(r->o->record, r->o->record_path, &row, e);
 }
 
-/* Loads, verifies and times one job's cubin. 0: evaluated (c->fn NULL and
- * *status set if it failed); < 0: fatal. */
-static int evaluate(run *r, at_job *j, cand *c, const char **status,
+static void prog_free(prog *g)
+{
+    if (!g)
+        return;
+    if (g->mod)
+        at_cu.cuModuleUnload(g->mod);
+    at_job_release(&g->cj);
+    for (int i = 0; i < g->n; ++i) {
+        free(g->src[i]);
+        prog_free(g->single[i]);
+    }
+    free(g);
+}
+
+static prog *prog_new(run *r, at_err *e)
+{
+    prog *g = calloc(1, sizeof *g);
+    if (!g) {
+        at_fail(e, AUTOTUNE_ENOMEM, "program of variants");
+        return NULL;
+    }
+    g->cj.done = 1; /* until submitted: nothing to wait for */
+    g->cj.opts = r->co;
+    return g;
+}
+
+/* Adds point i (its own source src, taken) to g. */
+static void prog_add(prog *g, size_t i, char *src)
+{
+    g->idx[g->n] = i;
+    g->src[g->n] = src;
+    at_batch_kernel(g->n, g->kernel[g->n], AT_KERNEL_NAME);
+    g->n++;
+    g->left++;
+}
+
+/* Builds g's program and hands it to the pool. */
+static int prog_submit(run *r, prog *g, at_err *e)
+{
+    const at_point *pts[BATCH];
+    for (int k = 0; k < g->n; ++k)
+        pts[k] = &r->pts[g->idx[k]];
+    g->cj.src = at_expand_batch(r->p, pts, g->n, e);
+    if (!g->cj.src)
+        return AUTOTUNE_ENOMEM;
+    r->p->family->point_name(pts[0], g->cj.variant, sizeof g->cj.variant);
+    if (g->n > 1) {
+        size_t len = strlen(g->cj.variant);
+        snprintf(g->cj.variant + len, sizeof g->cj.variant - len,
+                 " and %d more in one program", g->n - 1);
+    }
+    g->cj.opts.limit_s = r->co.limit_s * g->n;
+    at_pool_submit(r->pool, &g->cj);
+    return 0;
+}
+
+/* Puts point i in flight: into the program of the cache hit it joins, or
+ * the open program of misses (submitted when full). */
+static int start_point(run *r, slot *s, size_t i, at_err *e)
+{
+    const at_family *f = r->p->family;
+    char *src = at_expand(r->p, &r->pts[i], AT_KERNEL_SYMBOL, e);
+    if (!src)
+        return AUTOTUNE_ENOMEM;
+    int64_t blob = 0;
+    char kernel[AT_KERNEL_NAME];
+    int hit = 0, rc;
+    if (r->o->cubins) {
+        at_err w = {0};
+        hit = at_cubins_find(r->o->cubins, &r->ckey, src, &blob, kernel, &w);
+        if (hit < 0) {
+            free(src);
+            return at_fail(e, hit, "%s", w.msg);
+        }
+    }
+    if (hit && !(r->last && r->last->cached && r->last->cj.index ==
+                 (size_t)blob && r->last->n < BATCH)) {
+        /* A cubin not read yet: a program of its own. */
+        prog *g = prog_new(r, e);
+        if (!g) {
+            free(src);
+            return AUTOTUNE_ENOMEM;
+        }
+        at_err w = {0};
+        hit = at_cubins_blob(r->o->cubins, blob, &g->cj.cubin, &g->cj.size,
+                             &w);
+        if (hit < 0) {
+            free(src);
+            free(g);
+            return at_fail(e, hit, "%s", w.msg);
+        }
+        if (w.msg[0])
+            say(r, "%s\n", w.msg);
+        if (hit) {
+            g->cached = g->handled = 1;
+            g->cj.index = (size_t)blob;
+            f->point_name(&r->pts[i], g->cj.variant, sizeof g->cj.variant);
+            r->last = g;
+        } else {
+            free(g);
+        }
+    }
+    prog *g;
+    if (hit) {
+        g = r->last;
+        prog_add(g, i, src);
+        snprintf(g->kernel[g->n - 1], AT_KERNEL_NAME, "%s", kernel);
+        r->out->cached++;
+    } else {
+        if (!r->open && !(r->open = prog_new(r, e))) {
+            free(src);
+            return AUTOTUNE_ENOMEM;
+        }
+        g = r->open;
+        prog_add(g, i, src);
+        r->last = g;
+    }
+    /* In flight from here on, whatever follows. */
+    s->g = g;
+    s->i = g->n - 1;
+    if (g == r->open && g->n == BATCH) {
+        r->open = NULL;
+        if ((rc = prog_submit(r, g, e)))
+            return rc;
+    }
+    return 0;
+}
+
+/* Once g's compilation is over: a failed program of several points is
+ * split into a program per point, so each failure is its own; a compiled
+ * one is stored in the cache. */
+static int prog_done(run *r, prog *g, at_err *e)
+{
+    if (g->handled)
+        return 0;
+    g->handled = 1;
+    at_tuned *o = r->out;
+    o->nvrtc_cpu_s += g->cj.ms / 1e3;
+    if (g->cj.rc && g->n > 1) {
+        for (int k = 0; k < g->n; ++k) {
+            prog *s = g->single[k] = prog_new(r, e);
+            if (!s)
+                return AUTOTUNE_ENOMEM;
+            s->handled = 0;
+            s->idx[0] = g->idx[k];
+            s->n = s->left = 1;
+            at_batch_kernel(0, s->kernel[0], AT_KERNEL_NAME);
+            s->src[0] = strdup(g->src[k]);
+            if (!s->src[0])
+                return at_fail(e, AUTOTUNE_ENOMEM, "program of variants");
+            int rc = prog_submit(r, s, e);
+            if (rc)
+                return rc;
+        }
+        return 0;
+    }
+    if (!g->cj.rc && r->o->cubins) {
+        const char *srcs[BATCH], *kernels[BATCH];
+        for (int k = 0; k < g->n; ++k) {
+            srcs[k] = g->src[k];
+            kernels[k] = g->kernel[k];
+        }
+        at_err w = {0};
+        int rc = at_cubins_put(r->o->cubins, &r->ckey, g->n, srcs, kernels,
+                               g->cj.cubin, g->cj.size, &w);
+        if (rc)
+            return at_fail(e, rc, "%s", w.msg);
+    }
+    return 0;
+}
+
+/* Loads, verifies and times point k of program g. 0: evaluated (c->fn NULL
+ * and *status set if it failed); < 0: fatal. */
+static int evaluate(run *r, prog *g, int k, cand *c, const char **status,
                     at_err *e)
 {
     at_tuned *o = r->out;
     at_err why = {0};
+    int rc;
     memset(c, 0, sizeof *c);
-    c->idx = j->index;
-    c->pt = r->pts[j->index];
-    o->nvrtc_cpu_s += j->ms / 1e3;
-    snprintf(c->name, sizeof c->name, "%s", j->variant);
+    c->idx = g->idx[k];
+    c->pt = r->pts[c->idx];
+    r->p->family->point_name(&c->pt, c->name, sizeof c->name);
+    snprintf(c->kernel, sizeof c->kernel, "%s", g->kernel[k]);
     *status = "ok";
-    if (j->rc) {
+    if (g->cj.rc) {
         o->compile_failed++;
         *status = "compile_failed";
-        note_failure(r, j->err.msg);
+        note_failure(r, g->cj.err.msg);
         return 0;
     }
-    if (r->o->cubins && !j->src_cached) {
-        at_err w = {0};
-        int rc = at_cubins_put(r->o->cubins, &r->ckey, j->src, j->cubin,
-                               j->size, &w);
-        if (rc)
-            return at_fail(e, rc, "%s", w.msg);
-    }
-    at_launch g;
-    r->p->family->launch(r->p, &c->pt, &g);
-    code *k = code_slot(r, j->cubin, j->size, &g);
-    o->compiled++;
-    if (k->cubin) { /* the same code was evaluated: so is this point */
-        o->same_code++;
-        c->t = k->t;
-        if (!k->ok)
-            *status = "wrong";
-        return 0;
-    }
-    CUresult cr = at_cu.cuModuleLoadData(&c->mod, j->cubin);
+    CUresult cr = CUDA_SUCCESS;
+    if (!g->mod)
+        cr = at_cu.cuModuleLoadData(&g->mod, g->cj.cubin);
     if (cr != CUDA_SUCCESS) {
+        g->mod = NULL;
         at_cu_fail(&why, cr, "cuModuleLoadData", c->name);
-        o->compiled--;
         o->compile_failed++;
         *status = "compile_failed";
         note_failure(r, why.msg);
         return 0;
     }
-    c->cubin = j->cubin;
-    c->size = j->size;
-    j->cubin = NULL;
-    int rc;
-    if ((rc = at_cu_fail(e, at_cu.cuModuleGetFunction(&c->fn, c->mod,
-                                                     AT_KERNEL_SYMBOL),
+    o->compiled++;
+    at_launch launch;
+    r->p->family->launch(r->p, &c->pt, &launch);
+    code *same = code_slot(r, g->cj.cubin, g->cj.size, c->kernel, &launch);
+    if (same && same->text) { /* the same code was evaluated: so is this */
+        o->same_code++;
+        c->t = same->t;
+        if (!same->ok)
+            *status = "wrong";
+        return 0;
+    }
+    if ((rc = at_cu_fail(e, at_cu.cuModuleGetFunction(&c->fn, g->mod,
+                                                     c->kernel),
                          "cuModuleGetFunction", c->name)))
         return rc;
     rc = at_bench_prepare(r->p, &c->pt, c->fn, c->name, e);
     if (!rc)
         rc = at_bench_verify(r->b, &c->pt, c->fn, c->name, e);
-    k->cubin = malloc(c->size);
-    if (!k->cubin)
-        return at_fail(e, AUTOTUNE_ENOMEM, "evaluated code");
-    memcpy(k->cubin, c->cubin, c->size);
-    k->size = c->size;
-    k->g = g;
+    if (same) { /* remember this code, whatever its outcome */
+        char text_name[96];
+        const unsigned char *text;
+        size_t n;
+        uint32_t info;
+        snprintf(text_name, sizeof text_name, ".text.%s", c->kernel);
+        at_elf_section(g->cj.cubin, g->cj.size, text_name, &text, &n, &info);
+        if (!(same->text = malloc(n ? n : 1)))
+            return at_fail(e, AUTOTUNE_ENOMEM, "evaluated code");
+        memcpy(same->text, text, n);
+    }
     if (rc == AUTOTUNE_EWRONG) {
         o->wrong++;
         *status = "wrong";
@@ -347,39 +556,31 @@ static int evaluate(run *r, at_job *j, cand *c, const char **status,
         return rc;
     o->timed++;
     o->raced += c->t.samples < FIRST_SAMPLES;
-    k->ok = 1;
-    k->t = c->t;
-    return 0;
-}
-
-/* Fills job j for point i: from the compiled-variant cache, or submitted
- * to the pool. */
-static int start_job(run *r, at_job *j, size_t i, at_err *e)
-{
-    const at_family *f = r->p->family;
-    memset(j, 0, sizeof *j);
-    j->index = i;
-    j->opts = r->co;
-    f->point_name(&r->pts[i], j->variant, sizeof j->variant);
-    j->done = 1; /* until submitted: nothing to wait for */
-    j->src = at_expand(r->p, &r->pts[i], AT_KERNEL_SYMBOL, e);
-    if (!j->src)
-        return AUTOTUNE_ENOMEM;
-    if (r->o->cubins) {
-        at_err w = {0};
-        int hit = at_cubins_get(r->o->cubins, &r->ckey, j->src, &j->cubin,
-                                &j->size, &w);
-        if (hit < 0)
-            return at_fail(e, hit, "%s", w.msg);
-        if (w.msg[0])
-            say(r, "%s\n", w.msg);
-        if (hit) {
-            j->src_cached = 1;
-            r->out->cached++;
-            return 0;
-        }
+    if (same) {
+        same->ok = 1;
+        same->t = c->t;
     }
-    at_pool_submit(r->pool, j);
+    /* A possible leader gets a module of its own: its program's goes
+     * when the program's last point is done. */
+    int leads = r->n_lead < AT_LEADERS ||
+                c->t.median_ms < r->lead[AT_LEADERS - 1].t.median_ms;
+    if (leads) {
+        c->cubin = malloc(g->cj.size);
+        if (!c->cubin)
+            return at_fail(e, AUTOTUNE_ENOMEM, "cubin of %zu bytes",
+                           g->cj.size);
+        memcpy(c->cubin, g->cj.cubin, g->cj.size);
+        c->size = g->cj.size;
+        AT_CU_TRY(e, c->name, cuModuleLoadData, &c->mod, c->cubin);
+        AT_CU_TRY(e, c->name, cuModuleGetFunction, &c->fn, c->mod,
+                  c->kernel);
+        if ((rc = at_bench_prepare(r->p, &c->pt, c->fn, c->name, e)))
+            return rc;
+    } else {
+        c->fn = NULL; /* timed; not kept */
+        c->t.samples = c->t.samples ? c->t.samples : 1;
+        c->idx = g->idx[k];
+    }
     return 0;
 }
 
@@ -390,30 +591,53 @@ static int walk(run *r, const at_space_view *v, at_err *e)
     void *st = s->create(v, o->seed);
     if (!st)
         return at_fail(e, AUTOTUNE_ENOMEM, "strategy state");
-    /* A ring of jobs in flight: compiled ahead, consumed in order. */
-    size_t window = 2 * (size_t)o->threads;
+    /* Points in flight: enough for every compile worker to hold a full
+     * program while the next ones fill. */
+    size_t window = 2 * (size_t)o->threads * BATCH;
     if (window < AT_SEARCH_WINDOW)
         window = AT_SEARCH_WINDOW;
     size_t head = 0, count = 0;
-    at_job *ring = calloc(window, sizeof *ring);
+    slot *ring = calloc(window, sizeof *ring);
     size_t *idx = calloc(window, sizeof *idx);
-    int rc = ring && idx ? 0 : at_fail(e, AUTOTUNE_ENOMEM, "job ring");
+    int rc = ring && idx ? 0 : at_fail(e, AUTOTUNE_ENOMEM, "point ring");
     o->stopped = "every point evaluated";
     r->walk_t0 = now_s();
     while (!rc) {
+        /* Ask for points a program's worth at a time (or whatever is free
+         * when nothing is in flight), so programs fill. */
         size_t want = window - count;
+        if (want < BATCH && count > 0)
+            want = 0;
         if (r->o->budget_evals && r->o->budget_evals - r->proposed < want)
             want = r->o->budget_evals - r->proposed;
         size_t k = want ? s->propose(st, idx, want) : 0;
         for (size_t i = 0; i < k && !rc; ++i) {
-            rc = start_job(r, &ring[(head + count) % window], idx[i], e);
-            ++count; /* a failed start is released with the ring */
+            slot *sl = &ring[(head + count) % window];
+            sl->g = NULL;
+            rc = start_point(r, sl, idx[i], e);
+            count += sl->g != NULL;
             ++r->proposed;
+        }
+        /* A partial program goes now: nothing else would fill it soon. */
+        if (!rc && r->open) {
+            prog *g = r->open;
+            r->open = NULL;
+            rc = prog_submit(r, g, e);
         }
         if (rc || count == 0)
             break;
-        at_job *j = &ring[head];
-        at_pool_wait(r->pool, j);
+        slot *sl = &ring[head];
+        prog *g = sl->g;
+        int i = sl->i;
+        at_pool_wait(r->pool, &g->cj);
+        if ((rc = prog_done(r, g, e)))
+            break;
+        prog *own = g->single[i] ? g->single[i] : g;
+        if (own != g) {
+            at_pool_wait(r->pool, &own->cj);
+            if ((rc = prog_done(r, own, e)))
+                break;
+        }
         if (r->o->budget_s && now_s() - r->walk_t0 > r->o->budget_s) {
             o->stopped = "time budget reached";
             break;
@@ -421,11 +645,15 @@ static int walk(run *r, const at_space_view *v, at_err *e)
         cand c;
         const char *status;
         double t0 = now_s();
-        rc = evaluate(r, j, &c, &status, e);
+        rc = evaluate(r, own, own == g ? i : 0, &c, &status, e);
         o->gpu_s += now_s() - t0;
-        at_job_release(j);
         head = (head + 1) % window;
         --count;
+        if (--g->left == 0) {
+            if (r->last == g)
+                r->last = NULL;
+            prog_free(g);
+        }
         if (!rc) {
             o->evaluated++;
             rc = record(r, &c, status, e);
@@ -445,64 +673,79 @@ static int walk(run *r, const at_space_view *v, at_err *e)
     if (!rc && r->o->budget_evals && r->proposed >= r->o->budget_evals &&
         o->evaluated < o->points)
         o->stopped = "evaluation budget reached";
-    /* Queued jobs point into the ring: drop them before freeing it. */
+    /* Drop what is queued; wait for what runs; free every program once. */
     at_pool_cancel(r->pool);
+    r->open = NULL; /* its points are in the ring */
     for (size_t i = 0; ring && i < count; ++i) {
-        at_job *j = &ring[(head + i) % window];
-        at_pool_wait(r->pool, j);
-        at_job_release(j);
+        prog *g = ring[(head + i) % window].g;
+        at_pool_wait(r->pool, &g->cj);
+        for (int k = 0; k < g->n; ++k)
+            if (g->single[k])
+                at_pool_wait(r->pool, &g->single[k]->cj);
+        if (--g->left == 0)
+            prog_free(g);
     }
+    r->last = NULL;
     free(ring);
     free(idx);
     s->destroy(st);
     return rc;
 }
 
-/* With a fast-compile level, the walk screened variants built with less
- * optimisation; the leaders are built again without it (as nvcc builds
- * an emitted .cu) and verified before they are re-timed. */
-static int confirm(run *r, at_err *e)
+/* The winner's cubin for the cache and the API: compiled alone, its
+ * kernel named as every stored cubin's is, and checked again. */
+static int winner_cubin(run *r, cand *c, at_err *e)
 {
-    if (!r->co.fast || !*r->co.fast || strcmp(r->co.fast, "0") == 0)
-        return 0;
-    const char *fast = r->co.fast;
-    r->co.fast = NULL;
-    at_compile_options_text(&r->co, r->co_text, sizeof r->co_text);
-    at_job jobs[AT_LEADERS];
-    int rc = 0, n = 0;
-    for (; n < r->n_lead && !rc; ++n)
-        rc = start_job(r, &jobs[n], r->lead[n].idx, e);
-    for (int i = 0; i < n; ++i)
-        at_pool_wait(r->pool, &jobs[i]);
-    for (int i = 0; i < n && !rc; ++i) {
-        cand c;
-        const char *status;
-        at_job *j = &jobs[i];
-        if (j->rc) {
-            rc = at_fail(e, j->rc, "%s (without -Ofc=%s)", j->err.msg, fast);
-            break;
-        }
-        rc = evaluate(r, j, &c, &status, e);
-        if (!rc && strcmp(status, "ok") != 0)
-            rc = at_fail(e, AUTOTUNE_EWRONG, "[variant %s] passed when "
-                         "built with -Ofc=%s, but not without (the failure "
-                         "is above)", c.name, fast);
-        if (!rc && !c.fn) {
-            /* Same code with and without -Ofc: the leader stands. */
-            cand_free(&c);
-            continue;
-        }
-        if (!rc) {
-            c.t.median_ms = r->lead[i].t.median_ms; /* keep the order */
-            cand_free(&r->lead[i]);
-            r->lead[i] = c;
-        } else {
-            cand_free(&c);
-        }
+    char *src = at_expand(r->p, &c->pt, AT_KERNEL_SYMBOL, e);
+    if (!src)
+        return AUTOTUNE_ENOMEM;
+    char opts[160], kernel[AT_KERNEL_NAME];
+    snprintf(opts, sizeof opts, "%s; alone", r->co_text);
+    at_cubin_key key = r->ckey;
+    key.options = opts;
+    void *cubin = NULL;
+    size_t size = 0;
+    at_err w = {0};
+    int rc = r->o->cubins ? at_cubins_get(r->o->cubins, &key, src, &cubin,
+                                          &size, kernel, &w)
+                          : 0;
+    if (rc < 0) {
+        free(src);
+        return at_fail(e, rc, "%s", w.msg);
     }
-    for (int i = 0; i < n; ++i)
-        at_job_release(&jobs[i]);
-    return rc;
+    if (rc == 0) {
+        rc = at_compile(src, c->name, &r->co, &cubin, &size, e);
+        const char *k = AT_KERNEL_SYMBOL;
+        const char *srcs[] = {src};
+        if (!rc && r->o->cubins)
+            rc = at_cubins_put(r->o->cubins, &key, 1, srcs, &k, cubin, size,
+                               e);
+    } else {
+        rc = 0;
+    }
+    free(src);
+    CUmodule mod = NULL;
+    CUfunction fn;
+    if (!rc)
+        rc = at_cu_fail(e, at_cu.cuModuleLoadData(&mod, cubin),
+                        "cuModuleLoadData", c->name);
+    if (!rc)
+        rc = at_cu_fail(e, at_cu.cuModuleGetFunction(&fn, mod,
+                                                     AT_KERNEL_SYMBOL),
+                        "cuModuleGetFunction", c->name);
+    if (!rc)
+        rc = at_bench_prepare(r->p, &c->pt, fn, c->name, e);
+    if (!rc)
+        rc = at_bench_verify(r->b, &c->pt, fn, c->name, e);
+    if (mod)
+        at_cu.cuModuleUnload(mod);
+    if (rc) {
+        free(cubin);
+        return rc;
+    }
+    r->out->cubin = cubin;
+    r->out->cubin_size = size;
+    return 0;
 }
 
 static void sort5(double *v, int n)
@@ -579,10 +822,7 @@ static int retime(run *r, at_err *e)
     AT_CU_TRY(e, c->name, cuFuncGetAttribute, &o->shared_bytes,
               CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, c->fn);
     o->shared_bytes += (int)g.smem; /* static + dynamic */
-    o->cubin = c->cubin;
-    o->cubin_size = c->size;
-    c->cubin = NULL;
-    return 0;
+    return winner_cubin(r, c, e);
 }
 
 /* The space as the strategies see it: each point's value index per axis. */
@@ -702,8 +942,6 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
                      out->evaluated, out->first_failure);
     double t1 = now_s();
     if (!rc)
-        rc = confirm(&r, e);
-    if (!rc)
         rc = retime(&r, e);
     out->retime_s = now_s() - t1;
     if (!rc && o->cubins)
@@ -715,7 +953,7 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
     for (int i = 0; i < r.n_lead; ++i)
         cand_free(&r.lead[i]);
     for (size_t i = 0; r.codes && i < r.n_codes_cap; ++i)
-        free(r.codes[i].cubin);
+        free(r.codes[i].text);
     free(r.codes);
     free(coord);
     at_bench_destroy(r.b);

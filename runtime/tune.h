@@ -22,7 +22,6 @@ typedef struct at_tune_opts {
     size_t budget_evals;  /* evaluations at most; 0: no limit */
     double budget_s;      /* seconds of search at most; 0: no limit */
     double compile_limit_s; /* per variant; 0: AT_COMPILE_LIMIT_S */
-    const char *fast_compile; /* NVRTC -Ofc level; NULL: off */
     int warm_l2;          /* time from L2 (no buffer rotation) */
     at_cubins *cubins;    /* compiled-variant cache; NULL: none */
     int no_cubin_cache;   /* the API: do not use the context's */

@@ -14,6 +14,7 @@
 #include "../gen/family.h"
 #include "../runtime/compile.h"
 #include "../runtime/compile_proc.h"
+#include "../runtime/elf.h"
 #include "../runtime/nvrtc_api.h"
 
 static void compile_type(const char *type, int sm)
@@ -206,6 +207,59 @@ static void options_text(void **state)
     free(cubin);
 }
 
+/* Several points in one program: every kernel is there under its name;
+ * the same point twice gives the same kernel hash, another point another
+ * (what lets the tuner time identical code once). */
+static void program_of_many_points(void **state)
+{
+    (void)state;
+    const at_family *f = at_family_find("transpose");
+    autotune_problem u = {"transpose", "f32", 4096, 4096, 0, 0};
+    at_problem p;
+    at_limits l;
+    at_err e = {0};
+    assert_int_equal(at_problem_init(&p, &u, &e), 0);
+    assert_true(at_limits_for_arch(90, &l));
+    at_point *pts;
+    size_t n;
+    assert_int_equal(at_space_points(f, &p, &l, &pts, &n, &e), 0);
+    enum { K = 16 };
+    const at_point *batch[K];
+    for (int i = 0; i < K; ++i)
+        batch[i] = &pts[(size_t)i * 37 % n];
+    batch[K - 1] = batch[0]; /* the same point again */
+    char *src = at_expand_batch(&p, batch, K, &e);
+    assert_non_null(src);
+    at_compile_opts o = {.sm = 90, .limit_s = 600};
+    void *cubin = NULL;
+    size_t size = 0;
+    if (at_compile(src, "batch", &o, &cubin, &size, &e))
+        fail_msg("%s", e.msg);
+    uint64_t h[K];
+    for (int i = 0; i < K; ++i) {
+        char kernel[32], text[64];
+        at_batch_kernel(i, kernel, sizeof kernel);
+        snprintf(text, sizeof text, ".text.%s", kernel);
+        const unsigned char *d;
+        size_t len;
+        uint32_t info;
+        assert_int_equal(at_elf_section(cubin, size, text, &d, &len, &info),
+                         1);
+        assert_true(len > 0);
+        h[i] = at_elf_kernel_hash(cubin, size, kernel);
+        assert_true(h[i] != 0);
+    }
+    assert_true(h[0] == h[K - 1]);
+    assert_true(h[0] != h[1]);
+    assert_int_equal(at_elf_kernel_hash(cubin, size, "no_such_kernel"), 0);
+    assert_int_equal(at_elf_section("not an elf image at all, no", 27,
+                                    ".text", NULL, NULL, NULL),
+                     -1);
+    free(cubin);
+    free(src);
+    free(pts);
+}
+
 int main(void)
 {
     at_err e = {0};
@@ -217,6 +271,7 @@ int main(void)
         cmocka_unit_test(time_limit_cancels),
         cmocka_unit_test(dead_worker_is_a_compile_failure),
         cmocka_unit_test(options_text),
+        cmocka_unit_test(program_of_many_points),
         cmocka_unit_test(every_point_f32_sm90),
         cmocka_unit_test(every_point_f64_sm90),
     };

@@ -66,27 +66,31 @@ static void round_trip_and_misses(void **state)
     unsigned char cubin[300];
     for (size_t i = 0; i < sizeof cubin; ++i)
         cubin[i] = (unsigned char)(i * 37 + 11);
-    assert_int_equal(at_cubins_put(f->c, &key90, src, cubin, sizeof cubin,
-                                   &e), 0);
+    const char *kern = "at_kernel";
+    assert_int_equal(at_cubins_put(f->c, &key90, 1, &src, &kern, cubin,
+                                   sizeof cubin, &e), 0);
     reopen(f); /* committed on close, read by a new handle */
     void *got = NULL;
     size_t n = 0;
-    assert_int_equal(at_cubins_get(f->c, &key90, src, &got, &n, &e), 1);
+    char kernel[AT_KERNEL_NAME];
+    assert_int_equal(at_cubins_get(f->c, &key90, src, &got, &n, kernel, &e),
+                     1);
     assert_int_equal(n, sizeof cubin);
     assert_memory_equal(got, cubin, sizeof cubin);
+    assert_string_equal(kernel, "at_kernel");
     free(got);
     /* Any other part: a miss. */
     at_cubin_key k = key90;
     k.sm = 80;
-    assert_int_equal(at_cubins_get(f->c, &k, src, &got, &n, &e), 0);
+    assert_int_equal(at_cubins_get(f->c, &k, src, &got, &n, kernel, &e), 0);
     k = key90;
     k.nvrtc = "13.1";
-    assert_int_equal(at_cubins_get(f->c, &k, src, &got, &n, &e), 0);
+    assert_int_equal(at_cubins_get(f->c, &k, src, &got, &n, kernel, &e), 0);
     k = key90;
     k.options = "--gpu-architecture=sm_90 --std=c++17 -Ofc=mid";
-    assert_int_equal(at_cubins_get(f->c, &k, src, &got, &n, &e), 0);
+    assert_int_equal(at_cubins_get(f->c, &k, src, &got, &n, kernel, &e), 0);
     assert_int_equal(at_cubins_get(f->c, &key90, "/* variant b */", &got, &n,
-                                   &e), 0);
+                                   kernel, &e), 0);
     assert_null(got);
     assert_string_equal(e.msg, "");
 }
@@ -96,26 +100,38 @@ static void corrupt_cubin_is_discarded(void **state)
     fixture *f = *state;
     at_err e = {0};
     assert_int_equal(at_cubins_open(&f->c, f->db, &e), 0);
-    const char *src = "corruptible";
+    const char *srcs[] = {"corruptible a", "corruptible b"};
+    const char *kerns[] = {"at_kernel_0", "at_kernel_1"};
+    const char *src = srcs[1];
     unsigned char cubin[64] = {1, 2, 3};
-    assert_int_equal(at_cubins_put(f->c, &key90, src, cubin, sizeof cubin,
-                                   &e), 0);
+    /* One cubin, two variants: a corrupt cubin takes both. */
+    assert_int_equal(at_cubins_put(f->c, &key90, 2, srcs, kerns, cubin,
+                                   sizeof cubin, &e), 0);
     assert_int_equal(at_cubins_flush(f->c, &e), 0);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "UPDATE cubins SET cubin = "
+    assert_int_equal(sqlite3_exec(db, "UPDATE blobs SET cubin = "
                                       "zeroblob(64)", NULL, NULL, NULL),
                      SQLITE_OK);
     sqlite3_close(db);
     void *got = NULL;
     size_t n = 0;
-    assert_int_equal(at_cubins_get(f->c, &key90, src, &got, &n, &e), 0);
+    char kernel[AT_KERNEL_NAME];
+    int64_t blob;
+    assert_int_equal(at_cubins_find(f->c, &key90, srcs[0], &blob, kernel, &e),
+                     1);
+    assert_string_equal(kernel, "at_kernel_0");
+    assert_int_equal(at_cubins_get(f->c, &key90, src, &got, &n, kernel, &e),
+                     0);
     assert_int_equal(e.code, 0);
     assert_non_null(strstr(e.msg, "corrupt; discarded"));
     assert_null(got);
     at_err_clear(&e);
-    assert_int_equal(at_cubins_get(f->c, &key90, src, &got, &n, &e), 0);
+    assert_int_equal(at_cubins_get(f->c, &key90, src, &got, &n, kernel, &e),
+                     0);
     assert_string_equal(e.msg, ""); /* gone, not corrupt again */
+    assert_int_equal(at_cubins_find(f->c, &key90, srcs[0], &blob, kernel, &e),
+                     0); /* its sibling too */
 }
 
 /* More puts than a transaction holds: all of them readable afterwards. */
@@ -129,20 +145,24 @@ static void many_puts(void **state)
     for (int i = 0; i < N; ++i) {
         snprintf(src, sizeof src, "source %d", i);
         int v = i;
-        assert_int_equal(at_cubins_put(f->c, &key90, src, &v, sizeof v, &e),
-                         0);
+        const char *sp = src, *kn = "k";
+        assert_int_equal(at_cubins_put(f->c, &key90, 1, &sp, &kn, &v,
+                                       sizeof v, &e), 0);
     }
     reopen(f);
     for (int i = 0; i < N; ++i) {
         snprintf(src, sizeof src, "source %d", i);
         void *got = NULL;
         size_t n = 0;
-        assert_int_equal(at_cubins_get(f->c, &key90, src, &got, &n, &e), 1);
+        char kernel[AT_KERNEL_NAME];
+        assert_int_equal(at_cubins_get(f->c, &key90, src, &got, &n, kernel,
+                                       &e), 1);
         assert_int_equal(n, sizeof(int));
         assert_int_equal(*(int *)got, i);
         free(got);
     }
-    assert_int_equal(at_cubins_put(f->c, &key90, "empty", "", 0, &e),
+    const char *sp = "empty", *kn = "k";
+    assert_int_equal(at_cubins_put(f->c, &key90, 1, &sp, &kn, "", 0, &e),
                      AUTOTUNE_EINVALID);
 }
 
