@@ -44,15 +44,9 @@ static double now_s(void)
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static int fast_level(const at_compile_opts *o)
-{
-    return o->fast && *o->fast && strcmp(o->fast, "0") != 0;
-}
-
 void at_compile_options_text(const at_compile_opts *o, char *buf, size_t n)
 {
-    snprintf(buf, n, "--gpu-architecture=sm_%d --std=c++17%s%s", o->sm,
-             fast_level(o) ? " -Ofc=" : "", fast_level(o) ? o->fast : "");
+    snprintf(buf, n, "--gpu-architecture=sm_%d --std=c++17", o->sm);
 }
 
 /* NVRTC's flow callback: 1 cancels the compilation once past the
@@ -88,11 +82,10 @@ int at_compile(const char *src, const char *variant, const at_compile_opts *o,
         at_nvrtc.nvrtcDestroyProgram(&prog);
         return nvrtc_fail(e, r, "nvrtcSetFlowCallback", variant);
     }
-    char arch[48], ofc[16];
+    char arch[48];
     snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d", o->sm);
-    snprintf(ofc, sizeof ofc, "-Ofc=%s", fast_level(o) ? o->fast : "0");
-    const char *opts[] = {arch, "--std=c++17", ofc};
-    r = at_nvrtc.nvrtcCompileProgram(prog, fast_level(o) ? 3 : 2, opts);
+    const char *opts[] = {arch, "--std=c++17"};
+    r = at_nvrtc.nvrtcCompileProgram(prog, 2, opts);
     if (r == NVRTC_ERROR_CANCELLED) {
         at_nvrtc.nvrtcDestroyProgram(&prog);
         return at_fail(e, AUTOTUNE_ECOMPILE,

@@ -7,16 +7,14 @@
 
 #include "error.h"
 
-/* How to compile: the target, a time limit, and NVRTC's fast-compile
- * level (-Ofc), which trades optimisation for compile time. */
+/* How to compile: the target and a time limit. */
 typedef struct at_compile_opts {
-    int sm;           /* 90 -> sm_90 */
-    double limit_s;   /* per variant; <= 0: none */
-    const char *fast; /* NULL or "0": off; "min", "mid", "max" */
+    int sm;         /* 90 -> sm_90 */
+    double limit_s; /* per program; <= 0: none */
 } at_compile_opts;
 
 /* The options NVRTC gets that shape the code, as one string (cache keys):
- * "--gpu-architecture=sm_90 --std=c++17 -Ofc=mid". */
+ * "--gpu-architecture=sm_90 --std=c++17". */
 void at_compile_options_text(const at_compile_opts *o, char *buf, size_t n);
 
 /* Compiles src. On success *cubin is malloc'd. On a compile error:

@@ -20,7 +20,7 @@ typedef struct request {
     uint32_t magic;
     int32_t sm;
     double limit_s;
-    uint32_t fast_len, variant_len;
+    uint32_t variant_len;
     uint64_t src_len;
 } request;
 
@@ -89,16 +89,13 @@ static void serve(int fd)
         request q;
         if (recv_all(fd, &q, sizeof q, 0) || q.magic != MAGIC)
             return;
-        char *fast = malloc(q.fast_len + 1);
         char *variant = malloc(q.variant_len + 1);
         char *src = malloc(q.src_len + 1);
-        if (!fast || !variant || !src ||
-            recv_all(fd, fast, q.fast_len, 0) ||
-            recv_all(fd, variant, q.variant_len, 0) ||
+        if (!variant || !src || recv_all(fd, variant, q.variant_len, 0) ||
             recv_all(fd, src, q.src_len, 0))
             return;
-        fast[q.fast_len] = variant[q.variant_len] = src[q.src_len] = '\0';
-        at_compile_opts o = {q.sm, q.limit_s, q.fast_len ? fast : NULL};
+        variant[q.variant_len] = src[q.src_len] = '\0';
+        at_compile_opts o = {q.sm, q.limit_s};
         at_err e = {0};
         void *cubin = NULL;
         size_t size = 0;
@@ -111,7 +108,6 @@ static void serve(int fd)
                   send_all(fd, e.msg, r.msg_len) ||
                   (r.size && send_all(fd, cubin, size));
         free(cubin);
-        free(fast);
         free(variant);
         free(src);
         if (bad)
@@ -172,14 +168,12 @@ int at_cproc_compile(at_cproc *w, const char *src, const char *variant,
                      at_err *e)
 {
     *cubin = NULL;
-    const char *fast = o->fast ? o->fast : "";
-    request q = {MAGIC, o->sm, o->limit_s, (uint32_t)strlen(fast),
-                 (uint32_t)strlen(variant), strlen(src)};
+    request q = {MAGIC, o->sm, o->limit_s, (uint32_t)strlen(variant),
+                 strlen(src)};
     double deadline = o->limit_s > 0 ? now_s() + o->limit_s + 5 : 0;
     response r;
     char why[64] = "closed its socket";
     int io = send_all(w->fd, &q, sizeof q) ||
-             send_all(w->fd, fast, q.fast_len) ||
              send_all(w->fd, variant, q.variant_len) ||
              send_all(w->fd, src, q.src_len);
     if (!io)

@@ -59,7 +59,8 @@ typedef struct prog {
     size_t idx[BATCH];
     char kernel[BATCH][AT_KERNEL_NAME];
     char *src[BATCH]; /* each point's own source: its cache key */
-    int cached;       /* the cubin came from the cache */
+    int cached;       /* the cubin came from the cache ... */
+    int64_t blob;     /* ... where it is this one */
     int handled;      /* completion handled: stored, or split */
     struct prog *single[BATCH]; /* a failed program: a program per point */
     CUmodule mod;
@@ -85,7 +86,6 @@ static void compile_opts(const at_tune_opts *o, int sm, at_compile_opts *co,
     co->sm = sm;
     co->limit_s = o->compile_limit_s > 0 ? o->compile_limit_s
                                          : AT_COMPILE_LIMIT_S;
-    co->fast = NULL;
     at_compile_options_text(co, text, n);
 }
 
@@ -257,19 +257,20 @@ static void note_failure(run *r, const char *msg)
 }
 
 /* The evaluated kernel identical to this one (kernel of cubin) with this
- * launch, or the empty slot where it goes; NULL if the cubin has no such
- * kernel's sections (then nothing is shared). */
+ * launch, or the empty slot where it goes (*text: the kernel's code, to
+ * keep there); NULL if the cubin has no such kernel's sections (then
+ * nothing is shared). */
 static code *code_slot(run *r, const void *cubin, size_t size,
-                       const char *kernel, const at_launch *g)
+                       const char *kernel, const at_launch *g,
+                       const unsigned char **text)
 {
     uint64_t h = at_elf_kernel_hash(cubin, size, kernel);
     char text_name[96];
     snprintf(text_name, sizeof text_name, ".text.%s", kernel);
-    const unsigned char *text;
     size_t n;
     uint32_t info;
-    if (!h || at_elf_section(cubin, size, text_name, &text, &n, &info) != 1 ||
-        !text)
+    if (!h || at_elf_section(cubin, size, text_name, text, &n, &info) != 1 ||
+        !*text)
         return NULL;
     h = at_hash(h, g, sizeof *g);
     size_t mask = r->n_codes_cap - 1;
@@ -283,7 +284,7 @@ static code *code_slot(run *r, const void *cubin, size_t size,
         }
         if (c->hash == h && c->size == n &&
             memcmp(&c->g, g, sizeof *g) == 0 &&
-            memcmp(c->text, text, n) == 0)
+            memcmp(c->text, *text, n) == 0)
             return c;
     }
 }
@@ -380,8 +381,8 @@ static int start_point(run *r, slot *s, size_t i, at_err *e)
             return at_fail(e, hit, "%s", w.msg);
         }
     }
-    if (hit && !(r->last && r->last->cached && r->last->cj.index ==
-                 (size_t)blob && r->last->n < BATCH)) {
+    if (hit && !(r->last && r->last->cached && r->last->blob == blob &&
+                 r->last->n < BATCH)) {
         /* A cubin not read yet: a program of its own. */
         prog *g = prog_new(r, e);
         if (!g) {
@@ -400,7 +401,7 @@ static int start_point(run *r, slot *s, size_t i, at_err *e)
             say(r, "%s\n", w.msg);
         if (hit) {
             g->cached = g->handled = 1;
-            g->cj.index = (size_t)blob;
+            g->blob = blob;
             f->point_name(&r->pts[i], g->cj.variant, sizeof g->cj.variant);
             r->last = g;
         } else {
@@ -510,7 +511,9 @@ static int evaluate(run *r, prog *g, int k, cand *c, const char **status,
     o->compiled++;
     at_launch launch;
     r->p->family->launch(r->p, &c->pt, &launch);
-    code *same = code_slot(r, g->cj.cubin, g->cj.size, c->kernel, &launch);
+    const unsigned char *text = NULL;
+    code *same = code_slot(r, g->cj.cubin, g->cj.size, c->kernel, &launch,
+                           &text);
     if (same && same->text) { /* the same code was evaluated: so is this */
         o->same_code++;
         c->t = same->t;
@@ -526,15 +529,9 @@ static int evaluate(run *r, prog *g, int k, cand *c, const char **status,
     if (!rc)
         rc = at_bench_verify(r->b, &c->pt, c->fn, c->name, e);
     if (same) { /* remember this code, whatever its outcome */
-        char text_name[96];
-        const unsigned char *text;
-        size_t n;
-        uint32_t info;
-        snprintf(text_name, sizeof text_name, ".text.%s", c->kernel);
-        at_elf_section(g->cj.cubin, g->cj.size, text_name, &text, &n, &info);
-        if (!(same->text = malloc(n ? n : 1)))
+        if (!(same->text = malloc(same->size ? same->size : 1)))
             return at_fail(e, AUTOTUNE_ENOMEM, "evaluated code");
-        memcpy(same->text, text, n);
+        memcpy(same->text, text, same->size);
     }
     if (rc == AUTOTUNE_EWRONG) {
         o->wrong++;

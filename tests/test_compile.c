@@ -196,15 +196,9 @@ static void options_text(void **state)
     at_compile_opts o = {.sm = 90};
     at_compile_options_text(&o, buf, sizeof buf);
     assert_string_equal(buf, "--gpu-architecture=sm_90 --std=c++17");
-    o.fast = "mid";
+    o.sm = 80;
     at_compile_options_text(&o, buf, sizeof buf);
-    assert_string_equal(buf, "--gpu-architecture=sm_90 --std=c++17 -Ofc=mid");
-    void *cubin = NULL;
-    size_t size = 0;
-    at_err e = {0};
-    assert_int_equal(at_compile(tiny, "fast", &o, &cubin, &size, &e), 0);
-    assert_memory_equal(cubin, "\x7f" "ELF", 4);
-    free(cubin);
+    assert_string_equal(buf, "--gpu-architecture=sm_80 --std=c++17");
 }
 
 /* Several points in one program: every kernel is there under its name;
