@@ -1,6 +1,8 @@
 # autotune: `make` builds build/autotune; `make check` runs the CPU test
 # suite (TAP, under prove); `make gpu-check` builds and runs the GPU suite;
-# `make gpu-bench` the tuning benchmark (both need a CUDA GPU).
+# `make gpu-bench` the bandwidth benchmark against memcpy, cuBLAS and the
+# classic kernels, `make gpu-tune-bench` the tuning-time benchmark (these
+# three need a CUDA GPU).
 
 CUDA    ?= /usr/local/cuda
 CC      ?= gcc
@@ -23,6 +25,7 @@ CMOCKA  := -lcmocka -Wl,-rpath,'$$ORIGIN/lib'
 
 LIB_SRC := gen/types.c gen/problem.c gen/space.c gen/family.c \
            gen/transpose.c gen/expand.c gen/emit.c gen/json.c \
+           gen/bench_cmd.c \
            search/pcg.c search/strategy.c search/exhaustive.c \
            search/walk.c search/random.c search/local.c search/genetic.c \
            search/record.c search/replay.c \
@@ -30,8 +33,9 @@ LIB_SRC := gen/types.c gen/problem.c gen/space.c gen/family.c \
            runtime/device.c runtime/compile.c runtime/compile_proc.c \
            runtime/bench.c \
            runtime/cache.c runtime/cubins.c runtime/elf.c runtime/tune.c \
-           runtime/api.c
-TEMPLATES := templates/transpose.cu templates/check.cu
+           runtime/api.c runtime/cublas.c runtime/compare.c
+TEMPLATES := templates/transpose.cu templates/check.cu \
+             templates/baselines.cu
 GEN_SRC := $(B)/gen/templates.c
 
 REL_OBJ := $(patsubst %.c,$(B)/rel/%.o,$(LIB_SRC) $(GEN_SRC))
@@ -43,7 +47,8 @@ CPU_TESTS := test_pcg test_space test_search test_compile test_cache \
              test_nodevice
 GPU_TESTS := gpu_variants gpu_api
 
-.PHONY: all check gpu-check gpu-bench gpu-build clean examples
+.PHONY: all check gpu-check gpu-bench gpu-tune-bench gpu-build clean \
+        examples
 all: $(B)/autotune
 
 $(B)/gen/templates.c: gen/embed.sh $(TEMPLATES)
@@ -97,6 +102,8 @@ gpu-check: gpu-build
 	sh tests/gpu/run.sh
 gpu-bench: $(B)/autotune
 	sh tests/gpu/bench.sh
+gpu-tune-bench: $(B)/autotune
+	sh tests/gpu/tune_bench.sh
 
 $(B)/examples/api_example: examples/api_example.c $(B)/libautotune.a
 	@mkdir -p $(@D)

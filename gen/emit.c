@@ -13,7 +13,11 @@
 static void header(FILE *f, const at_problem *p, const at_point *pt,
                    const char *name, const at_provenance *pv)
 {
-    char point[128], params[256], now[32];
+    char point[128], params[256], now[32], batch[128] = "";
+    if (p->batch > 1)
+        snprintf(batch, sizeof batch, ",\n *           batch %lld (stride_in "
+                 "%lld, stride_out %lld)", (long long)p->batch,
+                 (long long)p->stride_in, (long long)p->stride_out);
     p->family->point_name(pt, point, sizeof point);
     at_point_params(p->family, pt, params, sizeof params);
     time_t t = time(NULL);
@@ -25,14 +29,14 @@ static void header(FILE *f, const at_problem *p, const at_point *pt,
             " *\n"
             " * command:  %s\n"
             " * emitted:  %s\n"
-            " * problem:  %s %s, %lld x %lld (ld_in %lld, ld_out %lld)\n"
+            " * problem:  %s %s, %lld x %lld (ld_in %lld, ld_out %lld)%s\n"
             " * point:    %s\n"
             " *           %s\n"
             " * template: %s\n",
             AUTOTUNE_VERSION, pv->command ? pv->command : "(API)", now,
             p->family->name, p->type->name, (long long)p->rows,
             (long long)p->cols, (long long)p->ld_in, (long long)p->ld_out,
-            point, params, p->family->template_path);
+            batch, point, params, p->family->template_path);
     if (pv->tuned)
         fprintf(f,
                 " * tuned:    %s on %s (sm_%d, %d SMs), driver %s (CUDA "
@@ -54,11 +58,14 @@ static void header(FILE *f, const at_problem *p, const at_point *pt,
                 pv->sm, pv->why ? pv->why : "no tuned entry", p->family->name);
     fprintf(f,
             " *\n"
-            " * Build: nvcc -arch=sm_%d -c this.cu; call %s() from host "
-            "code.\n"
+            " * Build: nvcc -arch=sm_%d -c this.cu; call %s() (one matrix)\n"
+            " * or %s_batched() from host code.\n"
             " */\n"
-            "#include <cuda_runtime.h>\n\n",
-            pv->sm, name);
+            "#include <cuda_runtime.h>\n",
+            pv->sm, name, name);
+    if (p->type->header)
+        fprintf(f, "#include <%s>\n", p->type->header);
+    fputc('\n', f);
 }
 
 static int write_all(FILE *f, const at_problem *p, const at_point *pt,

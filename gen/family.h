@@ -18,8 +18,8 @@ typedef struct at_launch {
  * them in ptr. */
 typedef struct at_args {
     int n;
-    void *ptr[8];
-    unsigned char store[8][8];
+    void *ptr[12];
+    unsigned char store[12][8];
 } at_args;
 
 typedef struct at_family {
@@ -45,9 +45,9 @@ typedef struct at_family {
     void (*launch)(const at_problem *p, const at_point *pt, at_launch *g);
     /* The kernel's arguments for device pointers in and out. */
     void (*args)(const at_problem *p, uint64_t in, uint64_t out, at_args *a);
-    /* out = f(in) on the CPU for input rows [r0, r1) (bands of rows are
-     * independent, so threads can share the work); buffers of
-     * p->in_bytes and p->out_bytes. */
+    /* out = f(in) on the CPU for input rows [r0, r1) of the batch's
+     * batch * rows (bands of rows are independent, so threads can share
+     * the work); buffers of p->in_bytes and p->out_bytes. */
     void (*reference)(const at_problem *p, const void *in, void *out,
                       int64_t r0, int64_t r1);
     /* Bytes a perfect kernel reads plus writes (for GB/s). */

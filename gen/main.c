@@ -4,6 +4,7 @@
  *                      [-o FILE] [--strategy S] [--budget N|Ts] ...
  *   autotune space transpose [--type T] [--arch sm_XX]
  *   autotune replay FILE.csv [--json] [--seeds N] [--strategy S]
+ *   autotune bench transpose [--csv FILE] [problem flags] [tuning flags]
  *
  * Exit status: 0 done, 1 failed, 2 bad usage. Errors are one line on
  * stderr. */
@@ -16,6 +17,7 @@
 #include "../runtime/api_internal.h"
 #include "../runtime/autotune_version.h"
 #include "../search/replay.h"
+#include "bench_cmd.h"
 #include "emit.h"
 #include "family.h"
 #include "json.h"
@@ -26,6 +28,9 @@ static const char *usage =
     "  autotune space FAMILY [--type T] [--arch sm_XX]  list the space\n"
     "  autotune replay FILE.csv [--json] [--seeds N] [--strategy S]\n"
     "                   run the strategies on a recorded space, no GPU\n"
+    "  autotune bench FAMILY [--csv FILE] [options]\n"
+    "                   bandwidth against memcpy, cuBLAS and the classic\n"
+    "                   kernels: the suite, or the problem the flags give\n"
     "  autotune --help | --version\n"
     "\n"
     "families: transpose\n"
@@ -33,13 +38,19 @@ static const char *usage =
     "  --arch auto      tune on this machine's GPU (default)\n"
     "  --arch sm_XX     emit for that architecture: tuned here if this GPU\n"
     "                   is one, else from the cache, else the default point\n"
-    "  --type T         element type: f32 (default), f64\n"
+    "  --type T         element type: i8, u8, f16, bf16, f32 (default), f64,\n"
+    "                   c64, c128, f32x4\n"
     "  --rows R         input rows (default 8192)\n"
     "  --cols C         input columns (default 8192)\n"
     "  --ld-in N        elements between input rows (default: cols)\n"
     "  --ld-out N       elements between output rows (default: rows)\n"
+    "  --batch B        matrices (default 1)\n"
+    "  --stride-in N    elements between input matrices (default:\n"
+    "                   rows * ld-in)\n"
+    "  --stride-out N   elements between output matrices (default:\n"
+    "                   cols * ld-out)\n"
     "  -o FILE          output .cu ('-': stdout; default\n"
-    "                   FAMILY_TYPE_RxC.cu)\n"
+    "                   FAMILY_TYPE_RxC.cu, FAMILY_TYPE_BxRxC.cu)\n"
     "  --name NAME      launcher name (default autotune_FAMILY_TYPE)\n"
     "  --device N       CUDA device ordinal (default 0)\n"
     "  --jobs N         compile threads (default: processors)\n"
@@ -55,6 +66,8 @@ static const char *usage =
     "  --no-compile-cache  compile every variant (no compiled-variant cache)\n"
     "  --warm-l2        time from L2 (no buffer rotation for small inputs)\n"
     "  --seeds N        replay: seeds per strategy (default 100)\n"
+    "  --csv FILE       bench: where the CSV goes (default\n"
+    "                   bench_FAMILY.csv)\n"
     "  --quiet          no progress on stderr\n"
     "environment: AUTOTUNE_CACHE (cache file), AUTOTUNE_CUBIN_CACHE\n"
     "  (compiled variants; default beside the cache), XDG_CACHE_HOME,\n"
@@ -62,8 +75,10 @@ static const char *usage =
 
 typedef struct opts {
     const char *cmd, *family, *type, *arch, *out, *name;
-    const char *strategy, *budget, *record, *limit, *file;
-    long long rows, cols, ld_in, ld_out, device, jobs, seeds;
+    const char *strategy, *budget, *record, *limit, *file, *csv;
+    long long rows, cols, ld_in, ld_out, batch, stride_in, stride_out;
+    long long device, jobs, seeds;
+    int shape_given; /* --type or a shape flag: bench takes one problem */
     unsigned long long seed;
     int quiet, json, retune, no_cubins, warm_l2;
     size_t budget_evals;
@@ -130,6 +145,9 @@ static int parse(int argc, char **argv, opts *o)
         o->cmd = "space";
         o->arch = "sm_90";
         ++i;
+    } else if (i < argc && strcmp(argv[i], "bench") == 0) {
+        o->cmd = "bench";
+        ++i;
     } else if (i < argc && strcmp(argv[i], "replay") == 0) {
         o->cmd = "replay";
         ++i;
@@ -149,22 +167,33 @@ static int parse(int argc, char **argv, opts *o)
             return 2;
         }
     }
-    /* Flags that take a value: a string, or a whole number >= min. */
+    /* Flags that take a value: a string, or a whole number >= min;
+     * shape: the flag describes the problem. */
     const struct {
         const char *flag;
         const char **str;
         long long *num, min;
+        int shape;
     } flags[] = {
-        {"--arch", &o->arch, NULL, 0},     {"--type", &o->type, NULL, 0},
-        {"-o", &o->out, NULL, 0},          {"--name", &o->name, NULL, 0},
-        {"--rows", NULL, &o->rows, 1},     {"--cols", NULL, &o->cols, 1},
-        {"--ld-in", NULL, &o->ld_in, 1},   {"--ld-out", NULL, &o->ld_out, 1},
-        {"--device", NULL, &o->device, 0}, {"--jobs", NULL, &o->jobs, 1},
-        {"--strategy", &o->strategy, NULL, 0},
-        {"--budget", &o->budget, NULL, 0},
-        {"--record", &o->record, NULL, 0},
-        {"--compile-limit", &o->limit, NULL, 0},
-        {"--seeds", NULL, &o->seeds, 1},
+        {"--arch", &o->arch, NULL, 0, 0},
+        {"--type", &o->type, NULL, 0, 1},
+        {"-o", &o->out, NULL, 0, 0},
+        {"--name", &o->name, NULL, 0, 0},
+        {"--rows", NULL, &o->rows, 1, 1},
+        {"--cols", NULL, &o->cols, 1, 1},
+        {"--ld-in", NULL, &o->ld_in, 1, 1},
+        {"--ld-out", NULL, &o->ld_out, 1, 1},
+        {"--batch", NULL, &o->batch, 1, 1},
+        {"--stride-in", NULL, &o->stride_in, 1, 1},
+        {"--stride-out", NULL, &o->stride_out, 1, 1},
+        {"--csv", &o->csv, NULL, 0, 0},
+        {"--device", NULL, &o->device, 0, 0},
+        {"--jobs", NULL, &o->jobs, 1, 0},
+        {"--strategy", &o->strategy, NULL, 0, 0},
+        {"--budget", &o->budget, NULL, 0, 0},
+        {"--record", &o->record, NULL, 0, 0},
+        {"--compile-limit", &o->limit, NULL, 0, 0},
+        {"--seeds", NULL, &o->seeds, 1, 0},
     };
     const struct {
         const char *flag;
@@ -206,18 +235,28 @@ static int parse(int argc, char **argv, opts *o)
         } else if (parse_num(a, v, flags[f].min, flags[f].num)) {
             return 2;
         }
+        if (f < nf && flags[f].shape)
+            o->shape_given = 1;
     }
     int tuning_flags = o->out || o->name || o->device || o->jobs ||
                        o->seed || o->quiet || o->budget || o->record ||
                        o->limit || o->retune || o->no_cubins ||
                        o->warm_l2;
     if (strcmp(o->cmd, "space") == 0 &&
-        (tuning_flags || o->strategy || o->json || o->seeds != 100))
-        return bad_usage("%s", "space takes only --type, --arch, --rows, "
-                               "--cols, --ld-in and --ld-out");
+        (tuning_flags || o->strategy || o->json || o->seeds != 100 ||
+         o->csv))
+        return bad_usage("%s", "space takes only --type, --arch and the "
+                               "problem's shape");
+    if (o->csv && strcmp(o->cmd, "bench") != 0)
+        return bad_usage("%s", "--csv is for bench");
+    if (strcmp(o->cmd, "bench") == 0 &&
+        (o->out || o->name || o->record || o->json ||
+         strcmp(o->arch, "auto") != 0))
+        return bad_usage("%s", "bench takes no -o, --name, --record, --json "
+                               "or --arch (it runs on this GPU)");
     if (strcmp(o->cmd, "replay") == 0) {
-        if (tuning_flags || strcmp(o->type, "f32") || strcmp(o->arch, "auto") ||
-            o->rows != 8192 || o->cols != 8192 || o->ld_in || o->ld_out)
+        if (tuning_flags || o->shape_given || strcmp(o->arch, "auto") ||
+            o->csv)
             return bad_usage("%s", "replay takes only --json, --seeds and "
                                    "--strategy");
         if (o->strategy && !at_strategy_find(o->strategy))
@@ -274,7 +313,7 @@ static int parse_arch(const char *s)
 static autotune_problem flags_problem(const opts *o)
 {
     autotune_problem u = {o->family, o->type, o->rows, o->cols, o->ld_in,
-                          o->ld_out};
+                          o->ld_out, o->batch, o->stride_in, o->stride_out};
     return u;
 }
 
@@ -475,6 +514,11 @@ static void print_json(const opts *o, const at_problem *p,
     json_kv_str("type", p->type->name);
     json_kv_num("rows", (double)p->rows);
     json_kv_num("cols", (double)p->cols);
+    json_kv_num("ld_in", (double)p->ld_in);
+    json_kv_num("ld_out", (double)p->ld_out);
+    json_kv_num("batch", (double)p->batch);
+    json_kv_num("stride_in", (double)p->stride_in);
+    json_kv_num("stride_out", (double)p->stride_out);
     json_kv_str("gpu", d->name);
     json_kv_num("sm", d->sm);
     json_kv_str("driver", d->driver_build);
@@ -546,6 +590,10 @@ static int cmd_tune(const opts *o, const char *cmdline)
     char out[1024], name[128];
     if (o->out)
         snprintf(out, sizeof out, "%s", o->out);
+    else if (p.batch > 1)
+        snprintf(out, sizeof out, "%s_%s_%lldx%lldx%lld.cu", p.family->name,
+                 p.type->name, (long long)p.batch, (long long)p.rows,
+                 (long long)p.cols);
     else
         snprintf(out, sizeof out, "%s_%s_%lldx%lld.cu", p.family->name,
                  p.type->name, (long long)p.rows, (long long)p.cols);
@@ -745,6 +793,26 @@ static int cmd_replay(const opts *o)
     return 0;
 }
 
+static int cmd_bench(const opts *o)
+{
+    at_problem p;
+    char csv[256];
+    if (o->shape_given && user_problem(o, &p))
+        return 2;
+    snprintf(csv, sizeof csv, "bench_%s.csv", o->family);
+    at_bench_args a = {
+        .family = o->family, .one = o->shape_given,
+        .problem = flags_problem(o), .csv = o->csv ? o->csv : csv,
+        .device = (int)o->device, .quiet = o->quiet,
+        .tune = {.jobs = (int)o->jobs, .seed = o->seed,
+                 .progress = o->quiet ? NULL : stderr,
+                 .strategy = o->strategy, .budget_evals = o->budget_evals,
+                 .budget_s = o->budget_s, .compile_limit_s = o->limit_s,
+                 .warm_l2 = o->warm_l2, .no_cubin_cache = o->no_cubins,
+                 .retune = o->retune}};
+    return at_cmd_bench(&a);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -765,6 +833,8 @@ int main(int argc, char **argv)
         return cmd_space(&o);
     if (strcmp(o.cmd, "replay") == 0)
         return cmd_replay(&o);
+    if (strcmp(o.cmd, "bench") == 0)
+        return cmd_bench(&o);
     char cmdline[2048];
     command_line(argc, argv, cmdline, sizeof cmdline);
     return cmd_tune(&o, cmdline);

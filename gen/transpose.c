@@ -1,44 +1,105 @@
-/* The transpose family: out[c][r] = in[r][c] for 4- and 8-byte elements.
- * Template: templates/transpose.cu. Each axis exists because of a seed
- * document (../shared/seeds/): tiles through shared memory for coalescing,
- * padding for bank conflicts, vectors and elements per thread for bytes in
- * flight, __ldg/__restrict__ for the read-only path. */
+/* The transpose family: out[z][c][r] = in[z][r][c] for 1-, 2-, 4-, 8- and
+ * 16-byte elements, one matrix or a batch. Template: templates/transpose.cu.
+ * Each axis exists because of a seed document (../shared/seeds/) or a
+ * measurement (docs/notes/gpu-log.md): tiles through shared memory for
+ * coalescing, padding or swizzling for bank conflicts, vectors, packing and
+ * elements per thread for bytes in flight, several tiles per block so the
+ * next loads overlap the stores, __ldg/__restrict__ for the read-only
+ * path. */
 #include <stdio.h>
 #include <string.h>
 
 #include "family.h"
 #include "templates.h"
 
-enum { TILE_X, TILE_Y, BLOCK_X, BLOCK_Y, VEC, PAD, LDG, RESTRICT, N_AXES };
+enum {
+    TILE_X, TILE_Y, BLOCK_X, BLOCK_Y, VEC, PACK, SMEM, TILES, LDG, RESTRICT,
+    N_AXES
+};
 
 static const at_axis axes[N_AXES] = {
-    [TILE_X] = {"tile_x", "tile width (input columns)", 4, {16, 32, 64, 128}},
-    [TILE_Y] = {"tile_y", "tile height (input rows)", 4, {16, 32, 64, 128}},
-    [BLOCK_X] = {"block_x", "threads in x", 5, {4, 8, 16, 32, 64}},
-    [BLOCK_Y] = {"block_y", "threads in y: the block walks the tile in "
-                            "tile/block_y row passes",
-                 6, {1, 2, 4, 8, 16, 32}},
-    [VEC] = {"vec", "elements per global load/store (at most 16 bytes)", 3,
-             {1, 2, 4}},
-    [PAD] = {"pad", "elements of padding per shared-memory row", 2, {0, 1}},
+    [TILE_X] = {"tile_x", "tile width (input columns)", 7,
+                {8, 16, 32, 64, 128, 256, 512}},
+    [TILE_Y] = {"tile_y", "tile height (input rows)", 7,
+                {8, 16, 32, 64, 128, 256, 512}},
+    [BLOCK_X] = {"block_x", "threads in x", 4, {8, 16, 32, 64}},
+    [BLOCK_Y] = {"block_y", "threads in y", 6, {1, 2, 4, 8, 16, 32}},
+    [VEC] = {"vec", "units per global load/store (at most 16 bytes); a unit "
+                    "is an element, or a packed 32-bit word",
+             5, {1, 2, 4, 8, 16}},
+    [PACK] = {"pack", "1: 1- and 2-byte elements packed 4 bytes to a word, "
+                      "transposed in registers with byte permutes",
+              2, {0, 1}},
+    [SMEM] = {"smem", "shared tile: 1 padded by a unit a row, 2 swizzled "
+                      "(16-byte chunks XORed by row)",
+              2, {1, 2}},
+    [TILES] = {"tiles", "tiles per block, the next one's loads issued before "
+                        "the current one's stores",
+               2, {1, 2}},
     [LDG] = {"ldg", "1: loads through the read-only cache (__ldg)", 2,
              {0, 1}},
     [RESTRICT] = {"restrict", "1: __restrict__ pointers", 2, {0, 1}},
 };
 
-/* Elements per thread follow from tile and block; capped because past this
- * the unrolled body only costs compile time and registers. */
-enum { MAX_EPT = 32 };
+/* Tiles span 64 to 1024 bytes a side: narrower ones never came within 3%
+ * of the best on an H100 (f32, 2480 points), wider ones overflow shared
+ * memory or registers. Blocks of fewer than 128 threads stayed 5% behind.
+ * A thread stages at most 128 bytes of a tile in registers (32 registers:
+ * the next tile's loads are held while the current one is stored).
+ * Unpacked 1- and 2-byte elements are the fallback for rows no word
+ * divides: 7% (f16) to 30% (i8) behind packed words where rows allow them
+ * (H100, 256 MiB), and twice as slow to compile; a small set of them, a
+ * padded tile and at most 32 elements a thread, serves that role.
+ * docs/notes/gpu-log.md has the measurements. */
+enum {
+    MIN_TILE_BYTES = 64,
+    MAX_TILE_BYTES = 1024,
+    MIN_THREADS = 128,
+    MAX_STAGED_BYTES = 128,
+    MAX_UNPACKED_EPT = 32,
+};
+
+typedef struct shape {
+    int tx, ty, bx, by, vec, k, unit, smem, threads;
+    long tile_bytes; /* the whole tile */
+} shape;
+
+static shape shape_of(const at_problem *p, const at_point *pt)
+{
+    shape s;
+    int e = p->type->bytes;
+    s.tx = pt->v[TILE_X];
+    s.ty = pt->v[TILE_Y];
+    s.bx = pt->v[BLOCK_X];
+    s.by = pt->v[BLOCK_Y];
+    s.vec = pt->v[VEC];
+    s.k = pt->v[PACK] && e < 4 ? 4 / e : 1;
+    s.unit = s.k > 1 ? 4 : e;
+    s.smem = pt->v[SMEM];
+    s.threads = s.bx * s.by;
+    s.tile_bytes = (long)s.tx * s.ty * e;
+    return s;
+}
 
 static int ept(const at_point *pt)
 {
     return pt->v[TILE_X] * pt->v[TILE_Y] / (pt->v[BLOCK_X] * pt->v[BLOCK_Y]);
 }
 
+/* The fast path's tile and the element path's ([row][col], a spare element
+ * a row) share the buffer; the element path's is never smaller. Unpacked
+ * tiles of 2- to 16-byte elements keep a 32-byte sector's elements but one
+ * of rows more, for skewed stores (AT_SKEW_ROWS in templates/transpose.cu). */
+static int skew_rows(const at_problem *p, const at_point *pt)
+{
+    const int e = p->type->bytes;
+    return (pt->v[PACK] && e < 4) || e == 1 ? 0 : 32 / e - 1;
+}
+
 static unsigned smem_bytes(const at_problem *p, const at_point *pt)
 {
-    return (unsigned)(pt->v[TILE_Y] * (pt->v[TILE_X] + pt->v[PAD]) *
-                      p->type->bytes);
+    return (unsigned)((pt->v[TILE_Y] + skew_rows(p, pt)) *
+                      (pt->v[TILE_X] + 1) * p->type->bytes);
 }
 
 #define REJECT(...) (why ? (void)snprintf(why, n, __VA_ARGS__) : (void)0, 0)
@@ -46,58 +107,108 @@ static unsigned smem_bytes(const at_problem *p, const at_point *pt)
 static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
                  char *why, size_t n)
 {
-    const int tx = pt->v[TILE_X], ty = pt->v[TILE_Y];
-    const int bx = pt->v[BLOCK_X], by = pt->v[BLOCK_Y], vec = pt->v[VEC];
-    const int threads = bx * by;
-    if (p->type->bytes != 4 && p->type->bytes != 8)
-        return REJECT("element size %d not supported", p->type->bytes);
-    if (vec * p->type->bytes > 16)
-        return REJECT("vector of %d bytes exceeds 16", vec * p->type->bytes);
-    if (threads % 32)
-        return REJECT("%d threads is not a multiple of 32", threads);
-    if (threads > l->max_threads)
-        return REJECT("%d threads exceeds the limit %d", threads,
+    const int e = p->type->bytes;
+    const shape s = shape_of(p, pt);
+    const int g = s.ty / s.k; /* rows of units in the shared tile */
+    if (e != 1 && e != 2 && e != 4 && e != 8 && e != 16)
+        return REJECT("element size %d not supported", e);
+    if (pt->v[PACK] && e >= 4)
+        return REJECT("packing is for 1- and 2-byte elements, not %d", e);
+    if (s.vec * s.unit > 16)
+        return REJECT("vector of %d bytes exceeds 16", s.vec * s.unit);
+    /* Unpacked 1- and 2-byte elements are the path for rows no word
+     * divides: element by element (packing serves the aligned ones). */
+    if (e < 4 && s.k == 1 &&
+        (s.vec > 1 || s.smem != 1 || pt->v[TILES] > 1 ||
+         ept(pt) > MAX_UNPACKED_EPT))
+        return REJECT("unpacked %d-byte elements are the fallback: vec 1, "
+                      "padded, one tile a block, at most %d elements a "
+                      "thread", e, MAX_UNPACKED_EPT);
+    if (s.threads % 32)
+        return REJECT("%d threads is not a multiple of 32", s.threads);
+    if (s.threads < MIN_THREADS)
+        return REJECT("%d threads: fewer than %d", s.threads, MIN_THREADS);
+    if (s.threads > l->max_threads)
+        return REJECT("%d threads exceeds the limit %d", s.threads,
                       l->max_threads);
-    /* The block walks the tile, then the transposed tile, in passes of
-     * block_y rows and block_x * vec columns. */
-    if (tx % (bx * vec) || ty % (bx * vec))
-        return REJECT("tile %dx%d not divisible by block_x*vec = %d", tx, ty,
-                      bx * vec);
-    if (tx % by || ty % by)
-        return REJECT("tile %dx%d not divisible by block_y = %d", tx, ty, by);
-    if (ept(pt) > MAX_EPT)
-        return REJECT("%d elements per thread exceeds %d", ept(pt), MAX_EPT);
+    if (s.tx * e < MIN_TILE_BYTES || s.ty * e < MIN_TILE_BYTES ||
+        s.tx * e > MAX_TILE_BYTES || s.ty * e > MAX_TILE_BYTES)
+        return REJECT("tile %dx%d of %d-byte elements: sides must span %d "
+                      "to %d bytes", s.tx, s.ty, e, MIN_TILE_BYTES,
+                      MAX_TILE_BYTES);
+    /* Rows of the tile go to registers in passes of block_y groups of pack
+     * rows and block_x * vec * pack columns; the transposed tile leaves in
+     * passes of block_y rows and block_x * vec units. */
+    if (s.tx % (s.bx * s.vec * s.k) || g % s.by)
+        return REJECT("tile %dx%d not walked by %dx%d threads loading %d "
+                      "units of %d element(s)", s.tx, s.ty, s.bx, s.by, s.vec,
+                      s.k);
+    if (s.tx % s.by || g % (s.bx * s.vec))
+        return REJECT("transposed tile %dx%d not walked by %dx%d threads "
+                      "storing %d units of %d element(s)", s.ty, s.tx, s.bx,
+                      s.by, s.vec, s.k);
+    if (s.tile_bytes / s.threads > MAX_STAGED_BYTES)
+        return REJECT("%ld bytes a thread exceeds %d", s.tile_bytes / s.threads,
+                      MAX_STAGED_BYTES);
     if ((int)smem_bytes(p, pt) > l->max_smem)
         return REJECT("%u bytes of shared memory exceeds the limit %d",
                       smem_bytes(p, pt), l->max_smem);
+    /* The swizzle permutes the 16-byte chunks (or narrower stores) of each
+     * 128-byte span of a row. */
+    if (s.smem == 2 && (s.tx * s.unit) % 128)
+        return REJECT("swizzle needs rows of a multiple of 128 bytes, not "
+                      "%d", s.tx * s.unit);
+    /* With __ldg restrict changes nothing (the same machine code); without
+     * it, restrict moved times 0.0% at the median (H100, f32 record). So
+     * the two go together: plain loads, or read-only ones. */
+    if (pt->v[LDG] != pt->v[RESTRICT])
+        return REJECT("ldg and restrict go together (ldg=%d, restrict=%d)",
+                      pt->v[LDG], pt->v[RESTRICT]);
     return 1;
 }
 
 static void point_name(const at_point *pt, char *buf, size_t n)
 {
-    snprintf(buf, n, "tile%dx%d_blk%dx%d_ept%d_vec%d_pad%d_ldg%d_rst%d",
+    static const char *smem[] = {"plain", "pad1", "swz"};
+    char pk[16] = "";
+    if (pt->v[PACK])
+        snprintf(pk, sizeof pk, "_pk");
+    snprintf(buf, n, "tile%dx%d_blk%dx%d_ept%d_vec%d%s_%s_tpb%d_ldg%d_rst%d",
              pt->v[TILE_X], pt->v[TILE_Y], pt->v[BLOCK_X], pt->v[BLOCK_Y],
-             ept(pt), pt->v[VEC], pt->v[PAD], pt->v[LDG], pt->v[RESTRICT]);
+             ept(pt), pt->v[VEC], pk, smem[pt->v[SMEM] % 3], pt->v[TILES],
+             pt->v[LDG], pt->v[RESTRICT]);
 }
 
 static void defines(const at_problem *p, const at_point *pt, char *buf,
                     size_t n)
 {
+    const shape s = shape_of(p, pt);
     snprintf(buf, n,
              "#define AT_ELEM_BYTES %d\n#define AT_TILE_X %d\n"
              "#define AT_TILE_Y %d\n#define AT_BLOCK_X %d\n"
-             "#define AT_BLOCK_Y %d\n#define AT_VEC %d\n#define AT_PAD %d\n"
-             "#define AT_LDG %d\n#define AT_RESTRICT %d\n",
-             p->type->bytes, pt->v[TILE_X], pt->v[TILE_Y], pt->v[BLOCK_X],
-             pt->v[BLOCK_Y], pt->v[VEC], pt->v[PAD], pt->v[LDG],
-             pt->v[RESTRICT]);
+             "#define AT_BLOCK_Y %d\n#define AT_PACK %d\n#define AT_VEC %d\n"
+             "#define AT_SMEM %d\n#define AT_TILES %d\n#define AT_LDG %d\n"
+             "#define AT_RESTRICT %d\n",
+             p->type->bytes, s.tx, s.ty, s.bx, s.by, s.k, s.vec, s.smem,
+             pt->v[TILES], pt->v[LDG], pt->v[RESTRICT]);
+}
+
+/* Blocks for a problem: a tiles-per-block share of every tile, at most
+ * what a 1-D grid holds (the kernel loops over the rest). */
+static unsigned grid_blocks(const at_problem *p, int tx, int ty, int tiles)
+{
+    int64_t nx = (p->cols + tx - 1) / tx, ny = (p->rows + ty - 1) / ty;
+    /* nx * ny * batch stays far below 2^63: each factor is under 2^31 and
+     * nx * ny is at most rows * cols / 64. */
+    double total = (double)nx * (double)ny * (double)p->batch;
+    double blocks = (total + tiles - 1) / tiles;
+    return blocks > 2147483647.0 ? 2147483647u : (unsigned)blocks;
 }
 
 static void launch(const at_problem *p, const at_point *pt, at_launch *g)
 {
-    int64_t gy = (p->rows + pt->v[TILE_Y] - 1) / pt->v[TILE_Y];
-    g->grid[0] = (unsigned)((p->cols + pt->v[TILE_X] - 1) / pt->v[TILE_X]);
-    g->grid[1] = (unsigned)(gy > 65535 ? 65535 : gy); /* kernel loops in y */
+    g->grid[0] = grid_blocks(p, pt->v[TILE_X], pt->v[TILE_Y], pt->v[TILES]);
+    g->grid[1] = 1;
     g->grid[2] = 1;
     g->block[0] = (unsigned)pt->v[BLOCK_X];
     g->block[1] = (unsigned)pt->v[BLOCK_Y];
@@ -112,11 +223,13 @@ static void put(at_args *a, const void *v, size_t n)
     a->n++;
 }
 
-/* (in, out, int rows, int cols, long long ld_in, long long ld_out) */
+/* (in, out, int rows, int cols, long long ld_in, long long ld_out,
+ *  int batch, long long stride_in, long long stride_out) */
 static void args(const at_problem *p, uint64_t in, uint64_t out, at_args *a)
 {
-    int rows = (int)p->rows, cols = (int)p->cols;
+    int rows = (int)p->rows, cols = (int)p->cols, batch = (int)p->batch;
     long long ld_in = p->ld_in, ld_out = p->ld_out;
+    long long stride_in = p->stride_in, stride_out = p->stride_out;
     a->n = 0;
     put(a, &in, sizeof in);
     put(a, &out, sizeof out);
@@ -124,10 +237,18 @@ static void args(const at_problem *p, uint64_t in, uint64_t out, at_args *a)
     put(a, &cols, sizeof cols);
     put(a, &ld_in, sizeof ld_in);
     put(a, &ld_out, sizeof ld_out);
+    put(a, &batch, sizeof batch);
+    put(a, &stride_in, sizeof stride_in);
+    put(a, &stride_out, sizeof stride_out);
 }
 
 /* Blocked so the CPU reference of a large matrix takes a fraction of a
- * second rather than striding through memory. */
+ * second rather than striding through memory. Rows are numbered across
+ * the batch: row fr is row fr % rows of matrix fr / rows. */
+typedef struct b16 {
+    uint64_t lo, hi;
+} b16;
+
 #define REFERENCE(T)                                                        \
     static void reference_##T(const at_problem *p, const T *in, T *out,     \
                               int64_t first, int64_t end)                   \
@@ -135,41 +256,52 @@ static void args(const at_problem *p, uint64_t in, uint64_t out, at_args *a)
         enum { B = 32 };                                                    \
         for (int64_t r0 = first; r0 < end; r0 += B)                         \
             for (int64_t c0 = 0; c0 < p->cols; c0 += B)                     \
-                for (int64_t r = r0; r < r0 + B && r < end; ++r)            \
+                for (int64_t fr = r0; fr < r0 + B && fr < end; ++fr) {      \
+                    int64_t z = fr / p->rows, r = fr % p->rows;             \
+                    const T *src = in + z * p->stride_in + r * p->ld_in;    \
+                    T *dst = out + z * p->stride_out + r;                   \
                     for (int64_t c = c0; c < c0 + B && c < p->cols; ++c)    \
-                        out[c * p->ld_out + r] = in[r * p->ld_in + c];      \
+                        dst[c * p->ld_out] = src[c];                        \
+                }                                                           \
     }
+REFERENCE(uint8_t)
+REFERENCE(uint16_t)
 REFERENCE(uint32_t)
 REFERENCE(uint64_t)
+REFERENCE(b16)
 
 static void reference(const at_problem *p, const void *in, void *out,
                       int64_t r0, int64_t r1)
 {
-    if (p->type->bytes == 4)
-        reference_uint32_t(p, in, out, r0, r1);
-    else
-        reference_uint64_t(p, in, out, r0, r1);
+    switch (p->type->bytes) {
+    case 1: reference_uint8_t(p, in, out, r0, r1); break;
+    case 2: reference_uint16_t(p, in, out, r0, r1); break;
+    case 4: reference_uint32_t(p, in, out, r0, r1); break;
+    case 8: reference_uint64_t(p, in, out, r0, r1); break;
+    default: reference_b16(p, in, out, r0, r1); break;
+    }
 }
 
 static double bytes_moved(const at_problem *p)
 {
-    return 2.0 * (double)p->rows * (double)p->cols * p->type->bytes;
+    return 2.0 * at_problem_elems(p) * p->type->bytes;
 }
 
 /* Used when nothing was tuned for an architecture: the classic 32x32 tile
- * with 32x8 threads and one element of padding, valid for every type and
- * every architecture this project targets. */
+ * (64x64 for bytes, so a side spans 64 bytes) with 32x8 threads and a unit
+ * of padding, valid for every type and every architecture this project
+ * targets. */
 static void default_point(const at_problem *p, int sm, at_point *pt)
 {
-    (void)p;
     (void)sm;
     memset(pt, 0, sizeof *pt);
-    pt->v[TILE_X] = 32;
-    pt->v[TILE_Y] = 32;
+    pt->v[TILE_X] = pt->v[TILE_Y] = p->type->bytes == 1 ? 64 : 32;
     pt->v[BLOCK_X] = 32;
     pt->v[BLOCK_Y] = 8;
     pt->v[VEC] = 1;
-    pt->v[PAD] = 1;
+    pt->v[PACK] = 0;
+    pt->v[SMEM] = 1;
+    pt->v[TILES] = 1;
     pt->v[LDG] = 1;
     pt->v[RESTRICT] = 1;
 }
@@ -180,47 +312,66 @@ static void emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
     (void)pt;
     const char *t = p->type->ctype;
     fprintf(f,
-            "/* Launches the kernel on stream for an input of rows x cols\n"
-            " * (row-major, ld_in elements between rows) into out (cols x\n"
-            " * rows, ld_out between rows). in and out are device pointers\n"
-            " * that must not overlap. Returns the launch's error. */\n"
-            "extern \"C\" cudaError_t %s(const %s *in, %s *out, int rows,\n"
-            "    int cols, long long ld_in, long long ld_out,\n"
+            "/* Launches the kernel on stream for a batch of matrices: input\n"
+            " * z is rows x cols (row-major, ld_in elements between rows) at\n"
+            " * in + z * stride_in; output z is cols x rows (ld_out between\n"
+            " * rows) at out + z * stride_out. in and out are device pointers\n"
+            " * whose ranges must not overlap. Returns the launch's error. */\n"
+            "extern \"C\" cudaError_t %s_batched(const %s *in, %s *out,\n"
+            "    int rows, int cols, long long ld_in, long long ld_out,\n"
+            "    int batch, long long stride_in, long long stride_out,\n"
             "    cudaStream_t stream)\n"
             "{\n"
-            "    if (rows <= 0 || cols <= 0 || ld_in < cols || ld_out < rows)\n"
+            "    if (rows <= 0 || cols <= 0 || ld_in < cols || ld_out < rows ||\n"
+            "        batch <= 0 ||\n"
+            "        (batch > 1 &&\n"
+            "         (stride_in < (rows - 1) * ld_in + cols ||\n"
+            "          stride_out < (cols - 1) * ld_out + rows)))\n"
             "        return cudaErrorInvalidValue;\n"
-            "    const int smem =\n"
-            "        AT_TILE_Y * (AT_TILE_X + AT_PAD) * AT_ELEM_BYTES;\n"
+            "    const int smem = (AT_TILE_Y + AT_SKEW_ROWS) *\n"
+            "        (AT_TILE_X + 1) * AT_ELEM_BYTES;\n"
             "    if (smem > 48 * 1024) {\n"
             "        cudaError_t err = cudaFuncSetAttribute(%s_kernel,\n"
             "            cudaFuncAttributeMaxDynamicSharedMemorySize, smem);\n"
             "        if (err != cudaSuccess)\n"
             "            return err;\n"
             "    }\n"
-            "    long long gy = ((long long)rows + AT_TILE_Y - 1) / AT_TILE_Y;\n"
-            "    dim3 grid((unsigned)(((long long)cols + AT_TILE_X - 1) /\n"
-            "                         AT_TILE_X),\n"
-            "              (unsigned)(gy > 65535 ? 65535 : gy));\n"
+            "    double tiles = (double)(((long long)cols + AT_TILE_X - 1) /\n"
+            "                            AT_TILE_X) *\n"
+            "                   (double)(((long long)rows + AT_TILE_Y - 1) /\n"
+            "                            AT_TILE_Y) * batch;\n"
+            "    double blocks = (tiles + AT_TILES - 1) / AT_TILES;\n"
+            "    dim3 grid(blocks > 2147483647.0 ? 2147483647u\n"
+            "                                    : (unsigned)blocks);\n"
             "    dim3 block(AT_BLOCK_X, AT_BLOCK_Y);\n"
             "    %s_kernel<<<grid, block, smem, stream>>>(\n"
             "        (const at_elem *)in, (at_elem *)out, rows, cols, ld_in,\n"
-            "        ld_out);\n"
+            "        ld_out, batch, stride_in, stride_out);\n"
             "    return cudaGetLastError();\n"
+            "}\n\n"
+            "/* One matrix: rows x cols in (ld_in between rows) to cols x rows\n"
+            " * out (ld_out between rows). */\n"
+            "extern \"C\" cudaError_t %s(const %s *in, %s *out, int rows,\n"
+            "    int cols, long long ld_in, long long ld_out,\n"
+            "    cudaStream_t stream)\n"
+            "{\n"
+            "    return %s_batched(in, out, rows, cols, ld_in, ld_out, 1,\n"
+            "                      (long long)rows * ld_in,\n"
+            "                      (long long)cols * ld_out, stream);\n"
             "}\n",
-            name, t, t, name, name);
+            name, t, t, name, name, name, t, t, name);
 }
 
 const at_family at_family_transpose = {
     .name = "transpose",
-    .abi = 1,
+    .abi = 2,
     .template_path = "templates/transpose.cu",
     .template_src = at_tmpl_transpose,
     .axes = axes,
     .n_axes = N_AXES,
-    .derived = "ept = tile_x*tile_y/(block_x*block_y): elements per thread, "
-               "the block walking the tile in tile_y/block_y row passes "
-               "(at most 32)",
+    .derived = "ept = tile_x*tile_y/(block_x*block_y): elements per thread "
+               "per tile; pack = 4/element bytes rows to a word when "
+               "pack=1; at most 128 bytes staged per thread",
     .valid = valid,
     .point_name = point_name,
     .defines = defines,

@@ -5,7 +5,7 @@
  * miss and loads the cached cubin on a hit; later asks are a lookup.
  *
  *   autotune_ctx *ctx;  autotune_kernel *k;
- *   autotune_problem p = { "transpose", "f32", 8192, 8192, 0, 0 };
+ *   autotune_problem p = { "transpose", "f32", 8192, 8192 };
  *   if (autotune_create(&ctx, NULL) ||
  *       autotune_get(ctx, &p, &k) ||
  *       autotune_launch(k, d_in, d_out, stream))
@@ -65,10 +65,13 @@ typedef struct autotune_options {
 
 typedef struct autotune_problem {
     const char *family; /* "transpose" */
-    const char *type;   /* "f32", "f64" */
-    int64_t rows, cols; /* of the input matrix, row-major */
-    int64_t ld_in;      /* 0: cols */
-    int64_t ld_out;     /* 0: rows */
+    const char *type;   /* i8 u8 f16 bf16 f32 f64 c64 c128 f32x4 */
+    int64_t rows, cols; /* of each input matrix, row-major */
+    int64_t ld_in;      /* elements between input rows; 0: cols */
+    int64_t ld_out;     /* elements between output rows; 0: rows */
+    int64_t batch;      /* matrices; 0: 1 */
+    int64_t stride_in;  /* elements between input matrices; 0: rows*ld_in */
+    int64_t stride_out; /* elements between outputs; 0: cols*ld_out */
 } autotune_problem;
 
 typedef struct autotune_figures {

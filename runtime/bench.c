@@ -27,13 +27,19 @@ typedef struct case_ {
 
 /* The odd shapes every variant must also get right: primes, a multiple of
  * no tile size, with wider leading dimensions: odd ones (the element path
- * everywhere) and multiples of 4 (vector path and edge tiles together). */
+ * everywhere) and multiples of 32 elements (vector path, packed words and
+ * edge tiles together); and batches with strides wider than the matrices,
+ * of edge tiles only and of whole tiles and edges. */
 static const struct {
-    int64_t rows, cols, ld_in, ld_out;
+    int64_t rows, cols, ld_in, ld_out, batch, stride_in, stride_out;
     const char *label;
 } odd_shapes[] = {
-    {211, 379, 383, 223, "odd shape 211x379 ld 383/223"},
-    {211, 379, 384, 212, "odd shape 211x379 ld 384/212"},
+    {211, 379, 383, 223, 1, 0, 0, "odd shape 211x379 ld 383/223"},
+    {211, 379, 384, 224, 1, 0, 0, "odd shape 211x379 ld 384/224"},
+    {37, 53, 64, 48, 3, 37 * 64 + 16, 53 * 48 + 32,
+     "batch 3 of 37x53 ld 64/48 strides 2384/2576"},
+    {96, 160, 176, 112, 4, 96 * 176 + 32, 160 * 112 + 16,
+     "batch 4 of 96x160 ld 176/112 strides 16928/17936"},
 };
 enum { N_CASES = 1 + sizeof odd_shapes / sizeof odd_shapes[0] };
 
@@ -62,16 +68,45 @@ static int alloc(CUdeviceptr *p, size_t n, const char *what, at_err *e)
     return 0;
 }
 
+/* Bytes of a case's output as checked: whole 32-bit words (the comparison
+ * works in words; the bytes past the matrix's end are poison like the
+ * guards). */
+static size_t out_words_bytes(const at_problem *p)
+{
+    return (p->out_bytes + 3) & ~(size_t)3;
+}
+
 /* Host work on big buffers, shared among threads: the random input, the
  * poisoned reference and the reference itself each take a fraction of a
  * second per 256 MiB on one core. */
 typedef struct prep {
     const at_problem *p;
     unsigned char *in, *ref;
-    size_t guarded;
+    size_t in_alloc, guarded;
     uint64_t seed, stream;
     int parts;
+    int finite; /* AT_BENCH_FINITE */
 } prep;
+
+/* Words [i, end) of a random input made finite normal floats of the
+ * type's lane size: a NaN, infinite or subnormal exponent becomes the
+ * exponent of 1. */
+static void make_finite(uint32_t *w, size_t i, size_t end, int fp)
+{
+    if (fp == 4) {
+        for (; i < end; ++i) {
+            uint32_t x = (w[i] >> 23) & 0xFF;
+            if (x == 0 || x == 0xFF)
+                w[i] = (w[i] & ~(0xFFu << 23)) | (127u << 23);
+        }
+    } else if (fp == 8) {
+        for (i |= 1; i < end; i += 2) { /* the high word of each double */
+            uint32_t x = (w[i] >> 20) & 0x7FF;
+            if (x == 0 || x == 0x7FF)
+                w[i] = (w[i] & ~(0x7FFu << 20)) | (1023u << 20);
+        }
+    }
+}
 
 enum { FILL_WORDS = 1 << 20 }; /* words per PCG stream */
 
@@ -80,7 +115,7 @@ static void prep_part(prep *w, int part)
     /* Input: chunk k of FILL_WORDS words from PCG stream (stream, k), so
      * the input depends on the seed alone, not on the thread count. */
     uint32_t *in = (uint32_t *)w->in;
-    size_t words = w->p->in_bytes / 4;
+    size_t words = w->in_alloc / 4;
     size_t chunks = (words + FILL_WORDS - 1) / FILL_WORDS;
     for (size_t k = (size_t)part; k < chunks; k += (size_t)w->parts) {
         at_pcg g;
@@ -89,6 +124,8 @@ static void prep_part(prep *w, int part)
                                                   : words;
         for (size_t i = k * FILL_WORDS; i < end; ++i)
             in[i] = at_pcg_next(&g);
+        if (w->finite)
+            make_finite(in, k * FILL_WORDS, end, w->p->type->fp);
     }
     uint32_t *ref = (uint32_t *)w->ref;
     size_t rw = w->guarded / 4;
@@ -99,7 +136,7 @@ static void prep_part(prep *w, int part)
 
 static void ref_part(prep *w, int part)
 {
-    int64_t rows = w->p->rows;
+    int64_t rows = w->p->rows * w->p->batch;
     w->p->family->reference(w->p, w->in, w->ref + GUARD,
                             rows * part / w->parts,
                             rows * (part + 1) / w->parts);
@@ -138,20 +175,21 @@ static void prep_run(prep *w, void (*fn)(prep *, int))
 
 /* Random input and the CPU reference, uploaded. */
 static int case_init(case_ *c, const at_problem *p, const char *label,
-                     uint64_t seed, uint64_t stream, at_err *e)
+                     uint64_t seed, uint64_t stream, int finite, at_err *e)
 {
     c->p = *p;
     c->label = label;
     int rc = 0;
-    size_t guarded = p->out_bytes + 2 * GUARD;
-    unsigned char *in = malloc(p->in_bytes), *ref = malloc(guarded);
+    size_t in_alloc = (p->in_bytes + 3) & ~(size_t)3;
+    size_t guarded = out_words_bytes(p) + 2 * GUARD;
+    unsigned char *in = malloc(in_alloc), *ref = malloc(guarded);
     if (!in || !ref) {
         rc = at_fail(e, AUTOTUNE_ENOMEM, "host buffers for %s (%zu + %zu "
-                     "bytes)", label, p->in_bytes, guarded);
+                     "bytes)", label, in_alloc, guarded);
         goto out;
     }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    prep w = {p, in, ref, guarded, seed, stream, 1};
+    prep w = {p, in, ref, in_alloc, guarded, seed, stream, 1, finite};
     /* Threads for big buffers only: 1 per 8 MiB, at most 64. */
     size_t by_size = p->in_bytes / (8u << 20) + 1;
     w.parts = (int)(by_size < (size_t)cores ? by_size : (size_t)cores);
@@ -161,7 +199,7 @@ static int case_init(case_ *c, const at_problem *p, const char *label,
         w.parts = 1;
     prep_run(&w, prep_part);
     prep_run(&w, ref_part);
-    if ((rc = alloc(&c->in, p->in_bytes, label, e)) ||
+    if ((rc = alloc(&c->in, in_alloc, label, e)) ||
         (rc = alloc(&c->out_alloc, guarded, label, e)) ||
         (rc = alloc(&c->ref, guarded, label, e)))
         goto out;
@@ -172,7 +210,7 @@ static int case_init(case_ *c, const at_problem *p, const char *label,
         rc = at_cu_fail(e, r, "cuMemsetD32(poison)", label);
         goto out;
     }
-    r = at_cu.cuMemcpyHtoD(c->in, in, p->in_bytes);
+    r = at_cu.cuMemcpyHtoD(c->in, in, in_alloc);
     if (r != CUDA_SUCCESS)
         rc = at_cu_fail(e, r, "cuMemcpyHtoD(random input)", label);
     else if ((r = at_cu.cuMemcpyHtoD(c->ref, ref, guarded)) != CUDA_SUCCESS)
@@ -231,8 +269,11 @@ static int load_compare(at_bench *b, at_cubins *cache, at_err *e)
 }
 
 int at_bench_create(at_bench **out, const at_device *d, const at_problem *p,
-                    uint64_t seed, int warm_l2, at_cubins *cache, at_err *e)
+                    uint64_t seed, unsigned flags, at_cubins *cache,
+                    at_err *e)
 {
+    const int warm_l2 = (flags & AT_BENCH_WARM_L2) != 0;
+    const int finite = (flags & AT_BENCH_FINITE) != 0;
     at_bench *b = calloc(1, sizeof *b);
     if (!b)
         return at_fail(e, AUTOTUNE_ENOMEM, "bench");
@@ -246,17 +287,21 @@ int at_bench_create(at_bench **out, const at_device *d, const at_problem *p,
         (rc = load_compare(b, cache, e)))
         return rc;
 
-    if ((rc = case_init(&b->cases[0], p, "the problem", seed, 0, e)))
+    if ((rc = case_init(&b->cases[0], p, "the problem", seed, 0, finite,
+                        e)))
         return rc;
     for (int k = 1; k < N_CASES; ++k) {
         autotune_problem u = {p->family->name, p->type->name,
                               odd_shapes[k - 1].rows, odd_shapes[k - 1].cols,
                               odd_shapes[k - 1].ld_in,
-                              odd_shapes[k - 1].ld_out};
+                              odd_shapes[k - 1].ld_out,
+                              odd_shapes[k - 1].batch,
+                              odd_shapes[k - 1].stride_in,
+                              odd_shapes[k - 1].stride_out};
         at_problem odd;
         if ((rc = at_problem_init(&odd, &u, e)) ||
             (rc = case_init(&b->cases[k], &odd, odd_shapes[k - 1].label,
-                            seed, (uint64_t)k, e)))
+                            seed, (uint64_t)k, finite, e)))
             return rc;
     }
 
@@ -322,6 +367,8 @@ int at_bench_sets(const at_bench *b) { return b->sets; }
 
 int at_bench_past_l2(const at_bench *b) { return b->past_l2; }
 
+CUstream at_bench_stream(const at_bench *b) { return b->stream; }
+
 int at_bench_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
                      const char *variant, at_err *e)
 {
@@ -346,21 +393,37 @@ int at_launch_variant(const at_problem *p, const at_point *pt, CUfunction fn,
     return 0;
 }
 
-/* Queues the check of one case: the variant into the poisoned output, the
+/* What is checked or timed: a kernel variant at a point (on any case's
+ * problem), or an operation of the caller's (on the problem only). */
+typedef struct runner {
+    const at_point *pt;
+    CUfunction fn;
+    at_bench_op op;
+    void *ctx;
+    const char *name;
+} runner;
+
+static int run_once(at_bench *b, const runner *r, const at_problem *p,
+                    CUdeviceptr in, CUdeviceptr out, at_err *e)
+{
+    if (r->op)
+        return r->op(r->ctx, in, out, b->stream, e);
+    return at_launch_variant(p, r->pt, r->fn, in, out, b->stream, r->name, e);
+}
+
+/* Queues the check of one case: the runner into the poisoned output, the
  * comparison into the case's counters (which poisons the output again). */
-static int queue_case(at_bench *b, int k, const at_point *pt, CUfunction fn,
-                      const char *variant, at_err *e)
+static int queue_case(at_bench *b, int k, const runner *run, at_err *e)
 {
     case_ *c = &b->cases[k];
     const at_problem *p = &c->p;
-    size_t words = (p->out_bytes + 2 * GUARD) / 4;
+    size_t words = (out_words_bytes(p) + 2 * GUARD) / 4;
     CUdeviceptr bad = b->bad + 16 * (size_t)k;
-    int rc = at_launch_variant(p, pt, fn, c->in, c->out, b->stream, variant,
-                               e);
+    int rc = run_once(b, run, p, c->in, c->out, e);
     if (rc)
         return rc;
-    AT_CU_TRY(e, variant, cuMemsetD32Async, bad, 0, 2, b->stream);
-    AT_CU_TRY(e, variant, cuMemsetD32Async, bad + 8, 0xFFFFFFFFu, 2,
+    AT_CU_TRY(e, run->name, cuMemsetD32Async, bad, 0, 2, b->stream);
+    AT_CU_TRY(e, run->name, cuMemsetD32Async, bad + 8, 0xFFFFFFFFu, 2,
               b->stream);
     unsigned long long n = words;
     unsigned poison = AT_POISON;
@@ -368,25 +431,36 @@ static int queue_case(at_bench *b, int k, const at_point *pt, CUfunction fn,
     unsigned grid = (unsigned)((words + 255) / 256);
     if (grid > (unsigned)b->d->sms * 16)
         grid = (unsigned)b->d->sms * 16;
-    AT_CU_TRY(e, variant, cuLaunchKernel, b->compare, grid, 1, 1, 256, 1, 1,
-              0, b->stream, args, NULL);
+    AT_CU_TRY(e, run->name, cuLaunchKernel, b->compare, grid, 1, 1, 256, 1,
+              1, 0, b->stream, args, NULL);
     return 0;
 }
 
+/* "out[3][7]", or "out[z][3][7]" in a batch, for an element index. */
+static void where_elem(const at_problem *p, size_t elem, char *buf, size_t n)
+{
+    size_t z = elem / (size_t)p->stride_out, rem = elem % (size_t)p->stride_out;
+    if (p->batch > 1)
+        snprintf(buf, n, "out[%zu][%zu][%zu]", z, rem / (size_t)p->ld_out,
+                 rem % (size_t)p->ld_out);
+    else
+        snprintf(buf, n, "out[%zu][%zu]", rem / (size_t)p->ld_out,
+                 rem % (size_t)p->ld_out);
+}
+
 /* Says where case k went wrong (bad: its counters). */
-static int report(at_bench *b, int k, const at_point *pt, CUfunction fn,
-                  const unsigned long long *bad, const char *variant,
-                  at_err *e)
+static int report(at_bench *b, int k, const runner *run,
+                  const unsigned long long *bad, at_err *e)
 {
     case_ *c = &b->cases[k];
     const at_problem *p = &c->p;
-    size_t words = (p->out_bytes + 2 * GUARD) / 4;
+    size_t words = (out_words_bytes(p) + 2 * GUARD) / 4;
     size_t byte = (size_t)bad[1] * 4;
     unsigned got = 0, want = 0;
-    /* The comparison poisoned the output again: run the variant once more
-     * to read what it wrote there, then poison it back. */
-    int rc = at_launch_variant(p, pt, fn, c->in, c->out, b->stream, variant,
-                               e);
+    const char *variant = run->name;
+    /* The comparison poisoned the output again: run once more to read
+     * what was written there, then poison it back. */
+    int rc = run_once(b, run, p, c->in, c->out, e);
     if (rc)
         return rc;
     AT_CU_TRY(e, variant, cuStreamSynchronize, b->stream);
@@ -399,35 +473,53 @@ static int report(at_bench *b, int k, const at_point *pt, CUfunction fn,
                  byte < GUARD ? GUARD - byte : byte - GUARD - p->out_bytes,
                  byte < GUARD ? "before" : "past the end of");
     } else {
-        size_t elem = (byte - GUARD) / (size_t)p->type->bytes;
-        snprintf(where, sizeof where, "out[%zu][%zu]",
-                 elem / (size_t)p->ld_out, elem % (size_t)p->ld_out);
+        where_elem(p, (byte - GUARD) / (size_t)p->type->bytes, where,
+                   sizeof where);
     }
+    char shape[96] = "";
+    if (p->batch > 1)
+        snprintf(shape, sizeof shape, "%lld x ", (long long)p->batch);
     return at_fail(e, AUTOTUNE_EWRONG,
-                   "wrong answer [variant %s] on %s (%lldx%lld): %llu of %zu "
-                   "words differ, first at %s: got 0x%08x, want 0x%08x%s",
-                   variant, c->label, (long long)p->rows, (long long)p->cols,
-                   bad[0], words, where, got, want,
+                   "wrong answer [variant %s] on %s (%s%lldx%lld %s): %llu of "
+                   "%zu words differ, first at %s: got 0x%08x, want "
+                   "0x%08x%s",
+                   variant, c->label, shape, (long long)p->rows,
+                   (long long)p->cols, p->type->name, bad[0], words, where,
+                   got, want,
                    want == AT_POISON ? " (written outside the matrix)" : "");
+}
+
+/* Checks run on cases [0, n): every case queued, then one wait: a
+ * kernel's own fault (illegal address, ...) surfaces there. */
+static int verify(at_bench *b, const runner *run, int n, at_err *e)
+{
+    for (int k = 0; k < n; ++k) {
+        int rc = queue_case(b, k, run, e);
+        if (rc)
+            return rc;
+    }
+    unsigned long long bad[2 * N_CASES];
+    AT_CU_TRY(e, run->name, cuStreamSynchronize, b->stream);
+    AT_CU_TRY(e, run->name, cuMemcpyDtoH, bad, b->bad,
+              sizeof bad[0] * 2 * (size_t)n);
+    for (int k = 0; k < n; ++k)
+        if (bad[2 * k])
+            return report(b, k, run, &bad[2 * k], e);
+    return 0;
 }
 
 int at_bench_verify(at_bench *b, const at_point *pt, CUfunction fn,
                     const char *variant, at_err *e)
 {
-    /* Every case queued, then one wait: a kernel's own fault (illegal
-     * address, ...) surfaces there. */
-    for (int k = 0; k < N_CASES; ++k) {
-        int rc = queue_case(b, k, pt, fn, variant, e);
-        if (rc)
-            return rc;
-    }
-    unsigned long long bad[2 * N_CASES];
-    AT_CU_TRY(e, variant, cuStreamSynchronize, b->stream);
-    AT_CU_TRY(e, variant, cuMemcpyDtoH, bad, b->bad, sizeof bad);
-    for (int k = 0; k < N_CASES; ++k)
-        if (bad[2 * k])
-            return report(b, k, pt, fn, &bad[2 * k], variant, e);
-    return 0;
+    runner r = {pt, fn, NULL, NULL, variant};
+    return verify(b, &r, N_CASES, e);
+}
+
+int at_bench_verify_op(at_bench *b, at_bench_op op, void *ctx,
+                       const char *name, at_err *e)
+{
+    runner r = {NULL, NULL, op, ctx, name};
+    return verify(b, &r, 1, e);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -436,38 +528,28 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* One launch of the timed operation on rotation set s. */
-typedef int (*op_fn)(at_bench *b, const at_point *pt, CUfunction fn, int s,
-                     const char *variant, at_err *e);
-
-static int op_kernel(at_bench *b, const at_point *pt, CUfunction fn, int s,
-                     const char *variant, at_err *e)
+/* The device-to-device copy of the problem's elements, as an op. */
+static int op_copy(void *ctx, CUdeviceptr in, CUdeviceptr out, CUstream s,
+                   at_err *e)
 {
-    return at_launch_variant(&b->cases[0].p, pt, fn, b->in_set[s],
-                             b->out_set[s],
-                             b->stream, variant, e);
-}
-
-static int op_copy(at_bench *b, const at_point *pt, CUfunction fn, int s,
-                   const char *variant, at_err *e)
-{
-    (void)pt;
-    (void)fn;
-    const at_problem *p = &b->cases[0].p;
-    size_t bytes = (size_t)p->rows * (size_t)p->cols * (size_t)p->type->bytes;
-    AT_CU_TRY(e, variant, cuMemcpyDtoDAsync, b->out_set[s], b->in_set[s],
-              bytes, b->stream);
+    const at_problem *p = ctx;
+    size_t bytes = (size_t)at_problem_elems(p) * (size_t)p->type->bytes;
+    AT_CU_TRY(e, "device-to-device copy", cuMemcpyDtoDAsync, out, in, bytes,
+              s);
     return 0;
 }
 
 /* One sample: per launches between two events. A kernel's own fault
  * surfaces at cuEventSynchronize. */
-static int sample(at_bench *b, op_fn op, const at_point *pt, CUfunction fn,
-                  const char *variant, int per, int *s, float *ms, at_err *e)
+static int sample(at_bench *b, const runner *run, int per, int *s, float *ms,
+                  at_err *e)
 {
+    const char *variant = run->name;
     AT_CU_TRY(e, variant, cuEventRecord, b->start, b->stream);
     for (int i = 0; i < per; ++i) {
-        int rc = op(b, pt, fn, (*s)++ % b->sets, variant, e);
+        int k = (*s)++ % b->sets;
+        int rc = run_once(b, run, &b->cases[0].p, b->in_set[k], b->out_set[k],
+                          e);
         if (rc)
             return rc;
     }
@@ -491,17 +573,20 @@ static int raced(const double *x, int k, double cutoff_ms)
     return 1;
 }
 
-static int time_op(at_bench *b, op_fn op, const at_point *pt, CUfunction fn,
-                   const char *variant, int samples, double cutoff_ms,
-                   int warm, at_timing *t, at_err *e)
+static int time_run(at_bench *b, const runner *run, int samples,
+                    double cutoff_ms, int warm, at_timing *t, at_err *e)
 {
     int rc, s = 0;
     float ms = 0;
-    /* Warm-up (unless fn has just run), then one timed round over the sets
-     * to size the samples. */
-    if (!warm && (rc = op(b, pt, fn, s++ % b->sets, variant, e)))
-        return rc;
-    if ((rc = sample(b, op, pt, fn, variant, b->sets, &s, &ms, e)))
+    /* Warm-up (unless it has just run), then one timed round over the
+     * sets to size the samples. */
+    if (!warm) {
+        int k = s++ % b->sets;
+        if ((rc = run_once(b, run, &b->cases[0].p, b->in_set[k],
+                           b->out_set[k], e)))
+            return rc;
+    }
+    if ((rc = sample(b, run, b->sets, &s, &ms, e)))
         return rc;
     double one = ms / b->sets;
     /* Each sample at least AT_SAMPLE_MS, so event resolution and launch
@@ -521,7 +606,7 @@ static int time_op(at_bench *b, op_fn op, const at_point *pt, CUfunction fn,
             samples = k;
     }
     for (; k < samples; ++k) {
-        rc = sample(b, op, pt, fn, variant, per, &s, &ms, e);
+        rc = sample(b, run, per, &s, &ms, e);
         if (rc) {
             free(x);
             return rc;
@@ -546,12 +631,19 @@ int at_bench_time(at_bench *b, const at_point *pt, CUfunction fn,
                   const char *variant, int samples, double cutoff_ms,
                   int warm, at_timing *t, at_err *e)
 {
-    return time_op(b, op_kernel, pt, fn, variant, samples, cutoff_ms, warm,
-                   t, e);
+    runner r = {pt, fn, NULL, NULL, variant};
+    return time_run(b, &r, samples, cutoff_ms, warm, t, e);
 }
 
 int at_bench_time_copy(at_bench *b, int samples, at_timing *t, at_err *e)
 {
-    return time_op(b, op_copy, NULL, NULL, "device-to-device copy", samples,
-                   0, 0, t, e);
+    runner r = {NULL, NULL, op_copy, &b->cases[0].p, "device-to-device copy"};
+    return time_run(b, &r, samples, 0, 0, t, e);
+}
+
+int at_bench_time_op(at_bench *b, at_bench_op op, void *ctx,
+                     const char *name, int samples, at_timing *t, at_err *e)
+{
+    runner r = {NULL, NULL, op, ctx, name};
+    return time_run(b, &r, samples, 0, 0, t, e);
 }

@@ -4,8 +4,9 @@
  * (PCG32 from a printed seed), and the whole output buffer, padding and a
  * guard zone on each side included, is compared word for word on the
  * device with a reference the CPU computed. Each variant is checked on the
- * problem itself and on two odd shapes that no tile size divides, one with
- * odd leading dimensions and one with leading dimensions a vector divides.
+ * problem itself and on four odd shapes that no tile size divides: odd
+ * leading dimensions, leading dimensions a vector divides, and two batches
+ * with strides wider than their matrices.
  *
  * Timing: CUDA events, warm-up, samples of enough launches to last
  * AT_SAMPLE_MS (so launch overhead and event resolution are small beside
@@ -38,10 +39,20 @@ typedef struct at_timing {
  * not write (the padding of a leading dimension). */
 #define AT_POISON 0xDEADBEEFu
 
-/* warm_l2: one buffer set, so inputs that fit in L2 are timed from it.
- * cache (may be NULL): where the comparison kernel's cubin is kept. */
+/* Flags of at_bench_create. */
+enum {
+    /* One buffer set, so inputs that fit in L2 are timed from it. */
+    AT_BENCH_WARM_L2 = 1,
+    /* Floating-point lanes of the input are finite normal numbers (random
+     * sign, mantissa and exponent otherwise), so arithmetic that should
+     * give the input back (cuBLAS's 1 * x + 0 * y) does, bit for bit. */
+    AT_BENCH_FINITE = 2,
+};
+
+/* flags: AT_BENCH_*. cache (may be NULL): where the comparison kernel's
+ * cubin is kept. */
 int at_bench_create(at_bench **b, const at_device *d, const at_problem *p,
-                    uint64_t seed, int warm_l2, at_cubins *cache,
+                    uint64_t seed, unsigned flags, at_cubins *cache,
                     at_err *e);
 void at_bench_destroy(at_bench *b);
 /* Rotating buffer sets in use (1 for problems well past the L2 cache), and
@@ -64,8 +75,20 @@ int at_bench_verify(at_bench *b, const at_point *pt, CUfunction fn,
 int at_bench_time(at_bench *b, const at_point *pt, CUfunction fn,
                   const char *variant, int samples, double cutoff_ms,
                   int warm, at_timing *t, at_err *e);
-/* Times cuMemcpyDtoDAsync of the problem's rows*cols elements. */
+/* Times cuMemcpyDtoDAsync of the problem's rows*cols*batch elements. */
 int at_bench_time_copy(at_bench *b, int samples, at_timing *t, at_err *e);
+
+/* An operation of the caller's on the problem (a library call, a baseline
+ * kernel): in and out are the problem's buffers, s the bench's stream. */
+typedef int (*at_bench_op)(void *ctx, CUdeviceptr in, CUdeviceptr out,
+                           CUstream s, at_err *e);
+/* Checks op on the problem alone, bit for bit, as at_bench_verify does. */
+int at_bench_verify_op(at_bench *b, at_bench_op op, void *ctx,
+                       const char *name, at_err *e);
+/* Times op as at_bench_time does (no racing, a warm-up first). */
+int at_bench_time_op(at_bench *b, at_bench_op op, void *ctx,
+                     const char *name, int samples, at_timing *t, at_err *e);
+CUstream at_bench_stream(const at_bench *b);
 
 /* Launches fn for problem p with device pointers in and out on stream. */
 int at_launch_variant(const at_problem *p, const at_point *pt, CUfunction fn,

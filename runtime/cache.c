@@ -32,7 +32,40 @@ static const char *schema =
     " median_ms REAL, gbps REAL, copy_gbps REAL, frac_copy REAL,"
     " registers INTEGER, shared_bytes INTEGER, local_bytes INTEGER,"
     " seed INTEGER, tune_seconds REAL, points INTEGER,"
-    " created TEXT NOT NULL);";
+    " created TEXT NOT NULL,"
+    " batch INTEGER NOT NULL DEFAULT 1, stride_in INTEGER NOT NULL DEFAULT 0,"
+    " stride_out INTEGER NOT NULL DEFAULT 0);";
+
+/* Files made before batches lack the last three columns: added, with the
+ * defaults of a single matrix (their rows' keys name no batch, so they are
+ * never a hit for a batched problem). Another process may add them at the
+ * same moment: a duplicate column is no error. */
+static int migrate(at_cache *c, at_err *e)
+{
+    static const char *add[] = {
+        "ALTER TABLE wisdom ADD COLUMN batch INTEGER NOT NULL DEFAULT 1",
+        "ALTER TABLE wisdom ADD COLUMN stride_in INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE wisdom ADD COLUMN stride_out INTEGER NOT NULL DEFAULT 0",
+    };
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(c->db, "SELECT batch FROM wisdom LIMIT 0", -1,
+                                &st, NULL);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_OK)
+        return 0;
+    for (size_t i = 0; i < sizeof add / sizeof add[0]; ++i) {
+        char *msg = NULL;
+        rc = sqlite3_exec(c->db, add[i], NULL, NULL, &msg);
+        if (rc != SQLITE_OK && !(msg && strstr(msg, "duplicate column"))) {
+            at_fail(e, AUTOTUNE_ESQLITE, "%s: %s (%d): %s [cache %s]", add[i],
+                    sqlite3_errstr(rc), rc, msg ? msg : "", c->path);
+            sqlite3_free(msg);
+            return AUTOTUNE_ESQLITE;
+        }
+        sqlite3_free(msg);
+    }
+    return 0;
+}
 
 int at_sql_fail(at_err *e, sqlite3 *db, int rc, const char *call,
                 const char *path)
@@ -161,6 +194,8 @@ int at_cache_open(at_cache **out, const char *path, at_err *e)
         return at_fail(e, AUTOTUNE_ENOMEM, "cache");
     snprintf(c->path, sizeof c->path, "%s", path);
     int rc = at_sqlite_open(path, schema, &c->db, e);
+    if (!rc && (rc = migrate(c, e)) != 0)
+        sqlite3_close(c->db);
     if (rc) {
         free(c);
         return rc;
@@ -184,11 +219,14 @@ void at_key_text(const at_key *k, char *buf, size_t n)
     snprintf(buf, n,
              "gpu=%s;cc=%d;sms=%d;driver=%d;driver_build=%s;nvrtc=%s;"
              "template=%s;space=%s;family=%s;type=%s;rows=%lld;cols=%lld;"
-             "ld_in=%lld;ld_out=%lld",
+             "ld_in=%lld;ld_out=%lld;batch=%lld;stride_in=%lld;"
+             "stride_out=%lld",
              k->gpu, k->cc, k->sms, k->driver, k->driver_build, k->nvrtc,
              k->template_hash,
              k->space_hash, k->family, k->type, (long long)k->rows,
-             (long long)k->cols, (long long)k->ld_in, (long long)k->ld_out);
+             (long long)k->cols, (long long)k->ld_in, (long long)k->ld_out,
+             (long long)k->batch, (long long)k->stride_in,
+             (long long)k->stride_out);
 }
 
 /* The entry's integrity hash: the cubin and the point it was built from,
@@ -214,7 +252,8 @@ static const char *cols_sql =
     " family, type,"
     " rows, cols, ld_in, ld_out, point, params, cubin, entry_hash,"
     " median_ms, gbps, copy_gbps, frac_copy, registers, shared_bytes,"
-    " local_bytes, seed, tune_seconds, points, created";
+    " local_bytes, seed, tune_seconds, points, created, batch, stride_in,"
+    " stride_out";
 
 static void copy_text(char *dst, size_t n, sqlite3_stmt *st, int col)
 {
@@ -246,7 +285,10 @@ static int read_row(sqlite3_stmt *st, at_entry *en, sqlite3_int64 *rowid,
     k->ld_out = sqlite3_column_int64(st, 13);
     copy_text(en->point, sizeof en->point, st, 14);
     copy_text(en->params, sizeof en->params, st, 15);
-    *rowid = sqlite3_column_int64(st, 29);
+    k->batch = sqlite3_column_int64(st, 29);
+    k->stride_in = sqlite3_column_int64(st, 30);
+    k->stride_out = sqlite3_column_int64(st, 31);
+    *rowid = sqlite3_column_int64(st, 32);
     const void *blob = sqlite3_column_blob(st, 16);
     int size = sqlite3_column_bytes(st, 16);
     char want[80], got[17];
@@ -355,7 +397,8 @@ int at_cache_find_arch(at_cache *c, const at_key *k, at_entry *out,
              "SELECT %s, rowid FROM wisdom WHERE cc = ?1 AND"
              " template_hash = ?2 AND family = ?3 AND type = ?4 AND"
              " rows = ?5 AND cols = ?6 AND ld_in = ?7 AND ld_out = ?8 AND"
-             " space_hash = ?9 ORDER BY created DESC, rowid DESC",
+             " space_hash = ?9 AND batch = ?10 AND stride_in = ?11 AND"
+             " stride_out = ?12 ORDER BY created DESC, rowid DESC",
              cols_sql);
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
@@ -371,7 +414,10 @@ int at_cache_find_arch(at_cache *c, const at_key *k, at_entry *out,
         (rc = sqlite3_bind_int64(st, 7, k->ld_in)) ||
         (rc = sqlite3_bind_int64(st, 8, k->ld_out)) ||
         (rc = sqlite3_bind_text(st, 9, k->space_hash, -1,
-                                SQLITE_TRANSIENT))) {
+                                SQLITE_TRANSIENT)) ||
+        (rc = sqlite3_bind_int64(st, 10, k->batch)) ||
+        (rc = sqlite3_bind_int64(st, 11, k->stride_in)) ||
+        (rc = sqlite3_bind_int64(st, 12, k->stride_out))) {
         sqlite3_finalize(st);
         return at_sql_fail(e, c->db, rc, "sqlite3_bind", c->path);
     }
@@ -397,7 +443,7 @@ int at_cache_put(at_cache *c, const at_entry *en, at_err *e)
              "INSERT OR REPLACE INTO wisdom(key, %s) VALUES(?1, ?2, ?3, ?4,"
              " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"
              " ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29,"
-             " ?30)",
+             " ?30, ?31, ?32, ?33)",
              cols_sql);
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
@@ -420,7 +466,7 @@ int at_cache_put(at_cache *c, const at_entry *en, at_err *e)
     T(hash), D(en->median_ms), D(en->gbps), D(en->copy_gbps),
         D(en->frac_copy), I(en->registers), I(en->shared_bytes),
         I(en->local_bytes), I(en->seed), D(en->tune_seconds), I(en->points),
-        T(created);
+        T(created), I(k->batch), I(k->stride_in), I(k->stride_out);
 #undef T
 #undef I
 #undef D

@@ -2,7 +2,8 @@
  * processes. Keyed by everything that can change the answer: GPU name,
  * compute capability, SM count, driver (CUDA version and build) and NVRTC
  * versions, hashes of the
- * template and of the constrained space, and the problem. A change of any
+ * template and of the constrained space, and the problem (type, shape,
+ * leading dimensions, batch and strides). A change of any
  * part is a miss, never a stale hit. The value holds the winning point, its
  * cubin (with a hash, checked on load) and its figures. */
 #ifndef AT_CACHE_H
@@ -20,7 +21,7 @@ typedef struct at_key {
     char nvrtc[32];
     char template_hash[17], space_hash[17];
     char family[32], type[16];
-    int64_t rows, cols, ld_in, ld_out;
+    int64_t rows, cols, ld_in, ld_out, batch, stride_in, stride_out;
 } at_key;
 
 typedef struct at_entry {

@@ -134,6 +134,9 @@ int at_key_fill(at_key *k, const at_device *d, const at_problem *p,
     k->cols = p->cols;
     k->ld_in = p->ld_in;
     k->ld_out = p->ld_out;
+    k->batch = p->batch;
+    k->stride_in = p->stride_in;
+    k->stride_out = p->stride_out;
     return 0;
 }
 
@@ -868,7 +871,8 @@ static int setup(run *r, at_space_view *v, unsigned char **coord, at_err *e)
     r->n_codes_cap = cap;
     if (!r->codes)
         return at_fail(e, AUTOTUNE_ENOMEM, "evaluated code table");
-    if ((rc = at_bench_create(&r->b, r->d, p, out->seed, r->o->warm_l2,
+    if ((rc = at_bench_create(&r->b, r->d, p, out->seed,
+                              r->o->warm_l2 ? AT_BENCH_WARM_L2 : 0,
                               r->o->cubins, e)))
         return rc;
     double t2 = now_s();

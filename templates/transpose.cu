@@ -1,46 +1,103 @@
-/* Out-of-place 2D transpose: out[c][r] = in[r][c], for 4- and 8-byte
- * elements (bits are moved, never interpreted).
+/* Out-of-place transpose of a batch of matrices: out[z][c][r] = in[z][r][c],
+ * for 1-, 2-, 4-, 8- and 16-byte elements (bits are moved, never
+ * interpreted).
  *
  * The point is chosen by the generator with these macros:
- *   AT_ELEM_BYTES          4 or 8
- *   AT_TILE_X, AT_TILE_Y   tile of the input: columns, rows
- *   AT_BLOCK_X, AT_BLOCK_Y threads; the block walks the tile in passes of
- *                          AT_BLOCK_Y rows and AT_BLOCK_X * AT_VEC columns,
- *                          then walks the transposed tile the same way
- *   AT_VEC                 elements per global load/store (1, 2, 4; <= 16 B)
- *   AT_PAD                 elements of padding per shared-memory row
+ *   AT_ELEM_BYTES          1, 2, 4, 8 or 16
+ *   AT_TILE_X, AT_TILE_Y   tile of the input: columns, rows (elements)
+ *   AT_BLOCK_X, AT_BLOCK_Y threads
+ *   AT_PACK                1, or 4 / AT_ELEM_BYTES for 1- and 2-byte
+ *                          elements: that many rows of elements are packed
+ *                          into 32-bit words and transposed in registers
+ *                          with byte permutes, so shared memory and global
+ *                          memory see whole words
+ *   AT_VEC                 units per global load/store, a unit being an
+ *                          element (AT_PACK 1) or a packed word; <= 16 B
+ *   AT_SMEM                shared tile layout: 0 plain, 1 one unit of
+ *                          padding per row, 2 swizzled (16-byte chunks
+ *                          XORed by row, no padding)
+ *   AT_TILES               tiles per block, in sequence; the next tile's
+ *                          loads are issued before the current one is
+ *                          stored
  *   AT_LDG                 1: loads through the read-only cache (__ldg)
  *   AT_RESTRICT            1: pointers are __restrict__
  *   AT_KERNEL              the kernel's name
  *
- * Launch: block (AT_BLOCK_X, AT_BLOCK_Y), grid (ceil(cols / AT_TILE_X),
- * min(ceil(rows / AT_TILE_Y), 65535)), dynamic shared memory
- * AT_TILE_Y * (AT_TILE_X + AT_PAD) * AT_ELEM_BYTES bytes.
+ * Launch: block (AT_BLOCK_X, AT_BLOCK_Y), a 1-D grid of
+ * min(ceil(tiles / AT_TILES), 2^31 - 1) blocks (the kernel loops), where
+ * tiles = ceil(cols / AT_TILE_X) * ceil(rows / AT_TILE_Y) * batch; dynamic
+ * shared memory (AT_TILE_Y + AT_SKEW_ROWS) * (AT_TILE_X + 1) *
+ * AT_ELEM_BYTES bytes.
  *
- * Whole tiles with aligned rows take the vector path; edge tiles and
- * unaligned leading dimensions take the guarded element path. */
+ * Output rows that do not start on a 32-byte sector (an odd ld_out, say)
+ * are written skewed by whole unpacked tiles of 2- to 16-byte elements: a
+ * tile writes each output row from the first sector boundary at or after
+ * its first element, for AT_TILE_Y elements (the tile above wrote the ones
+ * before; the top tile writes them too), so stores cover whole sectors
+ * instead of sharing one with the next tile; it reads up to AT_SKEW_ROWS
+ * more input rows for that. An edge tile below a skewed one writes its
+ * rows unskewed, the few elements they share with the same values.
+ *
+ * Whole tiles whose rows allow the vector width take the fast path: each
+ * thread loads its part of the tile into registers, (transposes packed
+ * words in registers,) writes shared memory along rows, and after a barrier
+ * reads it down columns and stores whole vectors. Edge tiles and rows the
+ * vector width does not divide take the element path, which walks the
+ * valid part of the tile linearly so that thin matrices (3 x 1000000,
+ * 1 x N) keep every thread busy and their stores contiguous. */
 
-#if AT_ELEM_BYTES == 4
+#if AT_ELEM_BYTES == 1
+typedef unsigned char at_elem;
+#elif AT_ELEM_BYTES == 2
+typedef unsigned short at_elem;
+#elif AT_ELEM_BYTES == 4
 typedef unsigned int at_elem;
 #elif AT_ELEM_BYTES == 8
 typedef unsigned long long at_elem;
+#elif AT_ELEM_BYTES == 16
+typedef uint4 at_elem;
 #else
-#error "AT_ELEM_BYTES must be 4 or 8"
+#error "AT_ELEM_BYTES must be 1, 2, 4, 8 or 16"
 #endif
 
-#if AT_VEC * AT_ELEM_BYTES == 4
-typedef unsigned int at_vec;
-#elif AT_VEC * AT_ELEM_BYTES == 8
-typedef uint2 at_vec;
-#elif AT_VEC * AT_ELEM_BYTES == 16
-typedef uint4 at_vec;
+#if AT_PACK == 1
+typedef at_elem at_unit;
+#define AT_UNIT_BYTES AT_ELEM_BYTES
+#elif AT_PACK * AT_ELEM_BYTES == 4
+typedef unsigned int at_unit;
+#define AT_UNIT_BYTES 4
 #else
-#error "AT_VEC * AT_ELEM_BYTES must be 4, 8 or 16"
+#error "AT_PACK must be 1 or 4 / AT_ELEM_BYTES"
 #endif
+
+/* A bits type of n bytes, for vectors of units. */
+#define AT_BITS_1 unsigned char
+#define AT_BITS_2 unsigned short
+#define AT_BITS_4 unsigned int
+#define AT_BITS_8 uint2
+#define AT_BITS_16 uint4
+#define AT_BITS_(n) AT_BITS_##n
+#define AT_BITS(n) AT_BITS_(n)
+
+/* Vector bytes as literals, for AT_BITS. */
+#if AT_VEC * AT_UNIT_BYTES == 1
+#define AT_VEC_BYTES 1
+#elif AT_VEC * AT_UNIT_BYTES == 2
+#define AT_VEC_BYTES 2
+#elif AT_VEC * AT_UNIT_BYTES == 4
+#define AT_VEC_BYTES 4
+#elif AT_VEC * AT_UNIT_BYTES == 8
+#define AT_VEC_BYTES 8
+#elif AT_VEC * AT_UNIT_BYTES == 16
+#define AT_VEC_BYTES 16
+#else
+#error "AT_VEC * unit bytes must be 1, 2, 4, 8 or 16"
+#endif
+typedef AT_BITS(AT_VEC_BYTES) at_vec;
 
 union at_vec_u {
     at_vec v;
-    at_elem e[AT_VEC];
+    at_unit u[AT_VEC];
 };
 
 #if AT_RESTRICT
@@ -55,85 +112,440 @@ union at_vec_u {
 #define AT_LD(p) (*(p))
 #endif
 
-#define AT_STRIDE (AT_TILE_X + AT_PAD)
-#define AT_LOAD_ROWS (AT_TILE_Y / AT_BLOCK_Y)
-#define AT_LOAD_COLS (AT_TILE_X / (AT_BLOCK_X * AT_VEC))
-#define AT_STORE_ROWS (AT_TILE_X / AT_BLOCK_Y)
-#define AT_STORE_COLS (AT_TILE_Y / (AT_BLOCK_X * AT_VEC))
+/* The shared tile of the fast path: AT_G rows (groups of AT_PACK input
+ * rows) of AT_TILE_X units. A thread writes AT_CH consecutive units of a
+ * row per step, in stores of AT_W units. */
+#define AT_G (AT_TILE_Y / AT_PACK)
+#define AT_CH (AT_VEC * AT_PACK)
+#if AT_CH * AT_UNIT_BYTES >= 16
+#define AT_W (16 / AT_UNIT_BYTES)
+#else
+#define AT_W AT_CH
+#endif
+#if AT_W * AT_UNIT_BYTES == 1
+#define AT_W_BYTES 1
+#elif AT_W * AT_UNIT_BYTES == 2
+#define AT_W_BYTES 2
+#elif AT_W * AT_UNIT_BYTES == 4
+#define AT_W_BYTES 4
+#elif AT_W * AT_UNIT_BYTES == 8
+#define AT_W_BYTES 8
+#else
+#define AT_W_BYTES 16
+#endif
+typedef AT_BITS(AT_W_BYTES) at_wvec;
+union at_w_u {
+    at_wvec v;
+    at_unit u[AT_W];
+};
 
-extern "C" __global__ void __launch_bounds__(AT_BLOCK_X * AT_BLOCK_Y)
+#if AT_SMEM == 2
+/* Swizzled: chunk k of row g holds chunk k ^ ((g / AT_VEC) % AT_NS), where
+ * a chunk is AT_W units and AT_NS chunks span the 32 banks; so the
+ * column reads (rows g0 .. g0 + AT_VEC - 1 for consecutive lanes, g0 a
+ * multiple of AT_VEC) spread over the banks, and the row writes stay
+ * whole chunks. */
+#define AT_NS (128 / (AT_W * AT_UNIT_BYTES))
+#define AT_SIDX(g, c) \
+    ((g) * AT_TILE_X + ((c) ^ ((((g) / AT_VEC) % AT_NS) * AT_W)))
+#else
+#define AT_SIDX(g, c) ((g) * (AT_TILE_X + AT_SMEM) + (c))
+#endif
+
+#define AT_THREADS (AT_BLOCK_X * AT_BLOCK_Y)
+#define AT_LOAD_ROWS (AT_G / AT_BLOCK_Y)
+#define AT_LOAD_COLS (AT_TILE_X / (AT_BLOCK_X * AT_CH))
+#define AT_STORE_ROWS (AT_TILE_X / AT_BLOCK_Y)
+#define AT_STORE_COLS (AT_G / (AT_BLOCK_X * AT_VEC))
+
+/* The extra input rows a skewed tile reads: a 32-byte sector's elements
+ * but one. Not for packed tiles (their rows are whole words), nor for
+ * bytes (H100: 32 more rows a tile cost 1-byte loads more than whole
+ * sectors saved, 91% of the copy down to 68% on 4099x2053 i8). */
+#if AT_PACK == 1 && AT_ELEM_BYTES > 1
+#define AT_SKEW 1
+#define AT_SKEW_ROWS (32 / AT_ELEM_BYTES - 1)
+#else
+#define AT_SKEW 0
+#define AT_SKEW_ROWS 0
+#endif
+
+#if AT_PACK == 4
+/* w[q] holds bytes (row q, cols 0..3); afterwards w[j] holds bytes
+ * (rows 0..3, col j). */
+__device__ __forceinline__ void at_transpose_words(unsigned int *w)
+{
+    const unsigned int t0 = __byte_perm(w[0], w[1], 0x5140);
+    const unsigned int t1 = __byte_perm(w[0], w[1], 0x7362);
+    const unsigned int t2 = __byte_perm(w[2], w[3], 0x5140);
+    const unsigned int t3 = __byte_perm(w[2], w[3], 0x7362);
+    w[0] = __byte_perm(t0, t2, 0x5410);
+    w[1] = __byte_perm(t0, t2, 0x7632);
+    w[2] = __byte_perm(t1, t3, 0x5410);
+    w[3] = __byte_perm(t1, t3, 0x7632);
+}
+#elif AT_PACK == 2
+__device__ __forceinline__ void at_transpose_words(unsigned int *w)
+{
+    const unsigned int t0 = __byte_perm(w[0], w[1], 0x5410);
+    w[1] = __byte_perm(w[0], w[1], 0x7632);
+    w[0] = t0;
+}
+#endif
+
+/* The tile a block works on: where it starts, how much of it is inside
+ * the matrix, and whether it takes the fast path. */
+struct at_tile {
+    const at_elem *in;  /* the tile's first input element */
+    at_elem *out;       /* the tile's first output element */
+    int rv, cv;         /* valid rows, columns */
+    int avail;          /* rows from its first to the matrix's last, at most
+                           AT_TILE_Y + AT_SKEW_ROWS */
+    bool top;           /* the first tile of its columns */
+    bool fast;
+};
+
+__device__ __forceinline__ at_tile at_tile_at(
+    const at_elem *in, at_elem *out, int rows, int cols, long long ld_in,
+    long long ld_out, long long stride_in, long long stride_out,
+    long long tiles_x, long long tiles_y, long long t, bool vec_ok)
+{
+    at_tile s;
+    long long bx, by, z;
+    if (tiles_x * tiles_y <= 0xFFFFFFFFLL && t <= 0xFFFFFFFFLL) {
+        /* 32-bit division where it suffices: much cheaper than 64-bit. */
+        const unsigned int tt = (unsigned int)t, nx = (unsigned int)tiles_x;
+        const unsigned int ny = (unsigned int)tiles_y, rest = tt / nx;
+        bx = tt - rest * nx;
+        by = rest % ny;
+        z = rest / ny;
+    } else {
+        const long long rest = t / tiles_x;
+        bx = t - rest * tiles_x;
+        by = rest % tiles_y;
+        z = rest / tiles_y;
+    }
+    const int x0 = (int)bx * AT_TILE_X, y0 = (int)by * AT_TILE_Y;
+    /* Sizes may reach INT_MAX: compare by differences, never x0 + n. */
+    s.rv = rows - y0 < AT_TILE_Y ? rows - y0 : AT_TILE_Y;
+    s.cv = cols - x0 < AT_TILE_X ? cols - x0 : AT_TILE_X;
+    s.avail = rows - y0 < AT_TILE_Y + AT_SKEW_ROWS ? rows - y0
+                                                   : AT_TILE_Y + AT_SKEW_ROWS;
+    s.top = y0 == 0;
+    s.in = in + z * stride_in + (long long)y0 * ld_in + x0;
+    s.out = out + z * stride_out + (long long)x0 * ld_out + y0;
+    s.fast = vec_ok && s.rv == AT_TILE_Y && s.cv == AT_TILE_X;
+    return s;
+}
+
+/* Fast path, step 1: this thread's part of a whole tile into registers. */
+__device__ __forceinline__ void at_load(
+    at_vec_u (&r)[AT_LOAD_ROWS][AT_LOAD_COLS][AT_PACK],
+    const at_elem *AT_RST src, long long ld_in, int tx, int ty)
+{
+#pragma unroll
+    for (int i = 0; i < AT_LOAD_ROWS; ++i)
+#pragma unroll
+        for (int j = 0; j < AT_LOAD_COLS; ++j)
+#pragma unroll
+            for (int q = 0; q < AT_PACK; ++q) {
+                const int row = (ty + i * AT_BLOCK_Y) * AT_PACK + q;
+                const int col = (tx + j * AT_BLOCK_X) * AT_CH;
+                r[i][j][q].v = AT_LD(
+                    (const at_vec *)(src + (long long)row * ld_in + col));
+            }
+}
+
+/* Fast path, step 2: the registers into shared memory along rows, packed
+ * words transposed first. */
+__device__ __forceinline__ void at_put(
+    at_unit *tile, at_vec_u (&r)[AT_LOAD_ROWS][AT_LOAD_COLS][AT_PACK],
+    int tx, int ty)
+{
+#pragma unroll
+    for (int i = 0; i < AT_LOAD_ROWS; ++i)
+#pragma unroll
+        for (int j = 0; j < AT_LOAD_COLS; ++j) {
+            const int g = ty + i * AT_BLOCK_Y;
+            const int c0 = (tx + j * AT_BLOCK_X) * AT_CH;
+            at_unit u[AT_CH]; /* units for columns c0 .. c0 + AT_CH - 1 */
+#pragma unroll
+            for (int k = 0; k < AT_VEC; ++k) {
+#if AT_PACK > 1
+                unsigned int w[AT_PACK];
+#pragma unroll
+                for (int q = 0; q < AT_PACK; ++q)
+                    w[q] = r[i][j][q].u[k];
+                at_transpose_words(w);
+#pragma unroll
+                for (int q = 0; q < AT_PACK; ++q)
+                    u[k * AT_PACK + q] = w[q];
+#else
+                u[k] = r[i][j][0].u[k];
+#endif
+            }
+#if AT_SMEM == 1
+            /* Padded rows are not aligned to a chunk: unit by unit. */
+#pragma unroll
+            for (int k = 0; k < AT_CH; ++k)
+                tile[AT_SIDX(g, c0 + k)] = u[k];
+#else
+#pragma unroll
+            for (int k = 0; k < AT_CH; k += AT_W) {
+                at_w_u w;
+#pragma unroll
+                for (int q = 0; q < AT_W; ++q)
+                    w.u[q] = u[k + q];
+                *(at_wvec *)&tile[AT_SIDX(g, c0 + k)] = w.v;
+            }
+#endif
+        }
+}
+
+/* Fast path, step 3: shared memory down columns into whole vectors of the
+ * output. */
+__device__ __forceinline__ void at_store(
+    at_elem *AT_RST dst, const at_unit *tile, long long ld_out, int tx,
+    int ty)
+{
+#pragma unroll
+    for (int i = 0; i < AT_STORE_ROWS; ++i) {
+        const int c = ty + i * AT_BLOCK_Y; /* output row within the tile */
+#pragma unroll
+        for (int j = 0; j < AT_STORE_COLS; ++j) {
+            const int g0 = (tx + j * AT_BLOCK_X) * AT_VEC;
+            at_vec_u u;
+#pragma unroll
+            for (int k = 0; k < AT_VEC; ++k)
+                u.u[k] = tile[AT_SIDX(g0 + k, c)];
+            *(at_vec *)(dst + (long long)c * ld_out + g0 * AT_PACK) = u.v;
+        }
+    }
+}
+
+#if AT_SKEW
+/* Skewed tiles: elements from an output row's first to the first sector
+ * boundary at or after it (0 if it starts on one). */
+__device__ __forceinline__ int at_skew(const at_elem *row)
+{
+    return (int)((32 - (unsigned long long)row % 32) % 32) / AT_ELEM_BYTES;
+}
+
+/* The input rows past the tile's own that a skewed tile stores, after its
+ * own went through at_put: vectors of the same width. */
+__device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
+                                             long long ld_in, int tid)
+{
+    const int n = (s.avail - AT_TILE_Y) * (AT_TILE_X / AT_VEC);
+#pragma unroll 1
+    for (int i = tid; i < n; i += AT_THREADS) {
+        const int r = AT_TILE_Y + i / (AT_TILE_X / AT_VEC);
+        const int c = i % (AT_TILE_X / AT_VEC) * AT_VEC;
+        at_vec_u u;
+        u.v = AT_LD((const at_vec *)(s.in + (long long)r * ld_in + c));
+#pragma unroll
+        for (int k = 0; k < AT_VEC; ++k)
+            tile[AT_SIDX(r, c + k)] = u.u[k];
+    }
+}
+
+/* Fast path, step 3, skewed: output row c from its first sector boundary
+ * d at or after the tile's first element, whole vectors up to the
+ * matrix's last row; the top tile also writes the d elements before. */
+__device__ __forceinline__ void at_store_skewed(
+    const at_tile &s, const at_unit *tile, long long ld_out, int tx, int ty)
+{
+    /* Rows not unrolled: the per-row skew would double the compile time
+     * of every unpacked point (measured: 95 ms a point more) for stores
+     * that need no unrolling to overlap. */
+#pragma unroll 1
+    for (int i = 0; i < AT_STORE_ROWS; ++i) {
+        const int c = ty + i * AT_BLOCK_Y;
+        at_elem *row = s.out + (long long)c * ld_out;
+        const int d = at_skew(row);
+        const int hi = s.avail < AT_TILE_Y + d ? s.avail : AT_TILE_Y + d;
+#pragma unroll
+        for (int j = 0; j < AT_STORE_COLS; ++j) {
+            const int y = d + (tx + j * AT_BLOCK_X) * AT_VEC;
+            at_vec_u u;
+#pragma unroll
+            for (int k = 0; k < AT_VEC; ++k)
+                u.u[k] = tile[AT_SIDX(y + k, c)];
+            if (y + AT_VEC <= hi)
+                *(at_vec *)(row + y) = u.v;
+        }
+        /* The matrix's last rows cut the last vector: element by element
+         * (kept out of the unrolled loop, which it would double). */
+#pragma unroll 1
+        for (int y = d + (hi - d) / AT_VEC * AT_VEC + tx; y < hi;
+             y += AT_BLOCK_X)
+            row[y] = tile[AT_SIDX(y, c)];
+        if (s.top)
+#pragma unroll 1
+            for (int y = tx; y < d; y += AT_BLOCK_X)
+                row[y] = tile[AT_SIDX(y, c)];
+    }
+}
+#endif
+
+/* i / d for i < 2^18 and 1 <= d <= 512 (an index into a tile, a side of
+ * one), by a multiply: m = 2^32 / d rounded up is off by less than 2^-14
+ * of i / d, which never crosses an integer when d <= 2^9. */
+__device__ __forceinline__ unsigned long long at_div_magic(unsigned int d)
+{
+    return 0xFFFFFFFFULL / d + 1;
+}
+
+__device__ __forceinline__ unsigned int at_div(unsigned int i,
+                                               unsigned long long m)
+{
+    return (unsigned int)((i * m) >> 32);
+}
+
+/* Element path: the valid rv x cv part of the tile, walked linearly, through
+ * shared memory laid out [row][col] with AT_TILE_X + 1 elements a row. */
+__device__ __forceinline__ void at_edge_load(at_elem *t, const at_tile &s,
+                                             long long ld_in, int tid)
+{
+    const unsigned int n = s.rv * s.cv, cv = s.cv;
+    const unsigned long long m = at_div_magic(cv);
+#pragma unroll 1
+    for (unsigned int i = tid; i < n; i += AT_THREADS) {
+        const unsigned int r = at_div(i, m), c = i - r * cv;
+        t[r * (AT_TILE_X + 1) + c] = AT_LD(s.in + (long long)r * ld_in + c);
+    }
+}
+
+__device__ __forceinline__ void at_edge_store(const at_elem *t,
+                                              const at_tile &s,
+                                              long long ld_out, int tid)
+{
+    const unsigned int n = s.rv * s.cv, rv = s.rv;
+    const unsigned long long m = at_div_magic(rv);
+#pragma unroll 1
+    for (unsigned int i = tid; i < n; i += AT_THREADS) {
+        const unsigned int c = at_div(i, m), r = i - c * rv;
+        s.out[(long long)c * ld_out + r] = t[r * (AT_TILE_X + 1) + c];
+    }
+}
+
+
+extern "C" __global__ void __launch_bounds__(AT_THREADS)
 AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
-          long long ld_in, long long ld_out)
+          long long ld_in, long long ld_out, int batch, long long stride_in,
+          long long stride_out)
 {
     extern __shared__ __align__(16) unsigned char at_smem[];
-    at_elem *tile = (at_elem *)at_smem;
+    at_unit *tile = (at_unit *)at_smem;
+    at_elem *etile = (at_elem *)at_smem;
     const int tx = threadIdx.x, ty = threadIdx.y;
-    const int x0 = blockIdx.x * AT_TILE_X; /* input column of the tile */
-    /* Sizes may reach INT_MAX: compare by differences, never x0 + n. */
-    const int tiles_y = (int)(((long long)rows + AT_TILE_Y - 1) / AT_TILE_Y);
-    const bool vec_ok =
-        AT_VEC == 1 ||
-        (((ld_in | ld_out) % AT_VEC) == 0 &&
-         (((unsigned long long)in | (unsigned long long)out) %
-          (AT_VEC * AT_ELEM_BYTES)) == 0);
+    const int tid = ty * AT_BLOCK_X + tx;
+    const long long tiles_x = ((long long)cols + AT_TILE_X - 1) / AT_TILE_X;
+    const long long tiles_y = ((long long)rows + AT_TILE_Y - 1) / AT_TILE_Y;
+    const long long tiles = tiles_x * tiles_y * batch;
+    /* Elements per vector along a row; the rows (and matrices) of both
+     * sides must start on such a vector's boundary. */
+    const int aw = AT_VEC * AT_PACK;
+    const bool in_ok =
+        aw == 1 ||
+        ((ld_in % aw) == 0 && (batch == 1 || (stride_in % aw) == 0) &&
+         ((unsigned long long)in % (aw * AT_ELEM_BYTES)) == 0);
+    const bool out_ok =
+        aw == 1 ||
+        ((ld_out % aw) == 0 && (batch == 1 || (stride_out % aw) == 0) &&
+         ((unsigned long long)out % (aw * AT_ELEM_BYTES)) == 0);
+#if AT_SKEW
+    /* Output rows off the 32-byte sectors: skewed tiles, whose stores are
+     * aligned whatever ld_out is. */
+    const int sector = 32 / AT_ELEM_BYTES;
+    const bool skew =
+        (ld_out % sector) != 0 || (batch > 1 && (stride_out % sector) != 0) ||
+        ((unsigned long long)out % 32) != 0;
+    const bool vec_ok = in_ok && (skew || out_ok);
+#else
+    const bool skew = false;
+    const bool vec_ok = in_ok && out_ok;
+#endif
+    at_vec_u r[AT_LOAD_ROWS][AT_LOAD_COLS][AT_PACK];
 
-    for (int by = blockIdx.y; by < tiles_y; by += gridDim.y) {
-        const int y0 = by * AT_TILE_Y; /* input row of the tile */
-        const bool fast =
-            vec_ok && AT_TILE_X <= cols - x0 && AT_TILE_Y <= rows - y0;
-
-        if (fast) {
-            /* Load: tile[r][c] = in[y0 + r][x0 + c], one vector a step. */
-#pragma unroll
-            for (int i = 0; i < AT_LOAD_ROWS; ++i) {
-                const int r = ty + i * AT_BLOCK_Y;
-                const at_elem *src = in + (long long)(y0 + r) * ld_in + x0;
-#pragma unroll
-                for (int j = 0; j < AT_LOAD_COLS; ++j) {
-                    const int c = (tx + j * AT_BLOCK_X) * AT_VEC;
-                    at_vec_u u;
-                    u.v = AT_LD((const at_vec *)(src + c));
-#pragma unroll
-                    for (int k = 0; k < AT_VEC; ++k)
-                        tile[r * AT_STRIDE + c + k] = u.e[k];
-                }
-            }
-            __syncthreads();
-            /* Store: out[x0 + r][y0 + c] = tile[c][r]. */
-#pragma unroll
-            for (int i = 0; i < AT_STORE_ROWS; ++i) {
-                const int r = ty + i * AT_BLOCK_Y;
-                at_elem *dst = out + (long long)(x0 + r) * ld_out + y0;
-#pragma unroll
-                for (int j = 0; j < AT_STORE_COLS; ++j) {
-                    const int c = (tx + j * AT_BLOCK_X) * AT_VEC;
-                    at_vec_u u;
-#pragma unroll
-                    for (int k = 0; k < AT_VEC; ++k)
-                        u.e[k] = tile[(c + k) * AT_STRIDE + r];
-                    *(at_vec *)(dst + c) = u.v;
-                }
-            }
-        } else {
-            /* Edge tile or unaligned rows: element by element, guarded.
-             * Not unrolled: it is rare and unrolling only costs compile
-             * time. */
+    if (rows == 1 || cols == 1) {
+        /* A vector: its transpose is a strided copy over the whole grid,
+         * no tile needed; a plain copy where both sides are contiguous. */
+        const long long n = (long long)rows * cols;
+        const long long step_in = cols == 1 ? ld_in : 1;
+        const long long step_out = rows == 1 ? ld_out : 1;
+        const long long all = n * batch;
+        const long long first = (long long)blockIdx.x * AT_THREADS + tid;
+        const long long stride = (long long)gridDim.x * AT_THREADS;
+        if (step_in == 1 && step_out == 1 &&
+            (batch == 1 || (stride_in == n && stride_out == n)) &&
+            (((unsigned long long)in | (unsigned long long)out) % 16) == 0) {
+            const long long chunks = all * AT_ELEM_BYTES / 16;
+            const uint4 *src = (const uint4 *)in;
+            uint4 *dst = (uint4 *)out;
 #pragma unroll 1
-            for (int r = ty; r < AT_TILE_Y; r += AT_BLOCK_Y)
-                if (r < rows - y0)
-                    for (int c = tx; c < AT_TILE_X; c += AT_BLOCK_X)
-                        if (c < cols - x0)
-                            tile[r * AT_STRIDE + c] =
-                                AT_LD(in + (long long)(y0 + r) * ld_in + x0 + c);
-            __syncthreads();
-#pragma unroll 1
-            for (int r = ty; r < AT_TILE_X; r += AT_BLOCK_Y)
-                if (r < cols - x0)
-                    for (int c = tx; c < AT_TILE_Y; c += AT_BLOCK_X)
-                        if (c < rows - y0)
-                            out[(long long)(x0 + r) * ld_out + y0 + c] =
-                                tile[c * AT_STRIDE + r];
+            for (long long i = first; i < chunks; i += stride)
+                dst[i] = AT_LD(src + i);
+            /* The bytes after the last whole 16. */
+            const unsigned char *s8 = (const unsigned char *)in;
+            unsigned char *d8 = (unsigned char *)out;
+            for (long long i = chunks * 16 + first;
+                 i < all * AT_ELEM_BYTES; i += stride)
+                d8[i] = AT_LD(s8 + i);
+            return;
         }
-        __syncthreads();
+#pragma unroll 1
+        for (long long i = first; i < all; i += stride) {
+            const long long z = batch == 1 ? 0 : i / n, k = i - z * n;
+            out[z * stride_out + k * step_out] =
+                AT_LD(in + z * stride_in + k * step_in);
+        }
+        return;
+    }
+
+    for (long long first = (long long)blockIdx.x * AT_TILES; first < tiles;
+         first += (long long)gridDim.x * AT_TILES) {
+        bool have = false; /* r holds this tile (prefetched) */
+#pragma unroll 1
+        for (int k = 0; k < AT_TILES && first + k < tiles; ++k) {
+            const at_tile s =
+                at_tile_at(in, out, rows, cols, ld_in, ld_out, stride_in,
+                           stride_out, tiles_x, tiles_y, first + k, vec_ok);
+            if (s.fast) {
+                if (!have)
+                    at_load(r, s.in, ld_in, tx, ty);
+                at_put(tile, r, tx, ty);
+#if AT_SKEW
+                if (skew)
+                    at_put_extra(tile, s, ld_in, tid);
+#endif
+            } else {
+                at_edge_load(etile, s, ld_in, tid);
+            }
+            __syncthreads();
+            have = false;
+#if AT_TILES > 1
+            /* The next tile's loads go out before this one is stored. */
+            if (k + 1 < AT_TILES && first + k + 1 < tiles) {
+                const at_tile n = at_tile_at(
+                    in, out, rows, cols, ld_in, ld_out, stride_in,
+                    stride_out, tiles_x, tiles_y, first + k + 1, vec_ok);
+                if (n.fast) {
+                    at_load(r, n.in, ld_in, tx, ty);
+                    have = true;
+                }
+            }
+#endif
+#if AT_SKEW
+            if (skew && s.fast)
+                at_store_skewed(s, tile, ld_out, tx, ty);
+            else
+#endif
+            if (s.fast)
+                at_store(s.out, tile, ld_out, tx, ty);
+            else
+                at_edge_store(etile, s, ld_out, tid);
+            __syncthreads();
+        }
     }
 }

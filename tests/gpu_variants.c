@@ -1,7 +1,10 @@
-/* GPU: every point of the transpose space, f32 and f64, verified bit for
- * bit on three shapes, two of them multiples of no tile size (each check
- * also covers the bench's own odd shape with wide leading dimensions); and
- * the verifier itself rejects kernels that are wrong. Skips without a GPU. */
+/* GPU: every point of the transpose space, for every type, verified bit for
+ * bit on square, rectangular, odd, leading-dimension, thin and batched
+ * shapes (each check also covers the bench's own odd shapes: odd and
+ * aligned wide leading dimensions, and two batches with wide strides); and
+ * the verifier itself rejects kernels that are wrong. Types of one size
+ * share their compiled variants (the same source), each type is checked on
+ * data of its own. Skips without a GPU. */
 #include "tap.h"
 
 #include <stdlib.h>
@@ -12,135 +15,218 @@
 #include "../runtime/compile.h"
 
 static at_device dev;
-static const int64_t shapes[3][2] = {{1024, 2048}, {1000, 1537}, {4099, 2053}};
 
-static void verify_space(const char *type)
+/* The shapes every point is checked on (type filled in). */
+static const autotune_problem shapes[] = {
+    {"transpose", NULL, 1024, 2048, 0, 0, 0, 0, 0},
+    {"transpose", NULL, 1000, 1537, 0, 0, 0, 0, 0},
+    {"transpose", NULL, 4099, 2053, 0, 0, 0, 0, 0},
+    {"transpose", NULL, 2000, 1024, 2112, 2080, 0, 0, 0},
+    {"transpose", NULL, 3, 5000, 0, 0, 0, 0, 0},
+    {"transpose", NULL, 4999, 1, 0, 0, 0, 0, 0},
+    {"transpose", NULL, 1, 3001, 0, 5, 0, 0, 0},
+    {"transpose", NULL, 777, 1, 3, 0, 7, 777 * 3 + 2, 778},
+    {"transpose", NULL, 128, 96, 0, 0, 50, 0, 0},
+};
+enum { N_SHAPES = sizeof shapes / sizeof shapes[0] };
+
+/* Points per NVRTC program, as the tuner compiles them. */
+enum { BATCH = 16 };
+
+typedef struct prog {
+    at_job job;
+    size_t first; /* index of its first point */
+    int n;
+    CUmodule mod;
+} prog;
+
+static void verify_size(int bytes)
 {
     at_err e = {0};
-    at_bench *b[3] = {0};
-    at_problem p[3];
-    for (int s = 0; s < 3; ++s) {
-        autotune_problem u = {"transpose", type, shapes[s][0], shapes[s][1],
-                              0, 0};
-        assert_int_equal(at_problem_init(&p[s], &u, &e), 0);
-        if (at_bench_create(&b[s], &dev, &p[s], 1000 + (uint64_t)s, 0, NULL, &e))
-            fail_msg("%s", e.msg);
-    }
+    const at_type *types[8];
+    int nt = 0;
+    for (int i = 0; at_type_at(i); ++i)
+        if (at_type_at(i)->bytes == bytes && nt < 8)
+            types[nt++] = at_type_at(i);
+    assert_true(nt > 0);
+    /* The space depends on the element size alone. */
+    autotune_problem u0 = shapes[0];
+    u0.type = types[0]->name;
+    at_problem p0;
+    assert_int_equal(at_problem_init(&p0, &u0, &e), 0);
     at_limits l = at_device_limits(&dev);
     at_point *pts;
     size_t n;
-    assert_int_equal(at_space_points(p[0].family, &p[0], &l, &pts, &n, &e), 0);
-    at_job *jobs = calloc(n, sizeof *jobs);
+    assert_int_equal(at_space_points(p0.family, &p0, &l, &pts, &n, &e), 0);
+    size_t nprog = (n + BATCH - 1) / BATCH;
+    prog *progs = calloc(nprog, sizeof *progs);
     at_pool *pool;
-    assert_non_null(jobs);
+    assert_non_null(progs);
     assert_int_equal(at_pool_create(&pool, 0, 1, &e), 0);
-    for (size_t i = 0; i < n; ++i) {
-        jobs[i].opts.sm = dev.sm;
-        p[0].family->point_name(&pts[i], jobs[i].variant,
-                                sizeof jobs[i].variant);
-        jobs[i].src = at_expand(&p[0], &pts[i], AT_KERNEL_SYMBOL, &e);
-        assert_non_null(jobs[i].src);
-        at_pool_submit(pool, &jobs[i]);
+    for (size_t g = 0; g < nprog; ++g) {
+        prog *pr = &progs[g];
+        const at_point *sel[BATCH];
+        pr->first = g * BATCH;
+        pr->n = (int)(n - pr->first < BATCH ? n - pr->first : BATCH);
+        for (int k = 0; k < pr->n; ++k)
+            sel[k] = &pts[pr->first + (size_t)k];
+        pr->job.opts.sm = dev.sm;
+        p0.family->point_name(sel[0], pr->job.variant,
+                              sizeof pr->job.variant);
+        pr->job.src = at_expand_batch(&p0, sel, pr->n, &e);
+        assert_non_null(pr->job.src);
+        at_pool_submit(pool, &pr->job);
     }
-    size_t verified = 0, failed = 0;
-    for (size_t i = 0; i < n; ++i) {
-        at_job *j = &jobs[i];
-        at_pool_wait(pool, j);
-        CUmodule mod = NULL;
-        CUfunction fn;
-        int rc = j->rc;
-        if (rc) {
-            e = j->err;
-        } else {
-            rc = at_cu_fail(&e, at_cu.cuModuleLoadData(&mod, j->cubin),
-                            "cuModuleLoadData", j->variant);
-            if (!rc)
-                rc = at_cu_fail(&e, at_cu.cuModuleGetFunction(
-                                        &fn, mod, AT_KERNEL_SYMBOL),
-                                "cuModuleGetFunction", j->variant);
-            for (int s = 0; s < 3 && !rc; ++s) {
-                rc = at_bench_prepare(&p[s], &pts[i], fn, j->variant, &e);
-                if (!rc)
-                    rc = at_bench_verify(b[s], &pts[i], fn, j->variant, &e);
-            }
-        }
-        if (rc) {
-            if (failed++ < 10)
-                printf("# FAILED %s\n", e.msg);
-            if (rc == AUTOTUNE_ECUDA)
-                fail_msg("context lost: %s", e.msg);
-        } else {
-            ++verified;
-        }
-        if (mod)
-            at_cu.cuModuleUnload(mod);
-        at_job_release(j);
+    size_t failed = 0;
+    for (size_t g = 0; g < nprog; ++g) {
+        prog *pr = &progs[g];
+        at_pool_wait(pool, &pr->job);
+        if (pr->job.rc)
+            fail_msg("compiling %s: %s", pr->job.variant, pr->job.err.msg);
+        if (at_cu_fail(&e, at_cu.cuModuleLoadData(&pr->mod, pr->job.cubin),
+                       "cuModuleLoadData", pr->job.variant))
+            fail_msg("%s", e.msg);
     }
     at_pool_destroy(pool);
-    printf("# %s: %zu of %zu points verified on %lldx%lld, %lldx%lld, "
-           "%lldx%lld and 211x379 (ld 383/223 and 384/212)\n",
-           type, verified, n, (long long)shapes[0][0], (long long)shapes[0][1],
-           (long long)shapes[1][0], (long long)shapes[1][1],
-           (long long)shapes[2][0], (long long)shapes[2][1]);
+    for (int t = 0; t < nt; ++t) {
+        at_bench *b[N_SHAPES] = {0};
+        at_problem p[N_SHAPES];
+        for (int s = 0; s < N_SHAPES; ++s) {
+            autotune_problem u = shapes[s];
+            u.type = types[t]->name;
+            assert_int_equal(at_problem_init(&p[s], &u, &e), 0);
+            if (at_bench_create(&b[s], &dev, &p[s], 1000 + (uint64_t)s, 0,
+                                NULL, &e))
+                fail_msg("%s", e.msg);
+        }
+        size_t verified = 0;
+        for (size_t i = 0; i < n; ++i) {
+            prog *pr = &progs[i / BATCH];
+            char kernel[AT_KERNEL_NAME], name[128];
+            at_batch_kernel((int)(i - pr->first), kernel, sizeof kernel);
+            p0.family->point_name(&pts[i], name, sizeof name);
+            CUfunction fn;
+            int rc = at_cu_fail(&e, at_cu.cuModuleGetFunction(&fn, pr->mod,
+                                                             kernel),
+                                "cuModuleGetFunction", name);
+            for (int s = 0; s < N_SHAPES && !rc; ++s) {
+                rc = at_bench_prepare(&p[s], &pts[i], fn, name, &e);
+                if (!rc)
+                    rc = at_bench_verify(b[s], &pts[i], fn, name, &e);
+            }
+            if (rc) {
+                if (failed++ < 10)
+                    printf("# FAILED %s: %s\n", types[t]->name, e.msg);
+                if (rc == AUTOTUNE_ECUDA)
+                    fail_msg("context lost: %s", e.msg);
+            } else {
+                ++verified;
+            }
+        }
+        printf("# %s: %zu of %zu points verified on %d shapes (", 
+               types[t]->name, verified, n, N_SHAPES);
+        for (int s = 0; s < N_SHAPES; ++s) {
+            char text[256];
+            at_problem_str(&p[s], text, sizeof text);
+            printf("%s%s", s ? "; " : "", text + strlen("transpose "));
+        }
+        printf(") and the bench's 4 odd shapes each\n");
+        for (int s = 0; s < N_SHAPES; ++s)
+            at_bench_destroy(b[s]);
+    }
     assert_int_equal(failed, 0);
-    assert_int_equal(verified, n);
-    for (int s = 0; s < 3; ++s)
-        at_bench_destroy(b[s]);
-    free(jobs);
+    for (size_t g = 0; g < nprog; ++g) {
+        at_cu.cuModuleUnload(progs[g].mod);
+        at_job_release(&progs[g].job);
+    }
+    free(progs);
     free(pts);
 }
 
-static void every_point_f32(void **state)
+static void every_point_1_byte(void **state)
 {
     (void)state;
-    verify_space("f32");
+    verify_size(1);
 }
 
-static void every_point_f64(void **state)
+static void every_point_2_bytes(void **state)
 {
     (void)state;
-    verify_space("f64");
+    verify_size(2);
 }
 
-/* Kernels with the family's signature and a planted bug each. */
+static void every_point_4_bytes(void **state)
+{
+    (void)state;
+    verify_size(4);
+}
+
+static void every_point_8_bytes(void **state)
+{
+    (void)state;
+    verify_size(8);
+}
+
+static void every_point_16_bytes(void **state)
+{
+    (void)state;
+    verify_size(16);
+}
+
+/* Kernels with the family's signature and launch (a 1-D grid of 32x32
+ * tiles, 32x8 threads) and a planted bug each. */
+#define WRONG_HEAD                                                           \
+    "extern \"C\" __global__ void at_kernel(const unsigned *in,"             \
+    " unsigned *out, int rows, int cols, long long ld_in, long long ld_out," \
+    " int batch, long long stride_in, long long stride_out) {"               \
+    " long long nx = (cols + 31) / 32, ny = (rows + 31) / 32;"               \
+    " for (long long t = blockIdx.x; t < nx * ny * batch; t += gridDim.x) {" \
+    " long long z = t / (nx * ny), x0 = t % nx * 32,"                        \
+    " y0 = t / nx % ny * 32;"                                                \
+    " for (int j = threadIdx.y; j < 32; j += 8) {"                           \
+    " long long r = y0 + j, c = x0 + threadIdx.x;"
+#define WRONG_TAIL " } } }"
+
 static const char *wrong_kernels[] = {
     /* skips the last input row */
-    "extern \"C\" __global__ void at_kernel(const unsigned *in, unsigned *out,"
-    " int rows, int cols, long long ld_in, long long ld_out) {"
-    " int c = blockIdx.x * 32 + threadIdx.x, r = blockIdx.y * 32 + threadIdx.y;"
-    " if (r < rows - 1 && c < cols) out[(long long)c * ld_out + r] ="
-    " in[(long long)r * ld_in + c]; }",
+    WRONG_HEAD
+    " if (r < rows - 1 && c < cols) out[z * stride_out + c * ld_out + r] ="
+    " in[z * stride_in + r * ld_in + c];" WRONG_TAIL,
     /* right, and also writes into the output's padding */
-    "extern \"C\" __global__ void at_kernel(const unsigned *in, unsigned *out,"
-    " int rows, int cols, long long ld_in, long long ld_out) {"
-    " int c = blockIdx.x * 32 + threadIdx.x, r = blockIdx.y * 32 + threadIdx.y;"
-    " if (r < rows && c < cols) out[(long long)c * ld_out + r] ="
-    " in[(long long)r * ld_in + c];"
-    " if (r == 0 && c < cols && ld_out > rows) out[(long long)c * ld_out +"
-    " rows] = 0; }",
+    WRONG_HEAD
+    " if (r < rows && c < cols) out[z * stride_out + c * ld_out + r] ="
+    " in[z * stride_in + r * ld_in + c];"
+    " if (r == 0 && c < cols && ld_out > rows)"
+    " out[z * stride_out + c * ld_out + rows] = 0;" WRONG_TAIL,
     /* copies instead of transposing */
-    "extern \"C\" __global__ void at_kernel(const unsigned *in, unsigned *out,"
-    " int rows, int cols, long long ld_in, long long ld_out) {"
-    " int c = blockIdx.x * 32 + threadIdx.x, r = blockIdx.y * 32 + threadIdx.y;"
+    WRONG_HEAD
     " if (r < rows && c < cols && c < rows && r < cols)"
-    " out[(long long)r * ld_out + c] = in[(long long)r * ld_in + c]; }",
+    " out[z * stride_out + r * ld_out + c] = in[z * stride_in + r * ld_in"
+    " + c];" WRONG_TAIL,
+    /* right for one matrix, but places matrices as if stride_out were
+     * cols * ld_out */
+    WRONG_HEAD
+    " if (r < rows && c < cols) out[z * cols * ld_out + c * ld_out + r] ="
+    " in[z * stride_in + r * ld_in + c];" WRONG_TAIL,
 };
 
 static void verifier_rejects_wrong_kernels(void **state)
 {
     (void)state;
     at_err e = {0};
-    autotune_problem u = {"transpose", "f32", 1000, 1537, 0, 0};
+    autotune_problem u = {"transpose", "f32", 1000, 1537, 0, 0, 0, 0, 0};
     at_problem p;
     at_bench *b;
     assert_int_equal(at_problem_init(&p, &u, &e), 0);
     if (at_bench_create(&b, &dev, &p, 7, 0, NULL, &e))
         fail_msg("%s", e.msg);
-    /* Launched as the 32x32 tile, 32x32 threads point. */
+    /* Launched as the 32x32 tile, 32x8 threads point. */
     at_point pt;
-    memset(&pt, 0, sizeof pt);
-    int v[] = {32, 32, 32, 32, 1, 0, 0, 0};
-    memcpy(pt.v, v, sizeof v);
+    char params[] = "tile_x=32 tile_y=32 block_x=32 block_y=8 vec=1 pack=0 "
+                    "smem=1 tiles=1 ldg=0 restrict=0";
+    assert_int_equal(at_point_parse(p.family, params, &pt, &e), 0);
+    const char *expect[] = {"differ", "outside the matrix", "differ",
+                            "batch"};
     for (size_t i = 0; i < sizeof wrong_kernels / sizeof *wrong_kernels; ++i) {
         void *cubin;
         size_t size;
@@ -159,8 +245,7 @@ static void verifier_rejects_wrong_kernels(void **state)
         printf("# %s: %s\n", name, e.msg);
         assert_int_equal(rc, AUTOTUNE_EWRONG);
         assert_non_null(strstr(e.msg, name));
-        if (i == 1)
-            assert_non_null(strstr(e.msg, "outside the matrix"));
+        assert_non_null(strstr(e.msg, expect[i]));
         at_cu.cuModuleUnload(mod);
         free(cubin);
     }
@@ -169,6 +254,7 @@ static void verifier_rejects_wrong_kernels(void **state)
 
 int main(void)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* progress through prove */
     at_err e = {0};
     if (at_device_open(&dev, 0, &e))
         return at_skip_all(e.msg);
@@ -177,8 +263,11 @@ int main(void)
     printf("# device: %s, sm_%d, %d SMs\n", dev.name, dev.sm, dev.sms);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(verifier_rejects_wrong_kernels),
-        cmocka_unit_test(every_point_f32),
-        cmocka_unit_test(every_point_f64),
+        cmocka_unit_test(every_point_1_byte),
+        cmocka_unit_test(every_point_2_bytes),
+        cmocka_unit_test(every_point_4_bytes),
+        cmocka_unit_test(every_point_8_bytes),
+        cmocka_unit_test(every_point_16_bytes),
     };
     int rc = AT_RUN_TESTS(tests);
     at_device_pop();

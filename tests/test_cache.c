@@ -110,6 +110,9 @@ static void sample_key(at_key *k)
     k->cols = 4096;
     k->ld_in = 5000000000LL; /* beyond 32 bits: a narrowing bind would show */
     k->ld_out = 8192;
+    k->batch = 3;
+    k->stride_in = 8192 * 5000000000LL + 16;
+    k->stride_out = 4096 * 8192 + 32;
 }
 
 static void sample_entry(at_entry *en, const at_key *k, unsigned char *cubin,
@@ -150,6 +153,9 @@ static void assert_key_equal(const at_key *want, const at_key *got)
     assert_int_equal(got->cols, want->cols);
     assert_int_equal(got->ld_in, want->ld_in);
     assert_int_equal(got->ld_out, want->ld_out);
+    assert_int_equal(got->batch, want->batch);
+    assert_int_equal(got->stride_in, want->stride_in);
+    assert_int_equal(got->stride_out, want->stride_out);
 }
 
 /* Everything but created, which put may fill in. Doubles are stored as
@@ -277,6 +283,9 @@ static const struct {
     {"cols", offsetof(at_key, cols), P_I64},
     {"ld_in", offsetof(at_key, ld_in), P_I64},
     {"ld_out", offsetof(at_key, ld_out), P_I64},
+    {"batch", offsetof(at_key, batch), P_I64},
+    {"stride_in", offsetof(at_key, stride_in), P_I64},
+    {"stride_out", offsetof(at_key, stride_out), P_I64},
 };
 
 static void any_key_change_is_a_miss(void **state)
@@ -318,6 +327,50 @@ static void any_key_change_is_a_miss(void **state)
     assert_int_equal(at_cache_get(f->c, &k, &f->got, &e), 1);
     assert_entry_equal(&en, &f->got);
     assert_int_equal(sql_count(f->db), 1);
+}
+
+/* A cache file from before batches (no batch columns): opening it adds
+ * them; its rows stay and are found by architecture as one matrix; new
+ * entries go in beside them. */
+static void cache_from_before_batches_is_migrated(void **state)
+{
+    fixture *f = *state;
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
+    const char *old =
+        "CREATE TABLE wisdom(key TEXT PRIMARY KEY, gpu TEXT NOT NULL,"
+        " cc INTEGER NOT NULL, sms INTEGER NOT NULL, driver INTEGER NOT NULL,"
+        " driver_build TEXT NOT NULL, nvrtc TEXT NOT NULL,"
+        " template_hash TEXT NOT NULL, space_hash TEXT NOT NULL,"
+        " family TEXT NOT NULL, type TEXT NOT NULL, rows INTEGER NOT NULL,"
+        " cols INTEGER NOT NULL, ld_in INTEGER NOT NULL,"
+        " ld_out INTEGER NOT NULL, point TEXT NOT NULL, params TEXT NOT NULL,"
+        " cubin BLOB NOT NULL, entry_hash TEXT NOT NULL, median_ms REAL,"
+        " gbps REAL, copy_gbps REAL, frac_copy REAL, registers INTEGER,"
+        " shared_bytes INTEGER, local_bytes INTEGER, seed INTEGER,"
+        " tune_seconds REAL, points INTEGER, created TEXT NOT NULL);"
+        "INSERT INTO wisdom VALUES('old key', 'NVIDIA H200', 90, 132, 12040,"
+        " '550.54.15', '12.4', '0123456789abcdef', 'fedcba9876543210',"
+        " 'transpose', 'f32', 64, 64, 64, 64, 'p', 'params', x'00',"
+        " 'hash', 1, 2, 3, 0.5, 32, 0, 0, 1, 1.0, 10,"
+        " '2024-01-01T00:00:00Z');";
+    assert_int_equal(sqlite3_exec(db, old, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    open_cache(f);
+    unsigned char cubin[128];
+    fill_cubin(cubin, sizeof cubin, 9);
+    at_key k;
+    at_entry en;
+    sample_key(&k);
+    sample_entry(&en, &k, cubin, sizeof cubin);
+    put(f, &en);
+    at_err e = {0};
+    assert_int_equal(at_cache_get(f->c, &k, &f->got, &e), 1);
+    assert_entry_equal(&en, &f->got);
+    assert_int_equal(sql_count(f->db), 2);
+    at_cache_close(f->c);
+    f->c = NULL;
+    open_cache(f); /* a second open finds the columns there */
 }
 
 static void corrupt_cubin_is_a_discarded_miss(void **state)
@@ -436,6 +489,9 @@ static void find_arch_ignores_device_not_problem(void **state)
     q.cols = k.cols;
     q.ld_in = k.ld_in;
     q.ld_out = k.ld_out;
+    q.batch = k.batch;
+    q.stride_in = k.stride_in;
+    q.stride_out = k.stride_out;
     memcpy(q.space_hash, k.space_hash, sizeof q.space_hash);
 
     at_err e = {0};
@@ -649,6 +705,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(round_trip_through_new_handle),
         T(any_key_change_is_a_miss),
+        T(cache_from_before_batches_is_migrated),
         T(corrupt_cubin_is_a_discarded_miss),
         T(corrupt_row_spares_a_twin),
         T(find_arch_ignores_device_not_problem),

@@ -241,8 +241,8 @@ typedef struct bad_case {
 static const bad_case bad[] = {
     {"usage: unknown family", {"bogus"}, {"unknown family", "'bogus'"}},
     {"usage: unknown type",
-     {"transpose", "--type", "f16"},
-     {"unknown type", "'f16'"}},
+     {"transpose", "--type", "f128"},
+     {"unknown type", "'f128'"}},
     {"usage: unknown flag",
      {"transpose", "--frob"},
      {"unknown option", "'--frob'"}},
@@ -300,6 +300,21 @@ static const bad_case bad[] = {
     {"usage: replay with a tuning flag",
      {"replay", "r.csv", "--budget", "5"},
      {"replay takes only", "--seeds"}},
+    {"usage: batch of zero", {"transpose", "--batch", "0"},
+     {"--batch", "'0'"}},
+    {"usage: batch strides that overlap",
+     {"transpose", "--rows", "10", "--cols", "10", "--batch", "3",
+      "--stride-in", "50", "--arch", "sm_90"},
+     {"overlap", "stride_in 50"}},
+    {"usage: --csv outside bench", {"transpose", "--csv", "x.csv"},
+     {"--csv", "bench"}},
+    {"usage: bench for another architecture",
+     {"bench", "transpose", "--arch", "sm_80"},
+     {"bench takes no", "--arch"}},
+    {"usage: bench of an impossible problem",
+     {"bench", "transpose", "--type", "c128", "--rows", "2000000000",
+      "--cols", "2000000000"},
+     {"overflow", "c128"}},
 };
 
 static void bad_input(void **state)
@@ -439,7 +454,7 @@ static size_t space_points(fixture *fx, const char *type, int *vec4)
     size_t before = 0, after = 0;
     CHECK(fx, sscanf(p + 1, "points: %zu before constraints, %zu after",
                      &before, &after) == 2);
-    CHECK(fx, before == 11520);
+    CHECK(fx, before == 188160);
     CHECK(fx, after > 0 && after < before);
 
     /* Split the lines after it in place, then sort to find duplicates. */
@@ -488,6 +503,41 @@ static void space_f64_drops_vec4(void **state)
     assert_true(vec4_32);
     assert_false(vec4_64);
     assert_true(m64 < m32);
+}
+
+/* A batched problem's file is named for its batch, and its header and
+ * launcher say so. */
+static void emit_batched_i8(void **state)
+{
+    fixture *fx = *state;
+    run(fx, (const char *[]){"transpose", "--arch", "sm_90", "--type", "i8",
+                             "--rows", "64", "--cols", "48", "--batch", "7",
+                             "--quiet", NULL},
+        NULL);
+    CHECK(fx, fx->status == 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/transpose_i8_7x64x48.cu", fx->dir);
+    const char *f = read_path(fx, path);
+    CHECK(fx, f);
+    CHECK(fx, strstr(f, "batch 7 (stride_in 3072, stride_out 3072)"));
+    CHECK(fx, strstr(f, "autotune_transpose_i8_batched(const signed char"));
+    CHECK(fx, strstr(f, "#define AT_ELEM_BYTES 1"));
+}
+
+/* The benchmark needs a GPU: it says so and fails (exit 1), leaving no
+ * CSV behind. */
+static void bench_without_driver(void **state)
+{
+    fixture *fx = *state;
+    run(fx, (const char *[]){"bench", "transpose", "--csv", "b.csv", NULL},
+        NULL);
+    CHECK(fx, fx->status == 1);
+    CHECK(fx, fx->out[0] == '\0');
+    CHECK(fx, one_line(fx->err));
+    CHECK(fx, strstr(fx->err, "no CUDA driver"));
+    CHECK(fx, strstr(fx->err, "needs a CUDA GPU"));
+    CHECK(fx, count_entries(fx, ".csv") == 0);
+    CHECK(fx, count_entries(fx, ".partial") == 0);
 }
 
 static void help(void **state)
@@ -569,12 +619,13 @@ int main(void)
         printf("Bail out! AUTOTUNE_BIN=%s: %s\n", bin, strerror(errno));
         return 1;
     }
-    _Static_assert(sizeof bad / sizeof bad[0] == 23, "a BAD() per case");
+    _Static_assert(sizeof bad / sizeof bad[0] == 28, "a BAD() per case");
     const struct CMUnitTest tests[] = {
         BAD(0),  BAD(1),  BAD(2),  BAD(3),  BAD(4),  BAD(5),
         BAD(6),  BAD(7),  BAD(8),  BAD(9),  BAD(10), BAD(11),
         BAD(12), BAD(13), BAD(14), BAD(15), BAD(16), BAD(17),
-        BAD(18), BAD(19), BAD(20), BAD(21), BAD(22),
+        BAD(18), BAD(19), BAD(20), BAD(21), BAD(22), BAD(23),
+        BAD(24), BAD(25), BAD(26), BAD(27),
         TEST(replay_table_and_json),
         TEST(replay_missing_record),
         TEST(missing_cache_dir),
@@ -585,6 +636,8 @@ int main(void)
         TEST(emit_through_symlink),
         TEST(space_lists_points),
         TEST(space_f64_drops_vec4),
+        TEST(emit_batched_i8),
+        TEST(bench_without_driver),
         TEST(help),
         TEST(version),
         TEST(no_arguments),

@@ -1,7 +1,7 @@
-/* NVRTC compiles every point of the transpose space for sm_90, through the
- * compile pool and its worker processes, with one source that fails on
- * purpose among them; the time limit, and a worker that dies. Needs NVRTC,
- * not a GPU. */
+/* NVRTC compiles every point of the transpose space, for every element
+ * size, for sm_90 and sm_80, through the compile pool and its worker
+ * processes, with one source that fails on purpose among them; the time
+ * limit, and a worker that dies. Needs NVRTC, not a GPU. */
 #include "tap.h"
 
 #include <signal.h>
@@ -17,10 +17,21 @@
 #include "../runtime/elf.h"
 #include "../runtime/nvrtc_api.h"
 
-static void compile_type(const char *type, int sm)
+/* Points per NVRTC program, as the tuner compiles them. */
+enum { BATCH = 16 };
+
+/* Every point of the space for an element size (types of one size expand
+ * to the same source), as 16-point programs, plus one program in the
+ * middle that must fail; every kernel of every cubin is found by name. */
+static void compile_size(int bytes, int sm)
 {
     const at_family *f = at_family_find("transpose");
-    autotune_problem u = {"transpose", type, 4099, 2053, 0, 0};
+    const at_type *type = NULL;
+    for (int i = 0; at_type_at(i) && !type; ++i)
+        if (at_type_at(i)->bytes == bytes)
+            type = at_type_at(i);
+    assert_non_null(type);
+    autotune_problem u = {"transpose", type->name, 4099, 2053, 0, 0};
     at_problem p;
     at_limits l;
     at_err e = {0};
@@ -29,11 +40,14 @@ static void compile_type(const char *type, int sm)
     at_point *pts;
     size_t n;
     assert_int_equal(at_space_points(f, &p, &l, &pts, &n, &e), 0);
+    size_t progs = (n + BATCH - 1) / BATCH;
     /* One extra job, in the middle, that must fail. */
-    size_t bad = n / 2, total = n + 1;
+    size_t bad = progs / 2, total = progs + 1;
     at_job *jobs = calloc(total, sizeof *jobs);
+    int *count = calloc(total, sizeof *count);
     at_pool *pool;
     assert_non_null(jobs);
+    assert_non_null(count);
     /* Every core: no thread times a GPU here. */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     assert_int_equal(at_pool_create(&pool, cores > 0 ? (int)cores : 1, 1, &e),
@@ -41,15 +55,20 @@ static void compile_type(const char *type, int sm)
     for (size_t i = 0, k = 0; i < total; ++i) {
         at_job *j = &jobs[i];
         j->opts.sm = sm;
+        j->opts.limit_s = 600;
         j->index = i;
         if (i == bad) {
             snprintf(j->variant, sizeof j->variant, "broken_on_purpose");
             j->src = strdup("extern \"C\" __global__ void at_kernel() "
                             "{ this_is_not_cuda; }\n");
         } else {
-            f->point_name(&pts[k], j->variant, sizeof j->variant);
-            j->src = at_expand(&p, &pts[k], AT_KERNEL_SYMBOL, &e);
-            ++k;
+            const at_point *sel[BATCH];
+            count[i] = (int)(n - k < BATCH ? n - k : BATCH);
+            for (int q = 0; q < count[i]; ++q)
+                sel[q] = &pts[k + (size_t)q];
+            f->point_name(sel[0], j->variant, sizeof j->variant);
+            j->src = at_expand_batch(&p, sel, count[i], &e);
+            k += (size_t)count[i];
         }
         assert_non_null(j->src);
         at_pool_submit(pool, j);
@@ -65,32 +84,45 @@ static void compile_type(const char *type, int sm)
         } else if (j->rc) {
             fail_msg("%s", j->err.msg);
         } else {
-            /* A cubin is an ELF image. */
+            /* A cubin is an ELF image with each point's kernel. */
             assert_true(j->size > 4);
             assert_memory_equal(j->cubin, "\x7f" "ELF", 4);
-            ++ok;
+            for (int q = 0; q < count[i]; ++q) {
+                char kernel[32];
+                at_batch_kernel(q, kernel, sizeof kernel);
+                if (!at_elf_kernel_hash(j->cubin, j->size, kernel))
+                    fail_msg("%s: no %s in the cubin", j->variant, kernel);
+                ++ok;
+            }
         }
         at_job_release(j);
     }
     at_pool_destroy(pool);
-    printf("# %s sm_%d: %zu of %zu points compiled, plus one failing on "
-           "purpose\n", type, sm, ok, n);
+    printf("# %d-byte elements (%s and its kind), sm_%d: %zu of %zu points "
+           "compiled in %zu programs, plus one failing on purpose\n", bytes,
+           type->name, sm, ok, n, progs);
     assert_int_equal(ok, n);
+    free(count);
     free(jobs);
     free(pts);
 }
 
-static void every_point_f32_sm90(void **state)
-{
-    (void)state;
-    compile_type("f32", 90);
-}
-
-static void every_point_f64_sm90(void **state)
-{
-    (void)state;
-    compile_type("f64", 90);
-}
+#define EVERY_POINT(bytes, sm)                                              \
+    static void every_point_##bytes##_bytes_sm##sm(void **state)           \
+    {                                                                       \
+        (void)state;                                                        \
+        compile_size(bytes, sm);                                            \
+    }
+EVERY_POINT(1, 90)
+EVERY_POINT(2, 90)
+EVERY_POINT(4, 90)
+EVERY_POINT(8, 90)
+EVERY_POINT(16, 90)
+EVERY_POINT(1, 80)
+EVERY_POINT(2, 80)
+EVERY_POINT(4, 80)
+EVERY_POINT(8, 80)
+EVERY_POINT(16, 80)
 
 static void bad_arch_is_an_nvrtc_error(void **state)
 {
@@ -266,8 +298,16 @@ int main(void)
         cmocka_unit_test(dead_worker_is_a_compile_failure),
         cmocka_unit_test(options_text),
         cmocka_unit_test(program_of_many_points),
-        cmocka_unit_test(every_point_f32_sm90),
-        cmocka_unit_test(every_point_f64_sm90),
+        cmocka_unit_test(every_point_1_bytes_sm90),
+        cmocka_unit_test(every_point_2_bytes_sm90),
+        cmocka_unit_test(every_point_4_bytes_sm90),
+        cmocka_unit_test(every_point_8_bytes_sm90),
+        cmocka_unit_test(every_point_16_bytes_sm90),
+        cmocka_unit_test(every_point_1_bytes_sm80),
+        cmocka_unit_test(every_point_2_bytes_sm80),
+        cmocka_unit_test(every_point_4_bytes_sm80),
+        cmocka_unit_test(every_point_8_bytes_sm80),
+        cmocka_unit_test(every_point_16_bytes_sm80),
     };
     return AT_RUN_TESTS(tests);
 }

@@ -82,20 +82,25 @@ static void default_point_f32_builds(void **state)
     const char *want[] = {"NOT TUNED", "no GPU here",
                           "extern \"C\" cudaError_t autotune_f32(const float "
                           "*in, float *out",
+                          "extern \"C\" cudaError_t autotune_f32_batched("
+                          "const float *in, float *out",
                           "#define AT_KERNEL autotune_f32_kernel",
                           "command:  autotune transpose --arch sm_90",
-                          "tile32x32_blk32x8_ept4_vec1_pad1_ldg1_rst1", NULL};
+                          "tile32x32_blk32x8_ept4_vec1_pad1_tpb1_ldg1_rst1",
+                          NULL};
     emit_and_build("f32", &pt, &pv, "autotune_f32", want);
 }
 
 static void tuned_f64_header_and_big_shared_memory(void **state)
 {
     (void)state;
-    /* 128x128 tile of f64 with padding: 132 KiB of shared memory. */
+    /* 128x128 tile of f64 with padding: 129 KiB of shared memory. */
     at_point pt;
-    memset(&pt, 0, sizeof pt);
-    int v[] = {128, 128, 32, 32, 2, 1, 0, 1};
-    memcpy(pt.v, v, sizeof v);
+    at_err e = {0};
+    assert_int_equal(at_point_parse(at_family_find("transpose"),
+                                    "tile_x=128 tile_y=128 block_x=32 "
+                                    "block_y=32 vec=2 pack=0 smem=1 tiles=2 "
+                                    "ldg=0 restrict=0", &pt, &e), 0);
     at_provenance pv = {.tuned = 1, .gpu = "NVIDIA H200", .sm = 90, .sms = 132,
                         .driver = 13000, .driver_build = "580.159.04",
                         .nvrtc = "13.0",
@@ -109,6 +114,45 @@ static void tuned_f64_header_and_big_shared_memory(void **state)
                           "cudaFuncAttributeMaxDynamicSharedMemorySize",
                           "big_f64(const double *in, double *out", NULL};
     emit_and_build("f64", &pt, &pv, "big_f64", want);
+}
+
+/* Every type's launcher and header build: the C type a user passes
+ * (__half, cuDoubleComplex, float4, ...) comes with its header. One
+ * point each of packed words, swizzling and several tiles a block. */
+static void every_type_builds(void **state)
+{
+    (void)state;
+    const at_family *f = at_family_find("transpose");
+    at_provenance pv = {.sm = 90, .why = "test",
+                        .command = "autotune transpose"};
+    for (int i = 0; at_type_at(i); ++i) {
+        const at_type *t = at_type_at(i);
+        autotune_problem u = {"transpose", t->name, 8192, 8192, 0, 0};
+        at_problem p;
+        at_err e = {0};
+        assert_int_equal(at_problem_init(&p, &u, &e), 0);
+        at_point pt;
+        f->default_point(&p, 90, &pt);
+        if (t->bytes < 4) /* the packed, swizzled, two-tile kind */
+            assert_int_equal(at_point_parse(f, t->bytes == 1
+                                 ? "tile_x=128 tile_y=128 block_x=8 "
+                                   "block_y=16 vec=4 pack=1 smem=2 tiles=2 "
+                                   "ldg=1 restrict=1"
+                                 : "tile_x=64 tile_y=64 block_x=8 "
+                                   "block_y=16 vec=4 pack=1 smem=2 tiles=2 "
+                                   "ldg=1 restrict=1", &pt, &e), 0);
+        at_limits l;
+        assert_true(at_limits_for_arch(90, &l));
+        assert_int_equal(f->valid(&p, &pt, &l, NULL, 0), 1);
+        char name[64], sig[160], inc[64] = "cuda_runtime.h";
+        snprintf(name, sizeof name, "t_%s", t->name);
+        snprintf(sig, sizeof sig, "%s_batched(const %s *in, %s *out", name,
+                 t->ctype, t->ctype);
+        if (t->header)
+            snprintf(inc, sizeof inc, "#include <%s>", t->header);
+        const char *want[] = {sig, inc, NULL};
+        emit_and_build(t->name, &pt, &pv, name, want);
+    }
 }
 
 static void unwritable_target_fails_cleanly(void **state)
@@ -136,6 +180,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(default_point_f32_builds),
         cmocka_unit_test(tuned_f64_header_and_big_shared_memory),
+        cmocka_unit_test(every_type_builds),
         cmocka_unit_test(unwritable_target_fails_cleanly),
     };
     int rc = AT_RUN_TESTS(tests);

@@ -19,13 +19,34 @@ static at_problem problem(const char *type, int64_t rows, int64_t cols)
     return p;
 }
 
-static at_point point(int tx, int ty, int bx, int by, int vec, int pad)
+/* tile_x tile_y block_x block_y vec pack smem tiles ldg restrict */
+static at_point point(int tx, int ty, int bx, int by, int vec, int pack,
+                      int smem, int tiles)
 {
     at_point pt;
     memset(&pt, 0, sizeof pt);
-    int v[] = {tx, ty, bx, by, vec, pad, 1, 1};
+    int v[] = {tx, ty, bx, by, vec, pack, smem, tiles, 1, 1};
     memcpy(pt.v, v, sizeof v);
     return pt;
+}
+
+static void types_table(void **state)
+{
+    (void)state;
+    char list[256] = "";
+    size_t used = 0;
+    int sizes = 0;
+    for (int i = 0; at_type_at(i); ++i) {
+        const at_type *t = at_type_at(i);
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                                 i ? ", " : "", t->name);
+        assert_ptr_equal(at_type_find(t->name), t);
+        sizes |= t->bytes;
+    }
+    assert_string_equal(list, at_type_list());
+    assert_int_equal(sizes, 1 | 2 | 4 | 8 | 16); /* every size */
+    assert_null(at_type_find("f128"));
+    assert_null(at_type_find(NULL));
 }
 
 static void sizes_and_invariants(void **state)
@@ -33,31 +54,53 @@ static void sizes_and_invariants(void **state)
     (void)state;
     at_limits l;
     assert_true(at_limits_for_arch(90, &l));
-    assert_int_equal(at_space_size(F), 4 * 4 * 5 * 6 * 3 * 2 * 2 * 2);
-    const char *types[] = {"f32", "f64"};
-    size_t counts[2];
-    for (int t = 0; t < 2; ++t) {
-        at_problem p = problem(types[t], 8192, 8192);
+    assert_int_equal(at_space_size(F), 7 * 7 * 4 * 6 * 5 * 2 * 2 * 2 * 2 * 2);
+    for (int t = 0; at_type_at(t); ++t) {
+        const at_type *type = at_type_at(t);
+        at_problem p = problem(type->name, 8192, 8192);
         at_point *pts;
         size_t n;
         at_err e = {0};
         assert_int_equal(at_space_points(F, &p, &l, &pts, &n, &e), 0);
-        assert_true(n > 100 && n < at_space_size(F));
-        counts[t] = n;
+        assert_true(n > 100 && n < 4000);
+        const int eb = type->bytes;
+        int wide = 0, swizzled = 0, several = 0, packed = 0;
         /* Check each kept point against the rules restated here, not the
          * predicate's own code. */
         for (size_t i = 0; i < n; ++i) {
             const int *v = pts[i].v;
             int threads = v[2] * v[3];
+            int k = v[5] ? 4 / eb : 1, unit = v[5] ? 4 : eb;
             assert_int_equal(threads % 32, 0);
-            assert_true(threads <= l.max_threads);
-            assert_true(v[4] * p.type->bytes <= 16);
-            assert_int_equal(v[0] % (v[2] * v[4]), 0);
-            assert_int_equal(v[1] % (v[2] * v[4]), 0);
+            assert_true(threads >= 128 && threads <= l.max_threads);
+            assert_true(v[5] == 0 || eb < 4);
+            assert_true(v[4] * unit <= 16);
+            /* Unpacked small elements: the fallback's few points. */
+            if (eb < 4 && !v[5])
+                assert_true(v[4] == 1 && v[6] == 1 && v[7] == 1 &&
+                            v[0] * v[1] / threads <= 32);
+            assert_true(v[0] * eb >= 64 && v[0] * eb <= 1024);
+            assert_true(v[1] * eb >= 64 && v[1] * eb <= 1024);
+            assert_int_equal(v[0] % (v[2] * v[4] * k), 0);
+            assert_int_equal((v[1] / k) % v[3], 0);
             assert_int_equal(v[0] % v[3], 0);
-            assert_int_equal(v[1] % v[3], 0);
-            assert_true(v[1] * (v[0] + v[5]) * p.type->bytes <= l.max_smem);
+            assert_int_equal((v[1] / k) % (v[2] * v[4]), 0);
+            assert_true((long)v[0] * v[1] * eb / threads <= 128);
+            /* Unpacked tiles of 2 bytes and more keep a 32-byte sector's
+             * elements but one of rows more (skewed stores). */
+            int skew = v[5] || eb == 1 ? 0 : 32 / eb - 1;
+            assert_true((v[1] + skew) * (v[0] + 1) * eb <= l.max_smem);
+            assert_true(v[6] == 1 || (v[0] * unit) % 128 == 0);
+            assert_int_equal(v[8], v[9]);
+            wide += v[4] * unit == 16;
+            swizzled += v[6] == 2;
+            several += v[7] > 1;
+            packed += v[5];
         }
+        /* 16-byte accesses, swizzles and several tiles a block for every
+         * type; packed words for the small ones. */
+        assert_true(wide > 0 && swizzled > 0 && several > 0);
+        assert_true(eb >= 4 || packed > 0);
         /* Names are unique and parameters round-trip. */
         char (*names)[128] = calloc(n, sizeof *names);
         assert_non_null(names);
@@ -69,13 +112,16 @@ static void sizes_and_invariants(void **state)
             assert_int_equal(at_point_parse(F, params, &back, &e), 0);
             assert_memory_equal(&back, &pts[i], sizeof back);
         }
-        qsort(names, n, sizeof *names, (int (*)(const void *, const void *))strcmp);
+        qsort(names, n, sizeof *names,
+              (int (*)(const void *, const void *))strcmp);
         for (size_t i = 1; i < n; ++i)
             assert_string_not_equal(names[i - 1], names[i]);
+        printf("# %s: %zu points (%d with 16-byte accesses, %d swizzled, %d "
+               "with several tiles a block, %d packed)\n", type->name, n,
+               wide, swizzled, several, packed);
         free(names);
         free(pts);
     }
-    assert_true(counts[1] < counts[0]); /* no 32-byte vectors for f64 */
 }
 
 static void rejections_say_why(void **state)
@@ -83,18 +129,31 @@ static void rejections_say_why(void **state)
     (void)state;
     at_limits l = {90, 1024, 48 * 1024};
     at_problem f32 = problem("f32", 100, 100), f64 = problem("f64", 100, 100);
+    at_problem i8 = problem("i8", 100, 100), c128 = problem("c128", 100, 100);
+    at_point ldg_only = point(32, 32, 32, 8, 1, 0, 1, 1);
+    ldg_only.v[9] = 0;
     struct {
         const at_problem *p;
         at_point pt;
         const char *why;
     } cases[] = {
-        {&f32, point(32, 32, 4, 4, 1, 0), "multiple of 32"},
-        {&f32, point(64, 64, 64, 32, 1, 0), "exceeds the limit 1024"},
-        {&f64, point(32, 32, 8, 4, 4, 0), "exceeds 16"},
-        {&f32, point(16, 32, 8, 4, 4, 0), "block_x*vec"},
-        {&f32, point(16, 16, 32, 1, 1, 0), "block_x*vec"},
-        {&f32, point(128, 128, 32, 1, 1, 0), "elements per thread"},
-        {&f64, point(128, 64, 32, 32, 1, 1), "shared memory"},
+        {&f32, point(32, 32, 8, 4, 1, 0, 1, 1), "fewer than 128"},
+        {&f32, point(32, 32, 8, 18, 1, 0, 1, 1), "multiple of 32"},
+        {&f32, point(64, 64, 64, 32, 1, 0, 1, 1), "exceeds the limit 1024"},
+        {&f64, point(32, 32, 8, 16, 4, 0, 1, 1), "exceeds 16"},
+        {&f32, point(32, 32, 8, 16, 1, 1, 1, 1), "packing is for"},
+        {&i8, point(64, 64, 8, 16, 4, 0, 1, 1), "fallback"},
+        {&i8, point(64, 64, 8, 16, 1, 0, 2, 1), "fallback"},
+        {&i8, point(64, 64, 8, 16, 1, 0, 1, 2), "fallback"},
+        {&i8, point(256, 64, 8, 16, 1, 0, 1, 1), "fallback"},
+        {&f32, point(8, 32, 32, 8, 1, 0, 1, 1), "sides must span"},
+        {&c128, point(128, 32, 32, 8, 1, 0, 1, 1), "sides must span"},
+        {&f32, point(32, 64, 16, 8, 4, 0, 1, 1), "not walked"},
+        {&f32, point(64, 32, 32, 8, 2, 0, 1, 1), "transposed tile"},
+        {&f32, point(256, 256, 32, 8, 1, 0, 1, 1), "bytes a thread"},
+        {&f64, point(128, 64, 32, 32, 1, 0, 1, 1), "shared memory"},
+        {&f32, point(16, 64, 16, 8, 1, 0, 2, 1), "swizzle"},
+        {&f32, ldg_only, "go together"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         char why[256] = "";
@@ -104,8 +163,18 @@ static void rejections_say_why(void **state)
             fail_msg("case %zu: reason '%s' lacks '%s'", i, why, cases[i].why);
     }
     char why[256] = "";
-    at_point ok = point(32, 32, 32, 8, 1, 1);
+    at_point ok = point(32, 32, 32, 8, 1, 0, 1, 1);
     assert_int_equal(F->valid(&f32, &ok, &l, why, sizeof why), 1);
+    at_point pk = point(128, 128, 8, 16, 4, 1, 2, 2);
+    assert_int_equal(F->valid(&i8, &pk, &l, why, sizeof why), 1);
+    /* The default point is valid for every type. */
+    for (int t = 0; at_type_at(t); ++t) {
+        at_problem p = problem(at_type_at(t)->name, 100, 100);
+        at_point d;
+        F->default_point(&p, 90, &d);
+        if (!F->valid(&p, &d, &l, why, sizeof why))
+            fail_msg("default point of %s: %s", p.type->name, why);
+    }
 }
 
 static void parse_errors(void **state)
@@ -124,61 +193,109 @@ static void parse_errors(void **state)
 static void expansion(void **state)
 {
     (void)state;
-    at_problem p = problem("f64", 10, 20);
-    at_point pt = point(64, 32, 16, 8, 2, 1);
+    at_problem p = problem("f16", 10, 20);
+    at_point pt = point(64, 32, 16, 8, 2, 1, 2, 4);
     at_err e = {0};
     char *src = at_expand(&p, &pt, "my_kernel", &e);
     assert_non_null(src);
-    const char *want[] = {"#define AT_ELEM_BYTES 8\n", "#define AT_TILE_X 64\n",
+    const char *want[] = {"#define AT_ELEM_BYTES 2\n", "#define AT_TILE_X 64\n",
                           "#define AT_TILE_Y 32\n", "#define AT_VEC 2\n",
+                          "#define AT_PACK 2\n", "#define AT_SMEM 2\n",
+                          "#define AT_TILES 4\n",
                           "#define AT_KERNEL my_kernel\n",
                           "#line 1 \"templates/transpose.cu\"\n",
-                          "tile64x32_blk16x8_ept16_vec2_pad1_ldg1_rst1"};
+                          "tile64x32_blk16x8_ept16_vec2_pk_swz_tpb4_ldg1_rst1"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i)
         if (!strstr(src, want[i]))
             fail_msg("expansion lacks '%s'", want[i]);
     assert_non_null(strstr(src, F->template_src));
+    /* Types of one size expand alike: they share compiled variants. */
+    at_problem q = problem("bf16", 10, 20);
+    char *src2 = at_expand(&q, &pt, "my_kernel", &e);
+    assert_non_null(src2);
+    assert_string_equal(src, src2);
     free(src);
+    free(src2);
 }
 
 static void launch_geometry(void **state)
 {
     (void)state;
     at_launch g;
-    at_point pt = point(64, 16, 16, 8, 4, 1);
+    at_point pt = point(64, 16, 16, 8, 4, 0, 1, 1);
     at_problem p = problem("f32", 3000000, 3);
     F->launch(&p, &pt, &g);
-    assert_int_equal(g.grid[0], 1);
-    assert_int_equal(g.grid[1], 65535); /* capped; the kernel loops */
-    assert_int_equal(g.block[0] * g.block[1], 128);
-    assert_int_equal(g.smem, 16 * 65 * 4);
+    assert_int_equal(g.grid[0], 187500); /* 1 x ceil(3000000 / 16) tiles */
+    assert_int_equal(g.grid[1], 1);
+    assert_int_equal(g.block[0], 16);
+    assert_int_equal(g.block[1], 8);
+    assert_int_equal(g.smem, (16 + 7) * 65 * 4); /* 7 rows for skewing */
+    pt.v[7] = 4; /* four tiles a block */
+    F->launch(&p, &pt, &g);
+    assert_int_equal(g.grid[0], 46875);
     p = problem("f32", 100, 1000);
     F->launch(&p, &pt, &g);
-    assert_int_equal(g.grid[0], 16); /* ceil(1000 / 64) */
-    assert_int_equal(g.grid[1], 7);  /* ceil(100 / 16) */
+    assert_int_equal(g.grid[0], 28); /* ceil(16 * 7 / 4) */
+    /* A batch: tiles of every matrix. */
+    autotune_problem u = {"transpose", "f32", 64, 64, 0, 0, 4096, 0, 0};
+    at_err e = {0};
+    assert_int_equal(at_problem_init(&p, &u, &e), 0);
+    at_point sq = point(64, 64, 32, 8, 4, 0, 1, 1);
+    F->launch(&p, &sq, &g);
+    assert_int_equal(g.grid[0], 4096);
+    /* More tiles than a grid holds: capped, the kernel loops. */
+    u.batch = AT_MAX_BATCH;
+    assert_int_equal(at_problem_init(&p, &u, &e), 0);
+    at_point small = point(32, 32, 32, 8, 1, 0, 1, 1);
+    F->launch(&p, &small, &g);
+    assert_int_equal(g.grid[0], 2147483647u);
+}
+
+/* A batch of 3 with wide strides and leading dimensions, for an element
+ * size: every element lands where it belongs, padding and the gaps
+ * between matrices keep their poison. */
+static void reference_case(const char *type)
+{
+    autotune_problem u = {"transpose", type, 37, 53, 60, 41, 3,
+                          37 * 60 + 7, 53 * 41 + 5};
+    at_problem p;
+    at_err e = {0};
+    assert_int_equal(at_problem_init(&p, &u, &e), 0);
+    const int eb = p.type->bytes;
+    unsigned char *in = malloc(p.in_bytes), *out = malloc(p.out_bytes);
+    assert_non_null(in);
+    assert_non_null(out);
+    for (size_t i = 0; i < p.in_bytes; ++i)
+        in[i] = (unsigned char)(i * 2654435761u >> 13);
+    memset(out, 0xEE, p.out_bytes);
+    F->reference(&p, in, out, 0, p.rows * p.batch);
+    for (size_t i = 0; i < p.out_bytes / (size_t)eb; ++i) {
+        int64_t z = (int64_t)i / p.stride_out, rem = (int64_t)i % p.stride_out;
+        int64_t c = rem / p.ld_out, r = rem % p.ld_out;
+        const unsigned char *got = out + i * (size_t)eb;
+        if (c < p.cols && r < p.rows) {
+            const unsigned char *want =
+                in + (size_t)(z * p.stride_in + r * p.ld_in + c) * (size_t)eb;
+            if (memcmp(got, want, (size_t)eb))
+                fail_msg("%s: out[%lld][%lld][%lld] wrong", type,
+                         (long long)z, (long long)c, (long long)r);
+        } else {
+            for (int k = 0; k < eb; ++k)
+                if (got[k] != 0xEE)
+                    fail_msg("%s: element %zu outside the matrices written",
+                             type, i);
+        }
+    }
+    free(in);
+    free(out);
 }
 
 static void reference_transposes_and_keeps_padding(void **state)
 {
     (void)state;
-    autotune_problem u = {"transpose", "f32", 37, 53, 60, 41};
-    at_problem p;
-    at_err e = {0};
-    assert_int_equal(at_problem_init(&p, &u, &e), 0);
-    uint32_t *in = malloc(p.in_bytes), *out = malloc(p.out_bytes);
-    assert_non_null(in);
-    assert_non_null(out);
-    for (size_t i = 0; i < p.in_bytes / 4; ++i)
-        in[i] = (uint32_t)i * 2654435761u;
-    for (size_t i = 0; i < p.out_bytes / 4; ++i)
-        out[i] = 0xDEADBEEFu;
-    F->reference(&p, in, out, 0, p.rows);
-    for (int64_t c = 0; c < p.cols; ++c)
-        for (int64_t r = 0; r < p.ld_out; ++r)
-            assert_int_equal(out[c * p.ld_out + r],
-                             r < p.rows ? in[r * p.ld_in + c] : 0xDEADBEEFu);
-    free(in);
-    free(out);
+    const char *types[] = {"i8", "f16", "f32", "f64", "c128"};
+    for (size_t i = 0; i < sizeof types / sizeof *types; ++i)
+        reference_case(types[i]);
 }
 
 static void problem_validation(void **state)
@@ -190,7 +307,20 @@ static void problem_validation(void **state)
         const char *msg;
     } cases[] = {
         {{"nope", "f32", 1, 1, 0, 0}, AUTOTUNE_ENOT_FOUND, "unknown family"},
-        {{"transpose", "f16", 1, 1, 0, 0}, AUTOTUNE_ENOT_FOUND, "unknown type"},
+        {{"transpose", "f128", 1, 1, 0, 0}, AUTOTUNE_ENOT_FOUND,
+         "unknown type"},
+        {{"transpose", "f32", 5, 5, 0, 0, -1, 0, 0}, AUTOTUNE_ERANGE,
+         "batch must be"},
+        {{"transpose", "f32", 5, 5, 0, 0, 3, 24, 0}, AUTOTUNE_ERANGE,
+         "overlap"},
+        {{"transpose", "f32", 5, 5, 0, 0, 3, 0, 24}, AUTOTUNE_ERANGE,
+         "overlap"},
+        {{"transpose", "f32", 5, 5, 0, 0, -7, 0, 0}, AUTOTUNE_ERANGE,
+         "batch"},
+        {{"transpose", "c128", 2000000000, 2000000000, 0, 0, 0, 0, 0},
+         AUTOTUNE_ERANGE, "overflows"},
+        {{"transpose", "f32", 100000, 100000, 0, 0, 2147483647LL, 0, 0},
+         AUTOTUNE_ERANGE, "overflows"},
         {{"transpose", "f32", 0, 5, 0, 0}, AUTOTUNE_ERANGE, "positive"},
         {{"transpose", "f32", 5, -1, 0, 0}, AUTOTUNE_ERANGE, "positive"},
         {{"transpose", "f32", 5, 5, 4, 0}, AUTOTUNE_ERANGE, "leading"},
@@ -206,12 +336,35 @@ static void problem_validation(void **state)
         if (!strstr(e.msg, cases[i].msg))
             fail_msg("case %zu: '%s' lacks '%s'", i, e.msg, cases[i].msg);
     }
+    /* Defaults: dense rows, matrices back to back; a single matrix's
+     * strides are the defaults whatever was asked, so the key does not
+     * split. */
+    at_problem p, q;
+    at_err e = {0};
+    autotune_problem u = {"transpose", "f16", 30, 50, 0, 0, 0, 0, 0};
+    assert_int_equal(at_problem_init(&p, &u, &e), 0);
+    assert_int_equal(p.batch, 1);
+    assert_int_equal(p.stride_in, 30 * 50);
+    assert_int_equal(p.stride_out, 50 * 30);
+    u.stride_in = 9999;
+    assert_int_equal(at_problem_init(&q, &u, &e), 0);
+    assert_true(at_problem_equal(&p, &q));
+    /* A batch: sized to the last matrix's rows. */
+    autotune_problem b = {"transpose", "i8", 3, 5, 7, 4, 10, 40, 30};
+    assert_int_equal(at_problem_init(&p, &b, &e), 0);
+    assert_int_equal(p.in_bytes, 9 * 40 + 3 * 7);
+    assert_int_equal(p.out_bytes, 9 * 30 + 5 * 4);
+    char text[256];
+    at_problem_str(&p, text, sizeof text);
+    assert_string_equal(text, "transpose i8 3x5 ld_in=7 ld_out=4 batch=10 "
+                              "stride_in=40 stride_out=30");
 }
 
 int main(void)
 {
     F = at_family_find("transpose");
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(types_table),
         cmocka_unit_test(sizes_and_invariants),
         cmocka_unit_test(rejections_say_why),
         cmocka_unit_test(parse_errors),

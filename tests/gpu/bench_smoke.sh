@@ -1,0 +1,36 @@
+#!/bin/sh
+# TAP: `autotune bench` end to end on small problems (a budgeted tune, so
+# it takes seconds): the CSV has the issue's header and a row per kernel,
+# cuBLAS where it has the type and not for a batch, the table names every
+# kernel. Skips without a GPU.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/gpu/tap.sh
+T=${AT_GPU_TMP:-/tmp}/bench_smoke
+mkdir -p "$T"
+export AUTOTUNE_CACHE="$T/cache.db"
+A="build/autotune bench transpose --strategy random --budget 40 --quiet"
+out=$($A --type f64 --rows 1000 --cols 777 --csv "$T/f64.csv" 2>&1)
+rc=$?
+skip_without_gpu $rc "$out"
+plan 3
+kernels() { cut -d, -f6 "$1" | tail -n +2 | tr '\n' ' '; }
+ok=$rc
+[ "$(head -1 "$T/f64.csv")" = "gpu,type,rows,cols,batch,kernel,ms,gbps,frac_copy" ] || ok=1
+[ "$(kernels "$T/f64.csv")" = "memcpy tuned cublas naive classic " ] || ok=1
+grep -q ",f64,1000,777,1,memcpy,[0-9.]*,[0-9.]*,1.0000$" "$T/f64.csv" || ok=1
+report $ok "bench f64 1000x777: CSV header, five kernels, copy at 1.0" \
+    "$out
+$(cat "$T/f64.csv")"
+out=$($A --type i8 --rows 100 --cols 60 --batch 50 --csv "$T/i8.csv" 2>&1)
+ok=$?
+[ "$(kernels "$T/i8.csv")" = "memcpy tuned naive classic " ] || ok=1
+printf '%s\n' "$out" | grep -q "^50x100x60 *i8 " || ok=1
+report $ok "bench batched i8: no cuBLAS row (no batched geam), table row" \
+    "$out
+$(cat "$T/i8.csv")"
+out=$($A --type c128 --rows 0 --csv "$T/bad.csv" 2>&1)
+rc=$?
+ok=0
+[ $rc -eq 2 ] || ok=1
+[ -e "$T/bad.csv" ] && ok=1
+report $ok "bench of a bad problem: usage error, no CSV" "$out"
