@@ -267,9 +267,10 @@ int at_cmd_bench(const at_bench_args *a)
         else
             snprintf(how, sizeof how, "tuned in %.1f s", c->tune_s);
         fprintf(stderr, "[%d/%d] %s %s: %s (%s), %.0f GB/s, %.1f%% of copy "
-                "(%.0f GB/s, %d buffer set%s)%s\n", i + 1, n, p->type->name,
-                shape, c->point, how, tu->gbps, 100 * tu->frac_copy,
-                c->row[AT_CMP_MEMCPY].gbps, c->sets, c->sets > 1 ? "s" : "",
+                "(%.0f GB/s, %d buffer set%s, input seed %llu)%s\n", i + 1,
+                n, p->type->name, shape, c->point, how, tu->gbps,
+                100 * tu->frac_copy, c->row[AT_CMP_MEMCPY].gbps, c->sets,
+                c->sets > 1 ? "s" : "", (unsigned long long)c->seed,
                 c->past_l2 ? "" : "; small enough to be served from L2");
         csv_rows(csv, d->name, p, c);
         ++done;

@@ -212,8 +212,9 @@ int at_compare(autotune_ctx *ctx, const autotune_problem *u,
         int i = size_index(p->type->bytes);
         r.ops[AT_CMP_NAIVE].fn = bl->naive[i];
         r.ops[AT_CMP_CLASSIC].fn = bl->classic[i];
-        rc = at_bench_create(&r.b, &ctx->dev, p, at_pcg_fresh_seed(),
-                             AT_BENCH_FINITE, ctx->cubins, e);
+        out->seed = o->seed ? o->seed : at_pcg_fresh_seed();
+        rc = at_bench_create(&r.b, &ctx->dev, p, out->seed, AT_BENCH_FINITE,
+                             ctx->cubins, e);
     }
     for (int i = 0; !rc && i < AT_CMP_N; ++i)
         if (out->row[i].present)
@@ -252,7 +253,8 @@ int at_compare(autotune_ctx *ctx, const autotune_problem *u,
     if (rc) {
         char text[256];
         at_problem_str(p, text, sizeof text);
-        at_err_prefix(e, "benchmark of %s: ", text);
+        at_err_prefix(e, "benchmark of %s (input seed %llu): ", text,
+                      (unsigned long long)out->seed);
     }
     return rc;
 }

@@ -38,6 +38,7 @@ typedef struct at_cmp {
     char point[128];   /* the tuned kernel's point */
     int from_cache;    /* the tuned kernel came from the tuning cache */
     double tune_s;     /* 0 if from the cache */
+    uint64_t seed;     /* of the random input all kernels were checked on */
     int sets;          /* rotating buffer sets */
     int past_l2;       /* a round of sets moves at least two L2 caches */
 } at_cmp;
@@ -48,9 +49,10 @@ int at_baselines_create(at_baselines **b, const at_device *d, at_err *e);
 void at_baselines_destroy(at_baselines *b);
 
 /* Benchmarks problem u on ctx's device: tunes it (or takes the cache's
- * answer) with o, then checks and times everything. cb may be NULL (no
+ * answer) with o, then checks and times everything on random input from
+ * o->seed (0: a fresh seed; out->seed says which). cb may be NULL (no
  * cuBLAS; cublas_why says why). A wrong answer from any kernel fails the
- * run: AUTOTUNE_EWRONG naming it. */
+ * run: AUTOTUNE_EWRONG naming it and the seed. */
 int at_compare(autotune_ctx *ctx, const autotune_problem *u,
                const at_tune_opts *o, at_baselines *bl, at_cublas *cb,
                const char *cublas_why, at_cmp *out, at_err *e);
