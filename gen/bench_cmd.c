@@ -194,14 +194,18 @@ int at_cmd_bench(const at_bench_args *a)
     at_err e = {0};
     int n = a->one ? 1 : SUITE;
     const autotune_problem *probs = a->one ? &a->problem : suite;
+    done_row *rows = calloc((size_t)n, sizeof *rows);
+    if (!rows) {
+        fprintf(stderr, "autotune: no memory for %d benchmark rows\n", n);
+        return 1;
+    }
     /* Every problem checked before any GPU time is spent. */
-    for (int i = 0; i < n; ++i) {
-        at_problem p;
-        if (at_problem_init(&p, &probs[i], &e)) {
+    for (int i = 0; i < n; ++i)
+        if (at_problem_init(&rows[i].p, &probs[i], &e)) {
             fprintf(stderr, "autotune: %s\n", e.msg);
+            free(rows);
             return 2;
         }
-    }
     autotune_ctx *ctx = NULL;
     int rc = at_ctx_create(&ctx, a->device, NULL,
                            a->quiet ? NULL : stderr, &e);
@@ -210,6 +214,7 @@ int at_cmd_bench(const at_bench_args *a)
                 rc == AUTOTUNE_ENO_DRIVER || rc == AUTOTUNE_ENO_DEVICE
                     ? " (the benchmark needs a CUDA GPU)"
                     : "");
+        free(rows);
         return 1;
     }
     const at_device *d = &ctx->dev;
@@ -222,22 +227,18 @@ int at_cmd_bench(const at_bench_args *a)
             snprintf(cublas_why, sizeof cublas_why, "%s", ce.msg);
         at_device_pop();
     }
-    if ((rc = at_baselines_create(&bl, d, &e))) {
-        fprintf(stderr, "autotune: %s\n", e.msg);
-        at_cublas_close(cb);
-        autotune_destroy(ctx);
-        return 1;
-    }
     char tmp[1100];
     snprintf(tmp, sizeof tmp, "%s.partial", a->csv);
-    FILE *csv = fopen(tmp, "w");
-    if (!csv) {
+    FILE *csv = NULL;
+    int bad = 1, done = 0;
+    if ((rc = at_baselines_create(&bl, d, &e))) {
+        fprintf(stderr, "autotune: %s\n", e.msg);
+        goto out;
+    }
+    if (!(csv = fopen(tmp, "w"))) {
         fprintf(stderr, "autotune: cannot write %s: %s\n", tmp,
                 strerror(errno));
-        at_baselines_destroy(bl);
-        at_cublas_close(cb);
-        autotune_destroy(ctx);
-        return 1;
+        goto out;
     }
     fprintf(csv, "gpu,type,rows,cols,batch,kernel,ms,gbps,frac_copy\n");
     printf("autotune bench %s on %s (sm_%d, %d SMs, %d MB L2, driver %s, "
@@ -246,12 +247,9 @@ int at_cmd_bench(const at_bench_args *a)
            d->driver_build, d->nvrtc,
            cb ? at_cublas_version(cb) : cublas_why);
     fflush(stdout);
-    done_row *rows = calloc((size_t)n, sizeof *rows);
     double t0 = now_s();
-    int done = 0;
-    for (int i = 0; i < n && rows; ++i) {
-        at_problem *p = &rows[i].p;
-        at_problem_init(p, &probs[i], NULL);
+    for (int i = 0; i < n; ++i) {
+        const at_problem *p = &rows[i].p;
         char shape[96];
         shape_text(p, shape, sizeof shape);
         fprintf(stderr, "[%d/%d %.0f s] %s %s: tuning, checking, timing\n",
@@ -275,9 +273,7 @@ int at_cmd_bench(const at_bench_args *a)
         csv_rows(csv, d->name, p, c);
         ++done;
     }
-    if (!rows)
-        rc = at_fail(&e, AUTOTUNE_ENOMEM, "benchmark rows");
-    int bad = ferror(csv);
+    bad = ferror(csv);
     if (fclose(csv) != 0)
         bad = 1;
     if (rc || bad) {
@@ -292,11 +288,11 @@ int at_cmd_bench(const at_bench_args *a)
                 strerror(errno));
         bad = 1;
     }
-    if (rows)
-        table(stdout, rows, done);
+    table(stdout, rows, done);
     if (!rc && !bad)
         printf("\n%d problems in %.0f s; CSV in %s\n", done, now_s() - t0,
                a->csv);
+out:
     free(rows);
     at_baselines_destroy(bl);
     if (cb && at_device_push(d, NULL) == 0) {

@@ -793,12 +793,10 @@ static int cmd_replay(const opts *o)
     return 0;
 }
 
+/* The problems are checked by at_cmd_bench (bad ones: exit 2). */
 static int cmd_bench(const opts *o)
 {
-    at_problem p;
     char csv[256];
-    if (o->shape_given && user_problem(o, &p))
-        return 2;
     snprintf(csv, sizeof csv, "bench_%s.csv", o->family);
     at_bench_args a = {
         .family = o->family, .one = o->shape_given,

@@ -68,12 +68,17 @@ static int alloc(CUdeviceptr *p, size_t n, const char *what, at_err *e)
     return 0;
 }
 
-/* Bytes of a case's output as checked: whole 32-bit words (the comparison
- * works in words; the bytes past the matrix's end are poison like the
- * guards). */
+/* bytes rounded up to whole 32-bit words: the input is filled and the
+ * output compared a word at a time (the bytes past the matrix's end are
+ * poison like the guards). */
+static size_t whole_words(size_t bytes)
+{
+    return (bytes + 3) & ~(size_t)3;
+}
+
 static size_t out_words_bytes(const at_problem *p)
 {
-    return (p->out_bytes + 3) & ~(size_t)3;
+    return whole_words(p->out_bytes);
 }
 
 /* Host work on big buffers, shared among threads: the random input, the
@@ -180,7 +185,7 @@ static int case_init(case_ *c, const at_problem *p, const char *label,
     c->p = *p;
     c->label = label;
     int rc = 0;
-    size_t in_alloc = (p->in_bytes + 3) & ~(size_t)3;
+    size_t in_alloc = whole_words(p->in_bytes);
     size_t guarded = out_words_bytes(p) + 2 * GUARD;
     unsigned char *in = malloc(in_alloc), *ref = malloc(guarded);
     if (!in || !ref) {
@@ -367,8 +372,6 @@ int at_bench_sets(const at_bench *b) { return b->sets; }
 
 int at_bench_past_l2(const at_bench *b) { return b->past_l2; }
 
-CUstream at_bench_stream(const at_bench *b) { return b->stream; }
-
 int at_bench_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
                      const char *variant, at_err *e)
 {
@@ -539,6 +542,13 @@ static int op_copy(void *ctx, CUdeviceptr in, CUdeviceptr out, CUstream s,
     return 0;
 }
 
+/* One run on the problem's next rotation set (*s counts them). */
+static int run_next_set(at_bench *b, const runner *run, int *s, at_err *e)
+{
+    int k = (*s)++ % b->sets;
+    return run_once(b, run, &b->cases[0].p, b->in_set[k], b->out_set[k], e);
+}
+
 /* One sample: per launches between two events. A kernel's own fault
  * surfaces at cuEventSynchronize. */
 static int sample(at_bench *b, const runner *run, int per, int *s, float *ms,
@@ -547,9 +557,7 @@ static int sample(at_bench *b, const runner *run, int per, int *s, float *ms,
     const char *variant = run->name;
     AT_CU_TRY(e, variant, cuEventRecord, b->start, b->stream);
     for (int i = 0; i < per; ++i) {
-        int k = (*s)++ % b->sets;
-        int rc = run_once(b, run, &b->cases[0].p, b->in_set[k], b->out_set[k],
-                          e);
+        int rc = run_next_set(b, run, s, e);
         if (rc)
             return rc;
     }
@@ -580,12 +588,8 @@ static int time_run(at_bench *b, const runner *run, int samples,
     float ms = 0;
     /* Warm-up (unless it has just run), then one timed round over the
      * sets to size the samples. */
-    if (!warm) {
-        int k = s++ % b->sets;
-        if ((rc = run_once(b, run, &b->cases[0].p, b->in_set[k],
-                           b->out_set[k], e)))
-            return rc;
-    }
+    if (!warm && (rc = run_next_set(b, run, &s, e)))
+        return rc;
     if ((rc = sample(b, run, b->sets, &s, &ms, e)))
         return rc;
     double one = ms / b->sets;

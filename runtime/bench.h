@@ -88,7 +88,6 @@ int at_bench_verify_op(at_bench *b, at_bench_op op, void *ctx,
 /* Times op as at_bench_time does (no racing, a warm-up first). */
 int at_bench_time_op(at_bench *b, at_bench_op op, void *ctx,
                      const char *name, int samples, at_timing *t, at_err *e);
-CUstream at_bench_stream(const at_bench *b);
 
 /* Launches fn for problem p with device pointers in and out on stream. */
 int at_launch_variant(const at_problem *p, const at_point *pt, CUfunction fn,

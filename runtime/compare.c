@@ -31,7 +31,6 @@ struct at_baselines {
 
 int at_baselines_create(at_baselines **out, const at_device *d, at_err *e)
 {
-    (void)e;
     *out = calloc(1, sizeof **out);
     if (!*out)
         return at_fail(e, AUTOTUNE_ENOMEM, "baselines");
@@ -92,8 +91,9 @@ static int baselines_get(at_baselines *b, int bytes, at_err *e)
     return 0;
 }
 
-/* What an op launches: a baseline kernel, cuBLAS, or the copy. */
+/* What an op launches: a baseline kernel or cuBLAS. */
 typedef struct op_ctx {
+    at_bench_op op;
     const at_problem *p;
     CUfunction fn;
     at_cublas *cb;
@@ -123,16 +123,6 @@ static int op_cublas(void *ctx, CUdeviceptr in, CUdeviceptr out, CUstream s,
     return at_cublas_transpose(c->cb, c->p, in, out, s, e);
 }
 
-static int op_memcpy(void *ctx, CUdeviceptr in, CUdeviceptr out, CUstream s,
-                     at_err *e)
-{
-    const op_ctx *c = ctx;
-    size_t bytes = (size_t)at_problem_elems(c->p) * (size_t)c->p->type->bytes;
-    AT_CU_TRY(e, "device-to-device copy", cuMemcpyDtoDAsync, out, in, bytes,
-              s);
-    return 0;
-}
-
 static double now_s(void)
 {
     struct timespec t;
@@ -155,13 +145,12 @@ typedef struct run {
 
 static int time_one(run *r, int i, at_timing *t, at_err *e)
 {
+    if (i == AT_CMP_MEMCPY)
+        return at_bench_time_copy(r->b, ROUND_SAMPLES, t, e);
     if (i == AT_CMP_TUNED)
         return at_bench_time(r->b, &r->k->pt, r->k->fn, r->k->name,
                              ROUND_SAMPLES, 0, 0, t, e);
-    at_bench_op op = i == AT_CMP_MEMCPY   ? op_memcpy
-                     : i == AT_CMP_CUBLAS ? op_cublas
-                                          : op_baseline;
-    return at_bench_time_op(r->b, op, &r->ops[i], r->ops[i].name,
+    return at_bench_time_op(r->b, r->ops[i].op, &r->ops[i], r->ops[i].name,
                             ROUND_SAMPLES, t, e);
 }
 
@@ -171,8 +160,8 @@ static int check_one(run *r, int i, at_err *e)
         return 0; /* a copy is not a transpose: nothing to check */
     if (i == AT_CMP_TUNED)
         return at_bench_verify(r->b, &r->k->pt, r->k->fn, r->k->name, e);
-    at_bench_op op = i == AT_CMP_CUBLAS ? op_cublas : op_baseline;
-    return at_bench_verify_op(r->b, op, &r->ops[i], r->ops[i].name, e);
+    return at_bench_verify_op(r->b, r->ops[i].op, &r->ops[i],
+                              r->ops[i].name, e);
 }
 
 int at_compare(autotune_ctx *ctx, const autotune_problem *u,
@@ -195,7 +184,8 @@ int at_compare(autotune_ctx *ctx, const autotune_problem *u,
     snprintf(out->point, sizeof out->point, "%s", r.k->name);
     for (int i = 0; i < AT_CMP_N; ++i) {
         out->row[i].present = 1;
-        r.ops[i] = (op_ctx){p, NULL, cb, names[i]};
+        r.ops[i] = (op_ctx){i == AT_CMP_CUBLAS ? op_cublas : op_baseline, p,
+                            NULL, cb, names[i]};
     }
     const char *why_not = cb ? at_cublas_cannot(p) : cublas_why;
     if (why_not) {

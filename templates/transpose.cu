@@ -463,7 +463,6 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
         ((unsigned long long)out % 32) != 0;
     const bool vec_ok = in_ok && (skew || out_ok);
 #else
-    const bool skew = false;
     const bool vec_ok = in_ok && out_ok;
 #endif
     at_vec_u r[AT_LOAD_ROWS][AT_LOAD_COLS][AT_PACK];
