@@ -11,7 +11,7 @@ B       := build
 
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
            -Wno-missing-field-initializers -Wno-format-truncation
-CPPFLAGS:= -I$(CUDA)/include -Iruntime -D_GNU_SOURCE
+CPPFLAGS:= -I$(CUDA)/include -Iinclude -I. -D_GNU_SOURCE
 CFLAGS  ?= -O2 -g
 SAN     := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
            -fno-omit-frame-pointer
@@ -23,28 +23,42 @@ LIBS    := $(SQLITE_A) -ldl -lm -lpthread
 SANLINK := -fsanitize=address,undefined -static-libasan -static-libubsan
 CMOCKA  := -lcmocka -Wl,-rpath,'$$ORIGIN/lib'
 
-LIB_SRC := gen/types.c gen/problem.c gen/space.c gen/family.c \
-           gen/transpose.c gen/expand.c gen/emit.c gen/json.c \
-           gen/bench_cmd.c \
-           search/pcg.c search/strategy.c search/exhaustive.c \
-           search/walk.c search/random.c search/local.c search/genetic.c \
-           search/record.c search/replay.c \
-           runtime/error.c runtime/cuda_api.c runtime/nvrtc_api.c \
-           runtime/device.c runtime/compile.c runtime/compile_proc.c \
-           runtime/bench.c \
-           runtime/cache.c runtime/cubins.c runtime/elf.c runtime/tune.c \
-           runtime/api.c runtime/cublas.c runtime/compare.c
+# Layers, lowest first (docs/ARCHITECTURE.md): each folder includes only
+# itself and the folders before it; tests/check_layers.sh enforces it.
+BASE_SRC := base/error.c base/clock.c base/dl.c base/pcg.c base/safefile.c
+GEN_SRC_ := gen/types.c gen/problem.c gen/space.c gen/family.c \
+            gen/transpose.c gen/transpose_problem.c gen/transpose_check.c \
+            gen/transpose_emit.c gen/expand.c gen/emit.c
+SEARCH_SRC := search/strategy.c search/exhaustive.c search/walk.c \
+              search/random.c search/local.c search/genetic.c \
+              search/record.c search/replay.c
+RUNTIME_SRC := runtime/cuda_api.c runtime/nvrtc_api.c runtime/device.c \
+               runtime/compile.c runtime/compile_proc.c runtime/cubins.c \
+               runtime/elf.c runtime/cache.c runtime/key.c \
+               runtime/measure.c runtime/measure_cases.c \
+               runtime/measure_check.c runtime/rounds.c \
+               runtime/tune.c runtime/tune_prog.c runtime/tune_eval.c \
+               runtime/tune_walk.c runtime/tune_leaders.c runtime/plan.c \
+               runtime/api.c
+# The command line, its subcommands and the benchmark with its contenders:
+# in the autotune binary, not in libautotune.a.
+CLI_SRC := cli/main.c cli/options.c cli/cmd_tune.c cli/cmd_space.c \
+           cli/cmd_replay.c cli/cmd_bench.c cli/report.c cli/json.c \
+           cli/bench.c cli/compare.c cli/bench_families.c \
+           cli/transpose_bench.c cli/transpose_baselines.c \
+           cli/transpose_cublas.c
+LIB_SRC := $(BASE_SRC) $(GEN_SRC_) $(SEARCH_SRC) $(RUNTIME_SRC)
 TEMPLATES := templates/transpose.cu templates/check.cu \
              templates/baselines.cu
 GEN_SRC := $(B)/gen/templates.c
 
 REL_OBJ := $(patsubst %.c,$(B)/rel/%.o,$(LIB_SRC) $(GEN_SRC))
 SAN_OBJ := $(patsubst %.c,$(B)/san/%.o,$(LIB_SRC) $(GEN_SRC))
+CLI_REL := $(patsubst %.c,$(B)/rel/%.o,$(CLI_SRC))
+CLI_SAN := $(patsubst %.c,$(B)/san/%.o,$(CLI_SRC))
 
-CPU_TESTS := test_pcg test_space test_search test_compile test_cache \
-             test_cubins \
-             test_emit test_cli \
-             test_nodevice
+CPU_TESTS := test_pcg test_space test_family test_search test_compile \
+             test_cache test_cubins test_emit test_cli test_nodevice
 GPU_TESTS := gpu_variants gpu_api
 
 .PHONY: all check gpu-check gpu-bench gpu-tune-bench gpu-build clean \
@@ -69,11 +83,11 @@ $(B)/libautotune.a: $(REL_OBJ)
 $(B)/libautotune-san.a: $(SAN_OBJ)
 	ar rcs $@ $^
 
-$(B)/autotune: $(B)/rel/gen/main.o $(B)/libautotune.a
+$(B)/autotune: $(CLI_REL) $(B)/libautotune.a
 	$(CC) $(CFLAGS) -pthread $^ $(LIBS) -o $@
 
 # The sanitized CLI, for the CLI tests.
-$(B)/autotune-san: $(B)/san/gen/main.o $(B)/libautotune-san.a
+$(B)/autotune-san: $(CLI_SAN) $(B)/libautotune-san.a
 	$(CC) $(SAN) $(SANLINK) -pthread $^ $(LIBS) -o $@
 
 # cmocka travels with the tests (the GPU machine has no libcmocka.so.0).
@@ -94,7 +108,8 @@ TEST_ENV := ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 \
             AUTOTUNE_BIN=$(CURDIR)/$(B)/autotune-san
 
 check: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/autotune-san
-	$(TEST_ENV) prove -v $(addprefix $(B)/tests/,$(CPU_TESTS))
+	$(TEST_ENV) prove -v tests/check_layers.pl \
+	    $(addprefix $(B)/tests/,$(CPU_TESTS))
 
 gpu-build: $(addprefix $(B)/tests/,$(GPU_TESTS)) $(B)/autotune \
            $(B)/autotune-san $(B)/examples/api_example
@@ -114,5 +129,5 @@ examples: $(B)/examples/api_example
 clean:
 	rm -rf $(B)
 
--include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(B)/rel/gen/main.d \
-         $(B)/san/gen/main.d
+-include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(CLI_REL:.o=.d) \
+         $(CLI_SAN:.o=.d)

@@ -3,6 +3,7 @@
 #ifndef AT_EMIT_H
 #define AT_EMIT_H
 
+#include "autotune.h"
 #include "family.h"
 
 typedef struct at_provenance {
@@ -17,8 +18,8 @@ typedef struct at_provenance {
     const char *command; /* the command line that made it */
 } at_provenance;
 
-/* Writes to path ("-": stdout) through a temporary file and a rename, so an
- * existing file is replaced whole or not at all. name: the launcher's
+/* Writes to path ("-": stdout) through base/safefile.h, so an existing
+ * file is replaced whole or not at all. name: the launcher's
  * name; the kernel is name_kernel. */
 int at_emit(const char *path, const at_problem *p, const at_point *pt,
             const char *name, const at_provenance *pv, at_err *e);

@@ -27,7 +27,7 @@ char *at_expand(const at_problem *p, const at_point *pt,
     return src;
 }
 
-void at_batch_kernel(int i, char *buf, size_t n)
+void at_program_kernel(int i, char *buf, size_t n)
 {
     snprintf(buf, n, "%s_%d", AT_KERNEL_SYMBOL, i);
 }
@@ -56,14 +56,14 @@ static int put(sbuf *b, const char *s, size_t n)
     return 0;
 }
 
-char *at_expand_batch(const at_problem *p, const at_point *const *pts,
+char *at_expand_program(const at_problem *p, const at_point *const *pts,
                       int k, at_err *e)
 {
     sbuf b = {0};
     int bad = 0;
     for (int i = 0; i < k && !bad; ++i) {
         char name[32], head[64];
-        at_batch_kernel(i, name, sizeof name);
+        at_program_kernel(i, name, sizeof name);
         char *src = at_expand(p, pts[i], name, e);
         if (!src)
             break;

@@ -12,12 +12,12 @@ char *at_expand(const at_problem *p, const at_point *pt,
                 const char *kernel_name, at_err *e);
 
 /* The kernel name of the i-th point of a program (at_kernel_0, ...). */
-void at_batch_kernel(int i, char *buf, size_t n);
+void at_program_kernel(int i, char *buf, size_t n);
 
 /* One program of k points: each point's source in a namespace of its own,
- * its kernel named at_batch_kernel(i), and every macro it #defines
+ * its kernel named at_program_kernel(i), and every macro it #defines
  * #undef'd after it. malloc'd; NULL on no memory. */
-char *at_expand_batch(const at_problem *p, const at_point *const *pts,
+char *at_expand_program(const at_problem *p, const at_point *const *pts,
                       int k, at_err *e);
 
 #endif

@@ -1,19 +1,42 @@
 #include "family.h"
 
+#include <stdio.h>
 #include <string.h>
 
+/* The families: adding one is a file and a row here. */
 extern const at_family at_family_transpose;
 
 static const at_family *const families[] = {
     &at_family_transpose,
 };
+enum { N_FAMILIES = sizeof families / sizeof families[0] };
 
 const at_family *at_family_find(const char *name)
 {
-    for (size_t i = 0; name && i < sizeof families / sizeof families[0]; ++i)
+    for (size_t i = 0; name && i < N_FAMILIES; ++i)
         if (strcmp(families[i]->name, name) == 0)
             return families[i];
     return NULL;
 }
 
-const char *at_family_list(void) { return "transpose"; }
+const at_family *at_family_at(int i)
+{
+    return i >= 0 && i < N_FAMILIES ? families[i] : NULL;
+}
+
+void at_family_list(char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < N_FAMILIES && used < n; ++i)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s",
+                                 i ? ", " : "", families[i]->name);
+}
+
+int at_field_index(const at_family *f, const char *name)
+{
+    for (int i = 0; i < f->n_fields; ++i)
+        if (strcmp(f->fields[i].name, name) == 0)
+            return i;
+    return -1;
+}

@@ -1,6 +1,8 @@
-/* A kernel family: template, parameter space, constraints, launch geometry,
- * CPU reference and byte count. Families live in a table looked up by name
- * (family.c); each is one file (transpose.c). */
+/* A kernel family: everything that differs between families, as one
+ * table entry. Generic code (tuner, measurement, cache, planner, emission,
+ * command line) calls these and never reads a problem's fields itself.
+ * Families live in a table looked up by name (family.c); each is a file of
+ * its own (transpose.c) plus its template. */
 #ifndef AT_FAMILY_H
 #define AT_FAMILY_H
 
@@ -8,6 +10,16 @@
 
 #include "problem.h"
 #include "space.h"
+
+/* One field of a family's problem. */
+typedef struct at_field {
+    const char *name;  /* "ld_in": --ld-in on the command line, ld_in= in text */
+    const char *help;  /* one line, with the default's meaning */
+    int64_t def;       /* until set; 0 may mean "derived" (finish says) */
+    int64_t min, max;  /* accepted when set */
+    const char *const *choices; /* NULL: a number; else NULL-terminated
+                                 * names, the value being the index */
+} at_field;
 
 typedef struct at_launch {
     unsigned grid[3], block[3];
@@ -29,39 +41,82 @@ typedef struct at_family {
     int abi;
     const char *template_path; /* as in the source tree, for provenance */
     const char *template_src;  /* the template, embedded at build time */
+
+    /* The problem. */
+    const at_field *fields;
+    int n_fields;
+    /* Fills the fields from the public API's struct (those the family
+     * reads; the rest must be 0, else AUTOTUNE_EINVALID naming it). */
+    int (*from_api)(const autotune_problem *u, at_problem *p, at_err *e);
+    /* Checks the fields, fills derived defaults and the buffer sizes. */
+    int (*finish)(at_problem *p, at_err *e);
+    /* After "family type ": "8192x8192 ld_in=8192 ld_out=8192". */
+    void (*describe)(const at_problem *p, char *buf, size_t n);
+    /* The default output file's stem after "family_type_": "8192x8192". */
+    void (*file_stem)(const at_problem *p, char *buf, size_t n);
+
+    /* The space. */
     const at_axis *axes;
     int n_axes;
-    /* Parameters that follow from the axes, for `autotune space`. */
-    const char *derived;
+    const char *derived; /* parameters that follow from the axes */
     /* Constraint predicate: 1 if the point may be compiled for this problem
      * and target; else 0, with the reason in why (if why != NULL). */
     int (*valid)(const at_problem *p, const at_point *pt, const at_limits *l,
                  char *why, size_t n);
-    /* "tile64x64_blk16x8_ept32_vec4_pad1_ldg_rst" */
+    /* "tile64x64_blk16x8_ept32_vec4_pad1_ldg_rst": tells points apart. */
     void (*point_name)(const at_point *pt, char *buf, size_t n);
+    /* The point used when nothing was tuned for an architecture. */
+    void (*default_point)(const at_problem *p, int sm, at_point *pt);
+
+    /* A variant: its source and launch. */
     /* "#define AT_... v" lines that specialise the template. */
     void (*defines)(const at_problem *p, const at_point *pt, char *buf,
                     size_t n);
     void (*launch)(const at_problem *p, const at_point *pt, at_launch *g);
     /* The kernel's arguments for device pointers in and out. */
     void (*args)(const at_problem *p, uint64_t in, uint64_t out, at_args *a);
-    /* out = f(in) on the CPU for input rows [r0, r1) of the batch's
-     * batch * rows (bands of rows are independent, so threads can share
-     * the work); buffers of p->in_bytes and p->out_bytes. */
+
+    /* Verification. out = f(in) on the CPU, in independent parts [first,
+     * end) of reference_parts(p) (so threads can share the work). */
+    int64_t (*reference_parts)(const at_problem *p);
     void (*reference)(const at_problem *p, const void *in, void *out,
-                      int64_t r0, int64_t r1);
-    /* Bytes a perfect kernel reads plus writes (for GB/s). */
+                      int64_t first, int64_t end);
+    /* The rule: a kernel of templates/check.cu comparing the output buffer
+     * with the reference ("at_compare_bits": bit for bit). */
+    const char *verify_kernel;
+    /* Problems every variant is also checked on, beside the problem: the
+     * i-th of n_checks (shapes no tile divides, batches...), with a label
+     * for messages. */
+    int n_checks;
+    int (*check_problem)(const at_problem *p, int i, at_problem *out,
+                         const char **label, at_err *e);
+    /* "out[3][7]" for an element index into the output buffer. */
+    void (*where)(const at_problem *p, size_t elem, char *buf, size_t n);
+
+    /* Figures. Bytes a perfect kernel reads plus writes (for GB/s), and
+     * the bytes the device-to-device copy it is compared with moves. */
     double (*bytes_moved)(const at_problem *p);
-    /* The point used when nothing was tuned for this architecture. */
-    void (*default_point)(const at_problem *p, int sm, at_point *pt);
-    /* Host launcher of the emitted .cu: extern "C" NAME(...). The kernel is
-     * NAME_kernel; the template's macros are defined above it. */
+    size_t (*copy_bytes)(const at_problem *p);
+
+    /* Emission: the host launcher of the .cu, extern "C" NAME(...) (the
+     * kernel is NAME_kernel, the template's macros defined above it), and
+     * one line for the header on how to call it. */
     void (*emit_launcher)(FILE *f, const at_problem *p, const at_point *pt,
                           const char *name);
+    void (*usage)(const at_problem *p, const char *name, char *buf,
+                  size_t n);
 } at_family;
 
 const at_family *at_family_find(const char *name); /* NULL if unknown */
-const char *at_family_list(void);                  /* "transpose" */
+const at_family *at_family_at(int i);              /* NULL past the end */
+/* "transpose": for messages and help. */
+void at_family_list(char *buf, size_t n);
+/* Index of a field by name, -1 if none. */
+int at_field_index(const at_family *f, const char *name);
+/* A field's value from text; AUTOTUNE_ERANGE with "needs ..., got 'x'"
+ * (the caller names the field or flag). */
+int at_field_parse(const at_field *f, const char *value, int64_t *v,
+                   at_err *e);
 
 /* Kernel symbol in NVRTC-compiled variants. */
 #define AT_KERNEL_SYMBOL "at_kernel"

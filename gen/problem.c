@@ -1,123 +1,159 @@
 #include "problem.h"
 
-#include <limits.h>
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "family.h"
 
-/* Bytes of a batch of matrices of rows x ld elements, stride apart; 0 on
- * overflow. The last row needs only `used` elements, but the buffer is
- * sized to ld so a user's allocation of rows * ld always suffices. */
-static size_t batch_bytes(int64_t batch, int64_t stride, int64_t rows,
-                          int64_t ld, int elem)
-{
-    if (rows <= 0 || ld <= 0 || (uint64_t)rows > SIZE_MAX / (uint64_t)ld)
-        return 0;
-    size_t one = (size_t)rows * (size_t)ld;
-    if (batch > 1 && (uint64_t)(batch - 1) > (SIZE_MAX - one) / (uint64_t)stride)
-        return 0;
-    size_t n = (size_t)(batch - 1) * (size_t)stride + one;
-    if (n > SIZE_MAX / (size_t)elem)
-        return 0;
-    return n * (size_t)elem;
-}
-
-int at_problem_init(at_problem *p, const autotune_problem *u, at_err *e)
+int at_problem_begin(at_problem *p, const char *family, const char *type,
+                     at_err *e)
 {
     memset(p, 0, sizeof *p);
-    if (!u)
-        return at_fail(e, AUTOTUNE_EINVALID, "problem is NULL");
-    p->family = at_family_find(u->family);
-    if (!p->family)
+    p->family = at_family_find(family);
+    if (!p->family) {
+        char known[256];
+        at_family_list(known, sizeof known);
         return at_fail(e, AUTOTUNE_ENOT_FOUND,
                        "unknown family '%s' (known: %s)",
-                       u->family ? u->family : "(null)", at_family_list());
-    p->type = at_type_find(u->type);
+                       family ? family : "(null)", known);
+    }
+    p->type = at_type_find(type);
     if (!p->type)
         return at_fail(e, AUTOTUNE_ENOT_FOUND,
                        "unknown type '%s' for %s (known: %s)",
-                       u->type ? u->type : "(null)", p->family->name,
+                       type ? type : "(null)", p->family->name,
                        at_type_list());
-    if (u->rows <= 0 || u->cols <= 0)
-        return at_fail(e, AUTOTUNE_ERANGE,
-                       "rows and cols must be positive (got %lld x %lld)",
-                       (long long)u->rows, (long long)u->cols);
-    if (u->rows > INT_MAX || u->cols > INT_MAX)
-        return at_fail(e, AUTOTUNE_ERANGE,
-                       "rows and cols must be at most %d (got %lld x %lld)",
-                       INT_MAX, (long long)u->rows, (long long)u->cols);
-    if (u->batch < 0 || u->batch > AT_MAX_BATCH || u->ld_in < 0 ||
-        u->ld_out < 0 || u->stride_in < 0 || u->stride_out < 0)
-        return at_fail(e, AUTOTUNE_ERANGE,
-                       "batch must be 0 to %lld and leading dimensions and "
-                       "strides >= 0 (0: the default)", AT_MAX_BATCH);
-    p->rows = u->rows;
-    p->cols = u->cols;
-    p->ld_in = u->ld_in ? u->ld_in : u->cols;
-    p->ld_out = u->ld_out ? u->ld_out : u->rows;
-    p->batch = u->batch ? u->batch : 1;
-    if (p->ld_in < p->cols || p->ld_out < p->rows)
-        return at_fail(e, AUTOTUNE_ERANGE,
-                       "leading dimensions too small: ld_in %lld < cols %lld "
-                       "or ld_out %lld < rows %lld",
-                       (long long)p->ld_in, (long long)p->cols,
-                       (long long)p->ld_out, (long long)p->rows);
-    /* Defaults: matrices back to back. Given: they must not overlap (the
-     * last row of a matrix needs only cols, or rows, elements). */
-    if (p->rows > INT64_MAX / p->ld_in || p->cols > INT64_MAX / p->ld_out)
-        return at_fail(e, AUTOTUNE_ERANGE, "%lld x %lld with ld %lld/%lld: "
-                       "element count overflows", (long long)p->rows,
-                       (long long)p->cols, (long long)p->ld_in,
-                       (long long)p->ld_out);
-    int64_t min_in = (p->rows - 1) * p->ld_in + p->cols;
-    int64_t min_out = (p->cols - 1) * p->ld_out + p->rows;
-    /* One matrix has no stride: the defaults, so the key does not split. */
-    p->stride_in = u->stride_in && p->batch > 1 ? u->stride_in
-                                                : p->rows * p->ld_in;
-    p->stride_out = u->stride_out && p->batch > 1 ? u->stride_out
-                                                  : p->cols * p->ld_out;
-    if (p->batch > 1 && (p->stride_in < min_in || p->stride_out < min_out))
-        return at_fail(e, AUTOTUNE_ERANGE,
-                       "batch strides overlap the matrices: stride_in %lld < "
-                       "%lld or stride_out %lld < %lld",
-                       (long long)p->stride_in, (long long)min_in,
-                       (long long)p->stride_out, (long long)min_out);
-    p->in_bytes = batch_bytes(p->batch, p->stride_in, p->rows, p->ld_in,
-                              p->type->bytes);
-    p->out_bytes = batch_bytes(p->batch, p->stride_out, p->cols, p->ld_out,
-                               p->type->bytes);
-    if (!p->in_bytes || !p->out_bytes)
-        return at_fail(e, AUTOTUNE_ERANGE,
-                       "%lld x %lld x %lld %s: byte count overflows",
-                       (long long)p->batch, (long long)p->rows,
-                       (long long)p->cols, p->type->name);
+    for (int i = 0; i < p->family->n_fields; ++i)
+        p->v[i] = p->family->fields[i].def;
     return 0;
+}
+
+/* A choice's index, or -1. */
+static int64_t choice_of(const at_field *f, const char *value)
+{
+    for (int64_t k = 0; f->choices[k]; ++k)
+        if (strcmp(f->choices[k], value) == 0)
+            return k;
+    return -1;
+}
+
+int at_field_parse(const at_field *f, const char *value, int64_t *v,
+                   at_err *e)
+{
+    if (f->choices) {
+        int64_t k = choice_of(f, value);
+        if (k < 0) {
+            char known[256];
+            size_t used = 0;
+            known[0] = '\0';
+            for (int i = 0; f->choices[i] && used < sizeof known; ++i)
+                used += (size_t)snprintf(known + used, sizeof known - used,
+                                         "%s%s", i ? ", " : "",
+                                         f->choices[i]);
+            return at_fail(e, AUTOTUNE_ERANGE, "needs one of %s, got '%s'",
+                           known, value);
+        }
+        *v = k;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    long long x = strtoll(value, &end, 10);
+    if (!*value || *end || errno == ERANGE || x < f->min || x > f->max)
+        return at_fail(e, AUTOTUNE_ERANGE, "needs a whole number from "
+                       "%" PRId64 " to %" PRId64 ", got '%s'", f->min,
+                       f->max, value);
+    *v = x;
+    return 0;
+}
+
+int at_problem_set(at_problem *p, const char *field, const char *value,
+                   at_err *e)
+{
+    const at_family *fam = p->family;
+    int i = at_field_index(fam, field);
+    if (i < 0)
+        return at_fail(e, AUTOTUNE_ENOT_FOUND, "%s has no problem field "
+                       "'%s'", fam->name, field);
+    int rc = at_field_parse(&fam->fields[i], value, &p->v[i], e);
+    if (rc)
+        at_err_prefix(e, "%s ", field);
+    return rc;
+}
+
+int at_problem_set_text(at_problem *p, const char *text, at_err *e)
+{
+    char buf[1024];
+    if (strlen(text) >= sizeof buf)
+        return at_fail(e, AUTOTUNE_EINVALID, "problem text too long (%zu "
+                       "bytes)", strlen(text));
+    snprintf(buf, sizeof buf, "%s", text);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, " ", &save); tok;
+         tok = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq || eq == tok)
+            return at_fail(e, AUTOTUNE_EINVALID, "problem text: '%s' is not "
+                           "name=value", tok);
+        *eq = '\0';
+        int rc = at_problem_set(p, tok, eq + 1, e);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int at_problem_finish(at_problem *p, at_err *e)
+{
+    return p->family->finish(p, e);
+}
+
+int at_problem_from_api(at_problem *p, const autotune_problem *u, at_err *e)
+{
+    if (!u)
+        return at_fail(e, AUTOTUNE_EINVALID, "problem is NULL");
+    int rc = at_problem_begin(p, u->family, u->type, e);
+    if (!rc)
+        rc = p->family->from_api(u, p, e);
+    if (!rc && u->options)
+        rc = at_problem_set_text(p, u->options, e);
+    if (!rc)
+        rc = at_problem_finish(p, e);
+    return rc;
+}
+
+void at_problem_key_text(const at_problem *p, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < p->family->n_fields && used < n; ++i) {
+        const at_field *f = &p->family->fields[i];
+        if (f->choices)
+            used += (size_t)snprintf(buf + used, n - used, "%s%s=%s",
+                                     i ? " " : "", f->name,
+                                     f->choices[p->v[i]]);
+        else
+            used += (size_t)snprintf(buf + used, n - used,
+                                     "%s%s=%" PRId64, i ? " " : "", f->name,
+                                     p->v[i]);
+    }
 }
 
 void at_problem_str(const at_problem *p, char *buf, size_t n)
 {
-    int k = snprintf(buf, n, "%s %s %lldx%lld ld_in=%lld ld_out=%lld",
-                     p->family->name, p->type->name, (long long)p->rows,
-                     (long long)p->cols, (long long)p->ld_in,
-                     (long long)p->ld_out);
-    if (p->batch > 1 && k > 0 && (size_t)k < n)
-        snprintf(buf + k, n - (size_t)k,
-                 " batch=%lld stride_in=%lld stride_out=%lld",
-                 (long long)p->batch, (long long)p->stride_in,
-                 (long long)p->stride_out);
+    char body[512];
+    if (p->family->describe)
+        p->family->describe(p, body, sizeof body);
+    else
+        at_problem_key_text(p, body, sizeof body);
+    snprintf(buf, n, "%s %s %s", p->family->name, p->type->name, body);
 }
 
 int at_problem_equal(const at_problem *a, const at_problem *b)
 {
     return a->family == b->family && a->type == b->type &&
-           a->rows == b->rows && a->cols == b->cols &&
-           a->ld_in == b->ld_in && a->ld_out == b->ld_out &&
-           a->batch == b->batch && a->stride_in == b->stride_in &&
-           a->stride_out == b->stride_out;
-}
-
-double at_problem_elems(const at_problem *p)
-{
-    return (double)p->rows * (double)p->cols * (double)p->batch;
+           memcmp(a->v, b->v, sizeof a->v) == 0;
 }

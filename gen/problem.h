@@ -1,4 +1,8 @@
-/* A problem: family, element type and shape (a batch of matrices). Part of
+/* A problem: a family, an element type and the family's own fields (a
+ * transpose's rows, cols, leading dimensions...; a reduction's length,
+ * op and axis). Generic code never reads a field by meaning: it parses,
+ * prints, keys and compares them through the family's field table
+ * (family.h), and only the family's own file gives them meaning. Part of
  * every cache key. */
 #ifndef AT_PROBLEM_H
 #define AT_PROBLEM_H
@@ -6,33 +10,46 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../runtime/error.h"
+#include "base/error.h"
 #include "types.h"
 
 struct at_family;
 
+enum { AT_MAX_FIELDS = 16 };
+
 typedef struct at_problem {
     const struct at_family *family;
     const at_type *type;
-    int64_t rows, cols;     /* each input matrix, row-major */
-    int64_t ld_in, ld_out;  /* elements between rows of input, output */
-    int64_t batch;          /* matrices, >= 1 */
-    int64_t stride_in, stride_out; /* elements between matrices */
-    size_t in_bytes, out_bytes;    /* the whole batch, as allocated */
+    int64_t v[AT_MAX_FIELDS]; /* the family's fields, in its table's order */
+    size_t in_bytes, out_bytes; /* the buffers, as allocated */
 } at_problem;
 
-/* Largest batch: the kernel takes it as an int. */
-#define AT_MAX_BATCH 2147483647LL
+/* Starts p: the family and type named (AUTOTUNE_ENOT_FOUND naming the
+ * known ones otherwise), every field at its default. */
+int at_problem_begin(at_problem *p, const char *family, const char *type,
+                     at_err *e);
+/* Sets a field from text: "8192" for a number, a choice's name for a
+ * choice. AUTOTUNE_ENOT_FOUND for an unknown field, AUTOTUNE_ERANGE for a
+ * value out of the field's range, naming both. */
+int at_problem_set(at_problem *p, const char *field, const char *value,
+                   at_err *e);
+/* "name=value name=value ...": each through at_problem_set. */
+int at_problem_set_text(at_problem *p, const char *text, at_err *e);
+/* The family's validation: derived defaults filled in, sizes checked,
+ * buffer sizes computed. */
+int at_problem_finish(at_problem *p, at_err *e);
+/* A problem from the public API's struct (family, type, the fields the
+ * family reads, then options). */
+int at_problem_from_api(at_problem *p, const autotune_problem *u,
+                        at_err *e);
 
-/* Validates the user's problem (names known, sizes positive and within the
- * kernel's int range, leading dimensions and strides that keep rows and
- * matrices apart, byte counts without overflow) and fills p. */
-int at_problem_init(at_problem *p, const autotune_problem *user, at_err *e);
-/* "transpose f32 8192x8192 ld_in=8192 ld_out=8192", with
- * " batch=B stride_in=S stride_out=T" for a batch. */
+/* The fields as canonical text, "rows=8192 cols=8192 ...", every field
+ * after finish: equal problems give equal text, and at_problem_set_text
+ * of it gives the problem back (the cache key's problem part). */
+void at_problem_key_text(const at_problem *p, char *buf, size_t n);
+/* For people: "transpose f32 8192x8192 ld_in=8192 ld_out=8192" (the
+ * family's own wording where it has one). */
 void at_problem_str(const at_problem *p, char *buf, size_t n);
 int at_problem_equal(const at_problem *a, const at_problem *b);
-/* Elements the operation moves: rows * cols * batch. */
-double at_problem_elems(const at_problem *p);
 
 #endif

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "../runtime/error.h"
+#include "base/error.h"
 #include "problem.h"
 
 #define AT_MAX_AXES 10
@@ -31,7 +31,8 @@ typedef struct at_limits {
 } at_limits;
 
 /* Limits of an architecture without a device (for --arch sm_XX); 0 if the
- * architecture is unknown. */
+ * architecture is unknown. The known ones, for messages: */
+#define AT_KNOWN_ARCHS "70, 75, 80, 86, 87, 89, 90, 100, 120"
 int at_limits_for_arch(int sm, at_limits *l);
 
 struct at_family;

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "family.h"
 #include "templates.h"
+#include "transpose.h"
 
 enum {
     TILE_X, TILE_Y, BLOCK_X, BLOCK_Y, VEC, PACK, SMEM, TILES, LDG, RESTRICT,
@@ -197,10 +197,11 @@ static void defines(const at_problem *p, const at_point *pt, char *buf,
  * what a 1-D grid holds (the kernel loops over the rest). */
 static unsigned grid_blocks(const at_problem *p, int tx, int ty, int tiles)
 {
-    int64_t nx = (p->cols + tx - 1) / tx, ny = (p->rows + ty - 1) / ty;
+    int64_t nx = (p->v[TP_COLS] + tx - 1) / tx;
+    int64_t ny = (p->v[TP_ROWS] + ty - 1) / ty;
     /* nx * ny * batch stays far below 2^63: each factor is under 2^31 and
      * nx * ny is at most rows * cols / 64. */
-    double total = (double)nx * (double)ny * (double)p->batch;
+    double total = (double)nx * (double)ny * (double)p->v[TP_BATCH];
     double blocks = (total + tiles - 1) / tiles;
     return blocks > 2147483647.0 ? 2147483647u : (unsigned)blocks;
 }
@@ -227,9 +228,11 @@ static void put(at_args *a, const void *v, size_t n)
  *  int batch, long long stride_in, long long stride_out) */
 static void args(const at_problem *p, uint64_t in, uint64_t out, at_args *a)
 {
-    int rows = (int)p->rows, cols = (int)p->cols, batch = (int)p->batch;
-    long long ld_in = p->ld_in, ld_out = p->ld_out;
-    long long stride_in = p->stride_in, stride_out = p->stride_out;
+    const int64_t *v = p->v;
+    int rows = (int)v[TP_ROWS], cols = (int)v[TP_COLS];
+    int batch = (int)v[TP_BATCH];
+    long long ld_in = v[TP_LD_IN], ld_out = v[TP_LD_OUT];
+    long long stride_in = v[TP_STRIDE_IN], stride_out = v[TP_STRIDE_OUT];
     a->n = 0;
     put(a, &in, sizeof in);
     put(a, &out, sizeof out);
@@ -240,51 +243,6 @@ static void args(const at_problem *p, uint64_t in, uint64_t out, at_args *a)
     put(a, &batch, sizeof batch);
     put(a, &stride_in, sizeof stride_in);
     put(a, &stride_out, sizeof stride_out);
-}
-
-/* Blocked so the CPU reference of a large matrix takes a fraction of a
- * second rather than striding through memory. Rows are numbered across
- * the batch: row fr is row fr % rows of matrix fr / rows. */
-typedef struct b16 {
-    uint64_t lo, hi;
-} b16;
-
-#define REFERENCE(T)                                                        \
-    static void reference_##T(const at_problem *p, const T *in, T *out,     \
-                              int64_t first, int64_t end)                   \
-    {                                                                       \
-        enum { B = 32 };                                                    \
-        for (int64_t r0 = first; r0 < end; r0 += B)                         \
-            for (int64_t c0 = 0; c0 < p->cols; c0 += B)                     \
-                for (int64_t fr = r0; fr < r0 + B && fr < end; ++fr) {      \
-                    int64_t z = fr / p->rows, r = fr % p->rows;             \
-                    const T *src = in + z * p->stride_in + r * p->ld_in;    \
-                    T *dst = out + z * p->stride_out + r;                   \
-                    for (int64_t c = c0; c < c0 + B && c < p->cols; ++c)    \
-                        dst[c * p->ld_out] = src[c];                        \
-                }                                                           \
-    }
-REFERENCE(uint8_t)
-REFERENCE(uint16_t)
-REFERENCE(uint32_t)
-REFERENCE(uint64_t)
-REFERENCE(b16)
-
-static void reference(const at_problem *p, const void *in, void *out,
-                      int64_t r0, int64_t r1)
-{
-    switch (p->type->bytes) {
-    case 1: reference_uint8_t(p, in, out, r0, r1); break;
-    case 2: reference_uint16_t(p, in, out, r0, r1); break;
-    case 4: reference_uint32_t(p, in, out, r0, r1); break;
-    case 8: reference_uint64_t(p, in, out, r0, r1); break;
-    default: reference_b16(p, in, out, r0, r1); break;
-    }
-}
-
-static double bytes_moved(const at_problem *p)
-{
-    return 2.0 * at_problem_elems(p) * p->type->bytes;
 }
 
 /* Used when nothing was tuned for an architecture: the classic 32x32 tile
@@ -306,67 +264,17 @@ static void default_point(const at_problem *p, int sm, at_point *pt)
     pt->v[RESTRICT] = 1;
 }
 
-static void emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
-                          const char *name)
-{
-    (void)pt;
-    const char *t = p->type->ctype;
-    fprintf(f,
-            "/* Launches the kernel on stream for a batch of matrices: input\n"
-            " * z is rows x cols (row-major, ld_in elements between rows) at\n"
-            " * in + z * stride_in; output z is cols x rows (ld_out between\n"
-            " * rows) at out + z * stride_out. in and out are device pointers\n"
-            " * whose ranges must not overlap. Returns the launch's error. */\n"
-            "extern \"C\" cudaError_t %s_batched(const %s *in, %s *out,\n"
-            "    int rows, int cols, long long ld_in, long long ld_out,\n"
-            "    int batch, long long stride_in, long long stride_out,\n"
-            "    cudaStream_t stream)\n"
-            "{\n"
-            "    if (rows <= 0 || cols <= 0 || ld_in < cols || ld_out < rows ||\n"
-            "        batch <= 0 ||\n"
-            "        (batch > 1 &&\n"
-            "         (stride_in < (rows - 1) * ld_in + cols ||\n"
-            "          stride_out < (cols - 1) * ld_out + rows)))\n"
-            "        return cudaErrorInvalidValue;\n"
-            "    const int smem = (AT_TILE_Y + AT_SKEW_ROWS) *\n"
-            "        (AT_TILE_X + 1) * AT_ELEM_BYTES;\n"
-            "    if (smem > 48 * 1024) {\n"
-            "        cudaError_t err = cudaFuncSetAttribute(%s_kernel,\n"
-            "            cudaFuncAttributeMaxDynamicSharedMemorySize, smem);\n"
-            "        if (err != cudaSuccess)\n"
-            "            return err;\n"
-            "    }\n"
-            "    double tiles = (double)(((long long)cols + AT_TILE_X - 1) /\n"
-            "                            AT_TILE_X) *\n"
-            "                   (double)(((long long)rows + AT_TILE_Y - 1) /\n"
-            "                            AT_TILE_Y) * batch;\n"
-            "    double blocks = (tiles + AT_TILES - 1) / AT_TILES;\n"
-            "    dim3 grid(blocks > 2147483647.0 ? 2147483647u\n"
-            "                                    : (unsigned)blocks);\n"
-            "    dim3 block(AT_BLOCK_X, AT_BLOCK_Y);\n"
-            "    %s_kernel<<<grid, block, smem, stream>>>(\n"
-            "        (const at_elem *)in, (at_elem *)out, rows, cols, ld_in,\n"
-            "        ld_out, batch, stride_in, stride_out);\n"
-            "    return cudaGetLastError();\n"
-            "}\n\n"
-            "/* One matrix: rows x cols in (ld_in between rows) to cols x rows\n"
-            " * out (ld_out between rows). */\n"
-            "extern \"C\" cudaError_t %s(const %s *in, %s *out, int rows,\n"
-            "    int cols, long long ld_in, long long ld_out,\n"
-            "    cudaStream_t stream)\n"
-            "{\n"
-            "    return %s_batched(in, out, rows, cols, ld_in, ld_out, 1,\n"
-            "                      (long long)rows * ld_in,\n"
-            "                      (long long)cols * ld_out, stream);\n"
-            "}\n",
-            name, t, t, name, name, name, t, t, name);
-}
-
 const at_family at_family_transpose = {
     .name = "transpose",
     .abi = 2,
     .template_path = "templates/transpose.cu",
     .template_src = at_tmpl_transpose,
+    .fields = at_tp_fields,
+    .n_fields = TP_N_FIELDS,
+    .from_api = at_tp_from_api,
+    .finish = at_tp_finish,
+    .describe = at_tp_describe,
+    .file_stem = at_tp_file_stem,
     .axes = axes,
     .n_axes = N_AXES,
     .derived = "ept = tile_x*tile_y/(block_x*block_y): elements per thread "
@@ -374,11 +282,18 @@ const at_family at_family_transpose = {
                "pack=1; at most 128 bytes staged per thread",
     .valid = valid,
     .point_name = point_name,
+    .default_point = default_point,
     .defines = defines,
     .launch = launch,
     .args = args,
-    .reference = reference,
-    .bytes_moved = bytes_moved,
-    .default_point = default_point,
-    .emit_launcher = emit_launcher,
+    .reference_parts = at_tp_reference_parts,
+    .reference = at_tp_reference,
+    .verify_kernel = "at_compare_bits",
+    .n_checks = AT_TP_CHECKS,
+    .check_problem = at_tp_check_problem,
+    .where = at_tp_where,
+    .bytes_moved = at_tp_bytes_moved,
+    .copy_bytes = at_tp_copy_bytes,
+    .emit_launcher = at_tp_emit_launcher,
+    .usage = at_tp_usage,
 };

@@ -2,7 +2,8 @@
 #include <string.h>
 
 #include "api_internal.h"
-#include "bench.h"
+#include "measure.h"
+#include "plan.h"
 
 /* autotune_create's failure, for autotune_last_error(NULL). */
 static _Thread_local at_err create_err;
@@ -94,125 +95,41 @@ static int load(autotune_kernel *k, const void *cubin, at_err *e)
                                                     AT_KERNEL_SYMBOL),
                         "cuModuleGetFunction", k->name);
     if (!rc)
-        rc = at_bench_prepare(&k->p, &k->pt, k->fn, k->name, e);
+        rc = at_measure_prepare(&k->p, &k->pt, k->fn, k->name, e);
     at_device_pop();
     return rc;
 }
 
-static void fill_from_entry(autotune_kernel *k, const at_entry *en)
-{
-    snprintf(k->name, sizeof k->name, "%s", en->point);
-    snprintf(k->created, sizeof k->created, "%s", en->created);
-    k->fig.median_ms = en->median_ms;
-    k->fig.gbps = en->gbps;
-    k->fig.copy_gbps = en->copy_gbps;
-    k->fig.frac_copy = en->frac_copy;
-    k->fig.registers = en->registers;
-    k->fig.shared_bytes = en->shared_bytes;
-    k->fig.local_bytes = en->local_bytes;
-}
-
-static int from_cache(autotune_kernel *k, const at_key *key, int *hit,
-                      at_err *e)
-{
-    at_entry en;
-    at_err warn = {0};
-    int rc = at_cache_get(k->ctx->cache, key, &en, &warn);
-    if (rc < 0)
-        return at_fail(e, rc, "%s", warn.msg);
-    if (warn.msg[0] && k->ctx->progress)
-        fprintf(k->ctx->progress, "cache: %s\n", warn.msg);
-    *hit = rc;
-    if (!rc)
-        return 0;
-    fill_from_entry(k, &en);
-    k->fig.from_cache = 1;
-    /* The entry's hash covers its point; still, a point this build would
-     * not launch (its name or constraints disagree) is never used. */
-    at_limits l = at_device_limits(&k->ctx->dev);
-    if (!at_entry_point(&k->p, &l, &en, &k->pt)) {
-        if (k->ctx->progress)
-            fprintf(k->ctx->progress, "cache: entry point '%s' (%s) is not a "
-                    "valid point of this build; tuning again\n", en.point,
-                    en.params);
-        at_entry_free(&en);
-        memset(&k->fig, 0, sizeof k->fig);
-        *hit = 0;
-        return 0;
-    }
-    rc = load(k, en.cubin, e);
-    at_entry_free(&en);
-    return rc;
-}
-
-static int tune_and_store(autotune_kernel *k, const at_key *key,
-                          const at_tune_opts *o, at_tuned *t, at_err *e)
-{
-    autotune_ctx *c = k->ctx;
-    at_tune_opts with = *o;
-    if (!with.cubins && !with.no_cubin_cache)
-        with.cubins = c->cubins;
-    int rc = at_tune(&c->dev, &k->p, &with, t, e);
-    if (rc)
-        return rc;
-    k->pt = t->point;
-    snprintf(k->name, sizeof k->name, "%s", t->name);
-    at_entry en;
-    memset(&en, 0, sizeof en);
-    en.key = *key;
-    snprintf(en.point, sizeof en.point, "%s", t->name);
-    at_point_params(k->p.family, &t->point, en.params, sizeof en.params);
-    en.cubin = t->cubin;
-    en.cubin_size = t->cubin_size;
-    en.median_ms = t->kernel.median_ms;
-    en.gbps = t->gbps;
-    en.copy_gbps = t->copy_gbps;
-    en.frac_copy = t->frac_copy;
-    en.registers = t->registers;
-    en.shared_bytes = t->shared_bytes;
-    en.local_bytes = t->local_bytes;
-    en.seed = t->seed;
-    en.tune_seconds = t->seconds;
-    en.points = (int)t->points;
-    at_utc_now(en.created, sizeof en.created);
-    /* The kernel's figures are this run's, whatever another process may
-     * store under the same key afterwards. */
-    fill_from_entry(k, &en);
-    if (t->evaluated == t->points && (rc = at_cache_put(c->cache, &en, e)))
-        return rc;
-    return load(k, t->cubin, e);
-}
-
-int at_ctx_get(autotune_ctx *c, const autotune_problem *up,
-               const at_tune_opts *o, autotune_kernel **out,
-               at_tuned *summary)
+int at_ctx_get(autotune_ctx *c, const at_problem *p, const at_tune_opts *o,
+               autotune_kernel **out, at_plan *plan)
 {
     at_err e = {0};
     if (!c || !out)
         return AUTOTUNE_EINVALID;
     at_err_clear(&c->err);
     *out = NULL;
-    at_tuned local;
-    at_tuned *t = summary ? summary : &local;
-    memset(t, 0, sizeof *t);
+    at_plan local;
+    at_plan *pl = plan ? plan : &local;
     autotune_kernel *k = calloc(1, sizeof *k);
     if (!k) {
+        memset(pl, 0, sizeof *pl);
         at_fail(&e, AUTOTUNE_ENOMEM, "autotune_get");
         return ctx_fail(c, &e);
     }
     k->ctx = c;
-    at_key key;
-    at_limits l = at_device_limits(&c->dev);
-    int hit = 0;
-    int rc = at_problem_init(&k->p, up, &e);
-    if (!rc)
-        rc = at_key_fill(&key, &c->dev, &k->p, &l, &e);
-    if (!rc && !o->retune)
-        rc = from_cache(k, &key, &hit, &e);
-    if (!rc && !hit)
-        rc = tune_and_store(k, &key, o, t, &e);
-    if (t == &local)
-        at_tuned_free(t);
+    k->p = *p;
+    at_plan_env env = {.cache = c->cache, .cubins = c->cubins,
+                       .dev = &c->dev, .progress = c->progress};
+    int rc = at_plan_get(&env, p, o, pl, &e);
+    if (!rc) {
+        k->pt = pl->pt;
+        k->fig = pl->fig;
+        snprintf(k->name, sizeof k->name, "%s", pl->name);
+        snprintf(k->created, sizeof k->created, "%s", pl->created);
+        rc = load(k, pl->cubin, &e);
+    }
+    if (pl == &local)
+        at_plan_free(pl);
     if (rc) {
         autotune_kernel_destroy(k);
         return ctx_fail(c, &e);
@@ -224,8 +141,16 @@ int at_ctx_get(autotune_ctx *c, const autotune_problem *up,
 int autotune_get(autotune_ctx *c, const autotune_problem *p,
                  autotune_kernel **out)
 {
-    at_tune_opts o = {.progress = c ? c->progress : NULL};
-    return at_ctx_get(c, p, &o, out, NULL);
+    if (!c || !out)
+        return AUTOTUNE_EINVALID;
+    at_err e = {0};
+    at_problem prob;
+    if (at_problem_from_api(&prob, p, &e)) {
+        *out = NULL;
+        return ctx_fail(c, &e);
+    }
+    at_tune_opts o = {.progress = c->progress};
+    return at_ctx_get(c, &prob, &o, out, NULL);
 }
 
 int autotune_launch(autotune_kernel *k, const void *in, void *out,

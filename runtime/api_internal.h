@@ -1,10 +1,11 @@
-/* What the command line needs beyond the public API: tuning options, the
- * tuning summary, and the kernel's problem, point and provenance. */
+/* What the command line needs beyond the public API: a context on an
+ * explicit cache, and getting a kernel with tuning options and the
+ * planner's whole answer. */
 #ifndef AT_API_INTERNAL_H
 #define AT_API_INTERNAL_H
 
 #include "autotune.h"
-#include "tune.h"
+#include "plan.h"
 
 struct autotune_ctx {
     at_device dev;
@@ -25,13 +26,11 @@ struct autotune_kernel {
     char created[32]; /* when it was tuned (UTC) */
 };
 
-/* autotune_get with tuning options; *summary (if not NULL) is filled when
- * this call tuned (summary->points > 0) and zeroed on a cache hit. Only a
- * search that evaluated the whole space is stored in the cache: a
- * budgeted one returns its winner without storing it. */
-int at_ctx_get(autotune_ctx *ctx, const autotune_problem *up,
-               const at_tune_opts *o, autotune_kernel **out,
-               at_tuned *summary);
+/* autotune_get with tuning options, for a problem already made. *plan (if
+ * not NULL) receives the planner's answer (the caller frees it with
+ * at_plan_free); the kernel is loaded from it. */
+int at_ctx_get(autotune_ctx *ctx, const at_problem *p, const at_tune_opts *o,
+               autotune_kernel **out, at_plan *plan);
 /* Opens a context on an explicit cache path (NULL: the default). */
 int at_ctx_create(autotune_ctx **ctx, int device, const char *cache_path,
                   FILE *progress, at_err *e);

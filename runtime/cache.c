@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "../gen/hash.h"
+#include "base/clock.h"
+#include "base/hash.h"
 
 struct at_cache {
     sqlite3 *db;
@@ -25,46 +25,29 @@ static const char *schema =
     " driver INTEGER NOT NULL, driver_build TEXT NOT NULL,"
     " nvrtc TEXT NOT NULL,"
     " template_hash TEXT NOT NULL, space_hash TEXT NOT NULL,"
-    " family TEXT NOT NULL, type TEXT NOT NULL, rows INTEGER NOT NULL,"
-    " cols INTEGER NOT NULL, ld_in INTEGER NOT NULL, ld_out INTEGER NOT NULL,"
+    " family TEXT NOT NULL, type TEXT NOT NULL, problem TEXT NOT NULL,"
     " point TEXT NOT NULL, params TEXT NOT NULL,"
     " cubin BLOB NOT NULL, entry_hash TEXT NOT NULL,"
     " median_ms REAL, gbps REAL, copy_gbps REAL, frac_copy REAL,"
     " registers INTEGER, shared_bytes INTEGER, local_bytes INTEGER,"
     " seed INTEGER, tune_seconds REAL, points INTEGER,"
-    " created TEXT NOT NULL,"
-    " batch INTEGER NOT NULL DEFAULT 1, stride_in INTEGER NOT NULL DEFAULT 0,"
-    " stride_out INTEGER NOT NULL DEFAULT 0);";
+    " created TEXT NOT NULL);";
 
-/* Files made before batches lack the last three columns: added, with the
- * defaults of a single matrix (their rows' keys name no batch, so they are
- * never a hit for a batched problem). Another process may add them at the
- * same moment: a duplicate column is no error. */
-static int migrate(at_cache *c, at_err *e)
+/* autotune 0.1 keyed transpose problems by columns of their own (rows,
+ * cols, ...); its rows are refused, not migrated: every one of them is
+ * keyed to 0.1's template hash, so none could be a hit. */
+static int refuse_old_layout(at_cache *c, at_err *e)
 {
-    static const char *add[] = {
-        "ALTER TABLE wisdom ADD COLUMN batch INTEGER NOT NULL DEFAULT 1",
-        "ALTER TABLE wisdom ADD COLUMN stride_in INTEGER NOT NULL DEFAULT 0",
-        "ALTER TABLE wisdom ADD COLUMN stride_out INTEGER NOT NULL DEFAULT 0",
-    };
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(c->db, "SELECT batch FROM wisdom LIMIT 0", -1,
+    int rc = sqlite3_prepare_v2(c->db, "SELECT rows FROM wisdom LIMIT 0", -1,
                                 &st, NULL);
     sqlite3_finalize(st);
-    if (rc == SQLITE_OK)
+    if (rc != SQLITE_OK)
         return 0;
-    for (size_t i = 0; i < sizeof add / sizeof add[0]; ++i) {
-        char *msg = NULL;
-        rc = sqlite3_exec(c->db, add[i], NULL, NULL, &msg);
-        if (rc != SQLITE_OK && !(msg && strstr(msg, "duplicate column"))) {
-            at_fail(e, AUTOTUNE_ESQLITE, "%s: %s (%d): %s [cache %s]", add[i],
-                    sqlite3_errstr(rc), rc, msg ? msg : "", c->path);
-            sqlite3_free(msg);
-            return AUTOTUNE_ESQLITE;
-        }
-        sqlite3_free(msg);
-    }
-    return 0;
+    return at_fail(e, AUTOTUNE_ESQLITE, "cache %s was written by autotune "
+                   "0.1 (transpose columns); its entries cannot be used by "
+                   "%s: remove the file, or set AUTOTUNE_CACHE to another "
+                   "path", c->path, AUTOTUNE_VERSION);
 }
 
 int at_sql_fail(at_err *e, sqlite3 *db, int rc, const char *call,
@@ -194,7 +177,7 @@ int at_cache_open(at_cache **out, const char *path, at_err *e)
         return at_fail(e, AUTOTUNE_ENOMEM, "cache");
     snprintf(c->path, sizeof c->path, "%s", path);
     int rc = at_sqlite_open(path, schema, &c->db, e);
-    if (!rc && (rc = migrate(c, e)) != 0)
+    if (!rc && (rc = refuse_old_layout(c, e)) != 0)
         sqlite3_close(c->db);
     if (rc) {
         free(c);
@@ -218,15 +201,10 @@ void at_key_text(const at_key *k, char *buf, size_t n)
 {
     snprintf(buf, n,
              "gpu=%s;cc=%d;sms=%d;driver=%d;driver_build=%s;nvrtc=%s;"
-             "template=%s;space=%s;family=%s;type=%s;rows=%lld;cols=%lld;"
-             "ld_in=%lld;ld_out=%lld;batch=%lld;stride_in=%lld;"
-             "stride_out=%lld",
+             "template=%s;space=%s;family=%s;type=%s;problem=%s",
              k->gpu, k->cc, k->sms, k->driver, k->driver_build, k->nvrtc,
-             k->template_hash,
-             k->space_hash, k->family, k->type, (long long)k->rows,
-             (long long)k->cols, (long long)k->ld_in, (long long)k->ld_out,
-             (long long)k->batch, (long long)k->stride_in,
-             (long long)k->stride_out);
+             k->template_hash, k->space_hash, k->family, k->type,
+             k->problem);
 }
 
 /* The entry's integrity hash: the cubin and the point it was built from,
@@ -239,21 +217,11 @@ static void entry_hash(const char *point, const char *params,
     snprintf(out, 17, "%016llx", (unsigned long long)at_hash(h, cubin, n));
 }
 
-void at_utc_now(char *buf, size_t n)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static const char *cols_sql =
     "gpu, cc, sms, driver, driver_build, nvrtc, template_hash, space_hash,"
-    " family, type,"
-    " rows, cols, ld_in, ld_out, point, params, cubin, entry_hash,"
+    " family, type, problem, point, params, cubin, entry_hash,"
     " median_ms, gbps, copy_gbps, frac_copy, registers, shared_bytes,"
-    " local_bytes, seed, tune_seconds, points, created, batch, stride_in,"
-    " stride_out";
+    " local_bytes, seed, tune_seconds, points, created";
 
 static void copy_text(char *dst, size_t n, sqlite3_stmt *st, int col)
 {
@@ -279,20 +247,14 @@ static int read_row(sqlite3_stmt *st, at_entry *en, sqlite3_int64 *rowid,
     copy_text(k->space_hash, sizeof k->space_hash, st, 7);
     copy_text(k->family, sizeof k->family, st, 8);
     copy_text(k->type, sizeof k->type, st, 9);
-    k->rows = sqlite3_column_int64(st, 10);
-    k->cols = sqlite3_column_int64(st, 11);
-    k->ld_in = sqlite3_column_int64(st, 12);
-    k->ld_out = sqlite3_column_int64(st, 13);
-    copy_text(en->point, sizeof en->point, st, 14);
-    copy_text(en->params, sizeof en->params, st, 15);
-    k->batch = sqlite3_column_int64(st, 29);
-    k->stride_in = sqlite3_column_int64(st, 30);
-    k->stride_out = sqlite3_column_int64(st, 31);
-    *rowid = sqlite3_column_int64(st, 32);
-    const void *blob = sqlite3_column_blob(st, 16);
-    int size = sqlite3_column_bytes(st, 16);
+    copy_text(k->problem, sizeof k->problem, st, 10);
+    copy_text(en->point, sizeof en->point, st, 11);
+    copy_text(en->params, sizeof en->params, st, 12);
+    *rowid = sqlite3_column_int64(st, 26);
+    const void *blob = sqlite3_column_blob(st, 13);
+    int size = sqlite3_column_bytes(st, 13);
     char want[80], got[17];
-    copy_text(want, sizeof want, st, 17);
+    copy_text(want, sizeof want, st, 14);
     if (!blob || size <= 0) {
         at_fail(e, 0, "cache entry for %s has no cubin (corrupt; discarded)",
                 en->point);
@@ -309,17 +271,17 @@ static int read_row(sqlite3_stmt *st, at_entry *en, sqlite3_int64 *rowid,
         return at_fail(e, AUTOTUNE_ENOMEM, "cubin of %d bytes", size);
     memcpy(en->cubin, blob, (size_t)size);
     en->cubin_size = (size_t)size;
-    en->median_ms = sqlite3_column_double(st, 18);
-    en->gbps = sqlite3_column_double(st, 19);
-    en->copy_gbps = sqlite3_column_double(st, 20);
-    en->frac_copy = sqlite3_column_double(st, 21);
-    en->registers = sqlite3_column_int(st, 22);
-    en->shared_bytes = sqlite3_column_int(st, 23);
-    en->local_bytes = sqlite3_column_int(st, 24);
-    en->seed = (uint64_t)sqlite3_column_int64(st, 25);
-    en->tune_seconds = sqlite3_column_double(st, 26);
-    en->points = sqlite3_column_int(st, 27);
-    copy_text(en->created, sizeof en->created, st, 28);
+    en->median_ms = sqlite3_column_double(st, 15);
+    en->gbps = sqlite3_column_double(st, 16);
+    en->copy_gbps = sqlite3_column_double(st, 17);
+    en->frac_copy = sqlite3_column_double(st, 18);
+    en->registers = sqlite3_column_int(st, 19);
+    en->shared_bytes = sqlite3_column_int(st, 20);
+    en->local_bytes = sqlite3_column_int(st, 21);
+    en->seed = (uint64_t)sqlite3_column_int64(st, 22);
+    en->tune_seconds = sqlite3_column_double(st, 23);
+    en->points = sqlite3_column_int(st, 24);
+    copy_text(en->created, sizeof en->created, st, 25);
     return 1;
 }
 
@@ -396,9 +358,8 @@ int at_cache_find_arch(at_cache *c, const at_key *k, at_entry *out,
     snprintf(sql, sizeof sql,
              "SELECT %s, rowid FROM wisdom WHERE cc = ?1 AND"
              " template_hash = ?2 AND family = ?3 AND type = ?4 AND"
-             " rows = ?5 AND cols = ?6 AND ld_in = ?7 AND ld_out = ?8 AND"
-             " space_hash = ?9 AND batch = ?10 AND stride_in = ?11 AND"
-             " stride_out = ?12 ORDER BY created DESC, rowid DESC",
+             " problem = ?5 AND space_hash = ?6"
+             " ORDER BY created DESC, rowid DESC",
              cols_sql);
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
@@ -409,15 +370,9 @@ int at_cache_find_arch(at_cache *c, const at_key *k, at_entry *out,
                                 SQLITE_TRANSIENT)) ||
         (rc = sqlite3_bind_text(st, 3, k->family, -1, SQLITE_TRANSIENT)) ||
         (rc = sqlite3_bind_text(st, 4, k->type, -1, SQLITE_TRANSIENT)) ||
-        (rc = sqlite3_bind_int64(st, 5, k->rows)) ||
-        (rc = sqlite3_bind_int64(st, 6, k->cols)) ||
-        (rc = sqlite3_bind_int64(st, 7, k->ld_in)) ||
-        (rc = sqlite3_bind_int64(st, 8, k->ld_out)) ||
-        (rc = sqlite3_bind_text(st, 9, k->space_hash, -1,
-                                SQLITE_TRANSIENT)) ||
-        (rc = sqlite3_bind_int64(st, 10, k->batch)) ||
-        (rc = sqlite3_bind_int64(st, 11, k->stride_in)) ||
-        (rc = sqlite3_bind_int64(st, 12, k->stride_out))) {
+        (rc = sqlite3_bind_text(st, 5, k->problem, -1, SQLITE_TRANSIENT)) ||
+        (rc = sqlite3_bind_text(st, 6, k->space_hash, -1,
+                                SQLITE_TRANSIENT))) {
         sqlite3_finalize(st);
         return at_sql_fail(e, c->db, rc, "sqlite3_bind", c->path);
     }
@@ -442,8 +397,7 @@ int at_cache_put(at_cache *c, const at_entry *en, at_err *e)
     snprintf(sql, sizeof sql,
              "INSERT OR REPLACE INTO wisdom(key, %s) VALUES(?1, ?2, ?3, ?4,"
              " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"
-             " ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29,"
-             " ?30, ?31, ?32, ?33)",
+             " ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
              cols_sql);
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
@@ -458,15 +412,14 @@ int at_cache_put(at_cache *c, const at_entry *en, at_err *e)
     T(key), T(k->gpu), I(k->cc), I(k->sms), I(k->driver),
         T(k->driver_build), T(k->nvrtc),
         T(k->template_hash), T(k->space_hash), T(k->family), T(k->type),
-        I(k->rows), I(k->cols), I(k->ld_in), I(k->ld_out), T(en->point),
-        T(en->params);
+        T(k->problem), T(en->point), T(en->params);
     if (!rc)
         rc = sqlite3_bind_blob(st, i++, en->cubin, (int)en->cubin_size,
                                SQLITE_TRANSIENT);
     T(hash), D(en->median_ms), D(en->gbps), D(en->copy_gbps),
         D(en->frac_copy), I(en->registers), I(en->shared_bytes),
         I(en->local_bytes), I(en->seed), D(en->tune_seconds), I(en->points),
-        T(created), I(k->batch), I(k->stride_in), I(k->stride_out);
+        T(created);
 #undef T
 #undef I
 #undef D

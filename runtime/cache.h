@@ -1,10 +1,9 @@
 /* The tuning cache ("wisdom"): one SQLite file, safe with several
  * processes. Keyed by everything that can change the answer: GPU name,
  * compute capability, SM count, driver (CUDA version and build) and NVRTC
- * versions, hashes of the
- * template and of the constrained space, and the problem (type, shape,
- * leading dimensions, batch and strides). A change of any
- * part is a miss, never a stale hit. The value holds the winning point, its
+ * versions, hashes of the template and of the constrained space, and the
+ * problem (family, type and the family's key text of its fields). A
+ * change of any part is a miss, never a stale hit. The value holds the winning point, its
  * cubin (with a hash, checked on load) and its figures. */
 #ifndef AT_CACHE_H
 #define AT_CACHE_H
@@ -12,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "base/error.h"
 
 typedef struct at_key {
     char gpu[256];
@@ -21,7 +20,7 @@ typedef struct at_key {
     char nvrtc[32];
     char template_hash[17], space_hash[17];
     char family[32], type[16];
-    int64_t rows, cols, ld_in, ld_out, batch, stride_in, stride_out;
+    char problem[512]; /* at_problem_key_text: "rows=8192 cols=8192 ..." */
 } at_key;
 
 typedef struct at_entry {
@@ -44,7 +43,9 @@ typedef struct at_cache at_cache;
  * ${XDG_CACHE_HOME:-$HOME/.cache}/autotune/cache.db. */
 int at_cache_default_path(char *buf, size_t n, at_err *e);
 /* Opens (creating the file and schema). The directory must exist and be
- * writable, except the default one, which is created. */
+ * writable, except the default one, which is created. A file in the layout
+ * of autotune 0.1 (transpose columns) is refused with a message saying
+ * so: its entries could not be used (the version is part of every key). */
 int at_cache_open(at_cache **c, const char *path, at_err *e);
 void at_cache_close(at_cache *c);
 const char *at_cache_path(const at_cache *c);
@@ -69,7 +70,5 @@ int at_sqlite_open(const char *path, const char *schema_sql,
                    struct sqlite3 **db, at_err *e);
 int at_sql_fail(at_err *e, struct sqlite3 *db, int rc, const char *call,
                 const char *path);
-/* "2026-11-22T02:17:21Z" */
-void at_utc_now(char *buf, size_t n);
 
 #endif

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "compile_proc.h"
 #include "nvrtc_api.h"
 
@@ -37,13 +37,6 @@ static void log_head(const char *log, char *out, size_t n)
     out[k] = '\0';
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
-
 void at_compile_options_text(const at_compile_opts *o, char *buf, size_t n)
 {
     snprintf(buf, n, "--gpu-architecture=sm_%d --std=c++17", o->sm);
@@ -54,7 +47,7 @@ void at_compile_options_text(const at_compile_opts *o, char *buf, size_t n)
 static int past_deadline(void *deadline, void *reserved)
 {
     (void)reserved;
-    return now_s() > *(const double *)deadline;
+    return at_now_s() > *(const double *)deadline;
 }
 
 int at_compile(const char *src, const char *variant, const at_compile_opts *o,
@@ -68,7 +61,7 @@ int at_compile(const char *src, const char *variant, const at_compile_opts *o,
         at_nvrtc.nvrtcCreateProgram(&prog, src, "variant.cu", 0, NULL, NULL);
     if (r != NVRTC_SUCCESS)
         return nvrtc_fail(e, r, "nvrtcCreateProgram", variant);
-    double deadline = now_s() + o->limit_s;
+    double deadline = at_now_s() + o->limit_s;
     if (o->limit_s > 0 && !at_nvrtc.nvrtcSetFlowCallback) {
         at_nvrtc.nvrtcDestroyProgram(&prog);
         return at_fail(e, AUTOTUNE_ENVRTC, "NVRTC %s lacks "
@@ -167,7 +160,7 @@ static void *worker(void *arg)
             p->tail = NULL;
         pthread_mutex_unlock(&p->mu);
 
-        double t0 = now_s();
+        double t0 = at_now_s();
         at_err_clear(&j->err);
         if (me->proc.pid)
             j->rc = at_cproc_compile(&me->proc, j->src, j->variant,
@@ -175,7 +168,7 @@ static void *worker(void *arg)
         else
             j->rc = at_compile(j->src, j->variant, &j->opts, &j->cubin,
                                &j->size, &j->err);
-        j->ms = (now_s() - t0) * 1e3;
+        j->ms = (at_now_s() - t0) * 1e3;
 
         pthread_mutex_lock(&p->mu);
         j->done = 1;
@@ -232,7 +225,7 @@ int at_pool_create(at_pool **out, int threads, int procs, at_err *e)
     return 0;
 }
 
-int at_pool_threads(const at_pool *p) { return p->n; }
+int at_pool_workers(const at_pool *p) { return p->n; }
 
 void at_pool_submit(at_pool *p, at_job *j)
 {

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "error.h"
+#include "base/error.h"
 
 /* How to compile: the target and a time limit. */
 typedef struct at_compile_opts {
@@ -46,7 +46,7 @@ typedef struct at_pool at_pool;
 /* threads <= 0: the online processors. procs: each thread compiles in a
  * worker process of its own (compile_proc.h); 0: in this process. */
 int at_pool_create(at_pool **p, int threads, int procs, at_err *e);
-int at_pool_threads(const at_pool *p);
+int at_pool_workers(const at_pool *p);
 void at_pool_submit(at_pool *p, at_job *j);
 void at_pool_wait(at_pool *p, at_job *j);
 /* Drops the jobs not yet started: they are marked done with

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "nvrtc_api.h"
 
 enum { MAGIC = 0x61746370 }; /* "atcp" */
@@ -45,13 +45,6 @@ static int send_all(int fd, const void *buf, size_t n)
     return 0;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
-
 /* Reads n bytes; deadline <= 0: wait forever. -1 error or end of file,
  * -2 past the deadline. */
 static int recv_all(int fd, void *buf, size_t n, double deadline)
@@ -59,7 +52,7 @@ static int recv_all(int fd, void *buf, size_t n, double deadline)
     char *p = buf;
     while (n) {
         if (deadline > 0) {
-            double left = deadline - now_s();
+            double left = deadline - at_now_s();
             if (left <= 0)
                 return -2;
             struct pollfd pf = {fd, POLLIN, 0};
@@ -170,7 +163,7 @@ int at_cproc_compile(at_cproc *w, const char *src, const char *variant,
     *cubin = NULL;
     request q = {MAGIC, o->sm, o->limit_s, (uint32_t)strlen(variant),
                  strlen(src)};
-    double deadline = o->limit_s > 0 ? now_s() + o->limit_s + 5 : 0;
+    double deadline = o->limit_s > 0 ? at_now_s() + o->limit_s + 5 : 0;
     response r;
     char why[64] = "closed its socket";
     int io = send_all(w->fd, &q, sizeof q) ||

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../gen/hash.h"
+#include "base/clock.h"
+#include "base/hash.h"
 #include "cache.h"
 
 enum { BATCH = 256 }; /* puts per transaction */

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "error.h"
+#include "base/error.h"
 
 typedef struct at_cubins at_cubins;
 

@@ -1,8 +1,10 @@
 #include "cuda_api.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "base/dl.h"
 
 at_cu_api at_cu;
 
@@ -16,14 +18,14 @@ static void load(void)
 {
     const char *env = getenv("AUTOTUNE_LIBCUDA");
     const char *path = env && *env ? env : "libcuda.so.1";
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    char why[1024];
+    void *h = at_dl_open_first(&path, 1, why, sizeof why);
     if (!h) {
-        at_fail(&load_err, AUTOTUNE_ENO_DRIVER,
-                "no CUDA driver: dlopen(%s) failed: %s", path, dlerror());
+        at_fail(&load_err, AUTOTUNE_ENO_DRIVER, "no CUDA driver: %s", why);
         return;
     }
 #define AT_CU_SYM_(fn)                                                       \
-    at_cu.fn = (__typeof__(fn) *)dlsym(h, AT_STR_(fn));                      \
+    at_cu.fn = (__typeof__(fn) *)at_dl_sym(h, AT_STR_(fn));                      \
     if (!at_cu.fn) {                                                         \
         at_fail(&load_err, AUTOTUNE_ENO_DRIVER,                              \
                 "CUDA driver %s lacks %s (driver too old?)", path,          \

@@ -7,7 +7,7 @@
 
 #include <cuda.h>
 
-#include "error.h"
+#include "base/error.h"
 
 #define AT_CU_FUNCS(X)                                                       \
     X(cuInit) X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString)    \

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "../gen/space.h"
+#include "gen/space.h"
 #include "cuda_api.h"
 
 typedef struct at_device {

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../gen/hash.h"
+#include "base/hash.h"
 
 static uint64_t rd(const unsigned char *p, int n)
 {

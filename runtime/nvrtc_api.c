@@ -1,10 +1,11 @@
 #include "nvrtc_api.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/dl.h"
 
 at_nvrtc_api at_nvrtc;
 
@@ -29,19 +30,9 @@ static void *try_open(char *tried, size_t n)
         "/usr/local/cuda/lib64/libnvrtc.so.12",
         "libnvrtc.so",
     };
-    size_t used = 0;
-    tried[0] = '\0';
-    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; ++i) {
-        if (!candidates[i])
-            continue;
-        void *h = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
-        if (h)
-            return h;
-        if (used < n)
-            used += (size_t)snprintf(tried + used, n - used, "%s%s",
-                                     used ? ", " : "", candidates[i]);
-    }
-    return NULL;
+    return at_dl_open_first(candidates,
+                            sizeof candidates / sizeof candidates[0], tried,
+                            n);
 }
 
 #define AT_STR2_(x) #x
@@ -53,12 +44,12 @@ static void load(void)
     void *h = try_open(tried, sizeof tried);
     if (!h) {
         at_fail(&load_err, AUTOTUNE_ENO_NVRTC,
-                "NVRTC not found (tried %s; set AUTOTUNE_NVRTC to its path)",
+                "NVRTC not found (%s; set AUTOTUNE_NVRTC to its path)",
                 tried);
         return;
     }
 #define AT_NVRTC_SYM_(fn)                                                    \
-    at_nvrtc.fn = (__typeof__(fn) *)dlsym(h, AT_STR_(fn));                   \
+    at_nvrtc.fn = (__typeof__(fn) *)at_dl_sym(h, AT_STR_(fn));                   \
     if (!at_nvrtc.fn) {                                                      \
         at_fail(&load_err, AUTOTUNE_ENO_NVRTC, "NVRTC lacks %s",             \
                 AT_STR_(fn));                                                \
@@ -66,7 +57,7 @@ static void load(void)
     }
     AT_NVRTC_FUNCS(AT_NVRTC_SYM_)
 #undef AT_NVRTC_SYM_
-    at_nvrtc.nvrtcSetFlowCallback = (__typeof__(nvrtcSetFlowCallback) *)dlsym(
+    at_nvrtc.nvrtcSetFlowCallback = (__typeof__(nvrtcSetFlowCallback) *)at_dl_sym(
         h, "nvrtcSetFlowCallback");
     int major = 0, minor = 0;
     nvrtcResult r = at_nvrtc.nvrtcVersion(&major, &minor);

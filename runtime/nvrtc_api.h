@@ -5,7 +5,7 @@
 
 #include <nvrtc.h>
 
-#include "error.h"
+#include "base/error.h"
 
 #define AT_NVRTC_FUNCS(X)                                                    \
     X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram)             \

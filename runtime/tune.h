@@ -1,5 +1,5 @@
 /* Tuning one problem on one device: the family's constrained space, walked
- * by a strategy, compiled by a pool of NVRTC threads (or found in the
+ * by a strategy, compiled by NVRTC in a pool of worker processes (or found in the
  * compiled-variant cache) while the device verifies and times the variants
  * already compiled; the leading few are re-timed interleaved before a
  * winner is named. */
@@ -8,14 +8,14 @@
 
 #include <stdio.h>
 
-#include "../gen/family.h"
-#include "bench.h"
+#include "gen/family.h"
+#include "measure.h"
 #include "cache.h"
 #include "cubins.h"
 #include "device.h"
 
 typedef struct at_tune_opts {
-    int jobs;             /* compile threads; <= 0: processors */
+    int jobs;             /* compile worker processes; <= 0: processors */
     uint64_t seed;        /* random input and search; 0: fresh (printed) */
     FILE *progress;       /* NULL: quiet */
     const char *strategy; /* NULL: "exhaustive" */
@@ -53,9 +53,9 @@ typedef struct at_tuned {
     double setup_s;         /* inputs, references, copy timing */
     double search_s;        /* the walk: compile, check, time */
     double retime_s;        /* the leaders again */
-    double nvrtc_cpu_s; /* NVRTC time summed over the compile threads */
+    double nvrtc_cpu_s; /* NVRTC time summed over the compile workers */
     double gpu_s;       /* wall time in module loads, checks and timing */
-    int threads;        /* compile threads */
+    int workers;        /* compile worker processes */
     uint64_t seed;
     int sets;
     const char *stopped; /* why the search ended */
@@ -70,16 +70,5 @@ typedef struct at_tuned {
 int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
             at_tuned *out, at_err *e);
 void at_tuned_free(at_tuned *t);
-
-/* The point a cache entry holds, if this build would launch it: its
- * parameters parse, give the recorded name and pass the constraints. 1 yes
- * (*pt set), 0 no. */
-int at_entry_point(const at_problem *p, const at_limits *l,
-                   const at_entry *en, at_point *pt);
-
-/* Fills a cache key. d may be NULL (emitting for an architecture without a
- * device): then only cc and the problem and template parts are set. */
-int at_key_fill(at_key *k, const at_device *d, const at_problem *p,
-                const at_limits *l, at_err *e);
 
 #endif

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "walk.h"
@@ -26,21 +27,21 @@ static int plain(const char *s)
 int at_record_write(FILE *f, const char *path, const at_record_row *r,
                     at_err *e)
 {
-    if (!plain(r->gpu) || !plain(r->point) || !plain(r->params))
+    if (!plain(r->gpu) || !plain(r->point) || !plain(r->params) ||
+        !plain(r->problem))
         return at_fail(e, AUTOTUNE_EINVALID, "record %s: a comma, quote or "
-                       "newline in '%s' / '%s' / '%s'", path, r->gpu,
-                       r->point, r->params);
+                       "newline in '%s' / '%s' / '%s' / '%s'", path, r->gpu,
+                       r->problem, r->point, r->params);
     int ok = strcmp(r->status, "ok") == 0;
     int n;
     if (ok)
-        n = fprintf(f, "%s,%s,%s,%lld,%lld,%s,%s,1,ok,%.6f,%.6f,%.6f,%d,"
-                    "%.1f\n", r->gpu, r->family, r->type, r->rows, r->cols,
-                    r->point, r->params, r->median_ms, r->min_ms, r->max_ms,
+        n = fprintf(f, "%s,%s,%s,%s,%s,%s,1,ok,%.6f,%.6f,%.6f,%d,%.1f\n",
+                    r->gpu, r->family, r->type, r->problem, r->point,
+                    r->params, r->median_ms, r->min_ms, r->max_ms,
                     r->samples, r->gbps);
     else
-        n = fprintf(f, "%s,%s,%s,%lld,%lld,%s,%s,0,%s,,,,0,\n", r->gpu,
-                    r->family, r->type, r->rows, r->cols, r->point,
-                    r->params, r->status);
+        n = fprintf(f, "%s,%s,%s,%s,%s,%s,0,%s,,,,0,\n", r->gpu, r->family,
+                    r->type, r->problem, r->point, r->params, r->status);
     return n < 0 ? io_fail(e, path) : 0;
 }
 
@@ -67,8 +68,9 @@ static int split(char *line, char **f, int max)
     return n;
 }
 
-enum { C_GPU, C_FAMILY, C_TYPE, C_ROWS, C_COLS, C_POINT, C_PARAMS,
-       C_VERIFIED, C_STATUS, C_MEDIAN, C_N = 14 };
+/* Fields of a row (autotune 0.1's rows,cols are merged into problem). */
+enum { C_GPU, C_FAMILY, C_TYPE, C_PROBLEM, C_POINT, C_PARAMS, C_VERIFIED,
+       C_STATUS, C_MEDIAN, C_N = 13 };
 
 typedef struct raw {
     int v[AT_VIEW_MAX_AXES];
@@ -172,6 +174,74 @@ static int index_axes(at_record *r, const raw *rows, const char *path,
     return rc;
 }
 
+/* autotune 0.1's rows: "rows,cols" become problem "rows=R cols=C". */
+static int merge_v1(char **fld, int nf, char *buf, size_t n)
+{
+    if (nf != C_N + 1)
+        return nf;
+    snprintf(buf, n, "rows=%s cols=%s", fld[3], fld[4]);
+    fld[C_PROBLEM] = buf;
+    memmove(&fld[C_POINT], &fld[C_POINT + 1],
+            (size_t)(C_N - C_POINT) * sizeof *fld);
+    return C_N;
+}
+
+/* One data line into x (and, for the first, r's run fields). */
+static int parse_row(at_record *r, char *line, int v1, size_t n, raw *x,
+                     const char *where, at_err *e)
+{
+    char *fld[C_N + 2], v1_problem[128];
+    int nf = split(line, fld, C_N + v1);
+    if (v1)
+        nf = merge_v1(fld, nf, v1_problem, sizeof v1_problem);
+    if (nf != C_N)
+        return at_fail(e, AUTOTUNE_EINVALID, "%s: %d fields, want %d", where,
+                       nf > C_N + v1 ? C_N + v1 + 1 : nf, C_N + v1);
+    snprintf(x->point, sizeof x->point, "%s", fld[C_POINT]);
+    if (n == 0) {
+        snprintf(r->gpu, sizeof r->gpu, "%s", fld[C_GPU]);
+        snprintf(r->family, sizeof r->family, "%s", fld[C_FAMILY]);
+        snprintf(r->type, sizeof r->type, "%s", fld[C_TYPE]);
+        snprintf(r->problem, sizeof r->problem, "%s", fld[C_PROBLEM]);
+    }
+    r->view.n = n;
+    int rc = parse_params(r, fld[C_PARAMS], x->v, where, e);
+    if (rc)
+        return rc;
+    int verified = strcmp(fld[C_VERIFIED], "1") == 0;
+    char *end;
+    x->ms = verified ? strtod(fld[C_MEDIAN], &end) : -1.0;
+    if (verified && (!fld[C_MEDIAN][0] || *end || !(x->ms > 0) ||
+                     !isfinite(x->ms)))
+        return at_fail(e, AUTOTUNE_EINVALID, "%s: verified, but median_ms "
+                       "'%s' is not a positive time", where, fld[C_MEDIAN]);
+    if (!verified && strcmp(fld[C_VERIFIED], "0") != 0)
+        return at_fail(e, AUTOTUNE_EINVALID, "%s: verified is '%s', not 0 "
+                       "or 1", where, fld[C_VERIFIED]);
+    return 0;
+}
+
+/* The rows' times and names into r, and the fastest verified point. */
+static int keep_rows(at_record *r, const raw *rows, size_t n,
+                     const char *path, at_err *e)
+{
+    r->ms = malloc(n * sizeof *r->ms);
+    r->point = malloc(n * sizeof *r->point);
+    if (!r->ms || !r->point)
+        return at_fail(e, AUTOTUNE_ENOMEM, "record %s", path);
+    r->best = AT_NONE;
+    for (size_t i = 0; i < n; ++i) {
+        r->ms[i] = rows[i].ms;
+        memcpy(r->point[i], rows[i].point, sizeof r->point[i]);
+        if (r->ms[i] > 0 && (r->best == AT_NONE || r->ms[i] < r->ms[r->best]))
+            r->best = i;
+    }
+    if (r->best == AT_NONE)
+        return at_fail(e, AUTOTUNE_EINVALID, "record %s: no verified point",
+                       path);
+    return 0;
+}
+
 int at_record_load(const char *path, at_record *r, at_err *e)
 {
     memset(r, 0, sizeof *r);
@@ -183,7 +253,7 @@ int at_record_load(const char *path, at_record *r, at_err *e)
     raw *rows = NULL;
     size_t cap = 0, n = 0;
     long lineno = 0;
-    int rc = 0;
+    int rc = 0, v1 = 0;
     while (!rc && fgets(line, sizeof line, f)) {
         ++lineno;
         snprintf(where, sizeof where, "%s:%ld", path, lineno);
@@ -194,7 +264,8 @@ int at_record_load(const char *path, at_record *r, at_err *e)
         }
         line[strcspn(line, "\r\n")] = '\0';
         if (lineno == 1) {
-            if (strcmp(line, AT_RECORD_HEADER) != 0)
+            v1 = strcmp(line, AT_RECORD_HEADER_V1) == 0;
+            if (!v1 && strcmp(line, AT_RECORD_HEADER) != 0)
                 rc = at_fail(e, AUTOTUNE_EINVALID, "%s: not an autotune "
                              "record: the header must be '%s'", where,
                              AT_RECORD_HEADER);
@@ -202,13 +273,6 @@ int at_record_load(const char *path, at_record *r, at_err *e)
         }
         if (!line[0])
             continue;
-        char *fld[C_N + 1];
-        int nf = split(line, fld, C_N);
-        if (nf != C_N) {
-            rc = at_fail(e, AUTOTUNE_EINVALID, "%s: %d fields, want %d",
-                         where, nf > C_N ? C_N + 1 : nf, C_N);
-            break;
-        }
         if (n == cap) {
             cap = cap ? 2 * cap : 1024;
             raw *g = realloc(rows, cap * sizeof *rows);
@@ -218,34 +282,8 @@ int at_record_load(const char *path, at_record *r, at_err *e)
             }
             rows = g;
         }
-        raw *x = &rows[n];
-        snprintf(x->point, sizeof x->point, "%s", fld[C_POINT]);
-        if (n == 0) {
-            snprintf(r->gpu, sizeof r->gpu, "%s", fld[C_GPU]);
-            snprintf(r->family, sizeof r->family, "%s", fld[C_FAMILY]);
-            snprintf(r->type, sizeof r->type, "%s", fld[C_TYPE]);
-            r->rows = atoll(fld[C_ROWS]);
-            r->cols = atoll(fld[C_COLS]);
-        }
-        r->view.n = n;
-        if ((rc = parse_params(r, fld[C_PARAMS], x->v, where, e)))
-            break;
-        int verified = strcmp(fld[C_VERIFIED], "1") == 0;
-        char *end;
-        x->ms = verified ? strtod(fld[C_MEDIAN], &end) : -1.0;
-        if (verified && (!fld[C_MEDIAN][0] || *end || !(x->ms > 0) ||
-                         !isfinite(x->ms))) {
-            rc = at_fail(e, AUTOTUNE_EINVALID, "%s: verified, but median_ms "
-                         "'%s' is not a positive time", where,
-                         fld[C_MEDIAN]);
-            break;
-        }
-        if (!verified && strcmp(fld[C_VERIFIED], "0") != 0) {
-            rc = at_fail(e, AUTOTUNE_EINVALID, "%s: verified is '%s', not 0 "
-                         "or 1", where, fld[C_VERIFIED]);
-            break;
-        }
-        ++n;
+        if (!(rc = parse_row(r, line, v1, n, &rows[n], where, e)))
+            ++n;
     }
     if (!rc && ferror(f))
         rc = at_fail(e, AUTOTUNE_EIO, "reading record %s: %s", path,
@@ -256,25 +294,8 @@ int at_record_load(const char *path, at_record *r, at_err *e)
     if (!rc && n == 0)
         rc = at_fail(e, AUTOTUNE_EINVALID, "record %s has no points", path);
     r->view.n = n;
-    if (!rc) {
-        r->ms = malloc(n * sizeof *r->ms);
-        r->point = malloc(n * sizeof *r->point);
-        if (!r->ms || !r->point)
-            rc = at_fail(e, AUTOTUNE_ENOMEM, "record %s", path);
-    }
-    if (!rc) {
-        r->best = AT_NONE;
-        for (size_t i = 0; i < n; ++i) {
-            r->ms[i] = rows[i].ms;
-            memcpy(r->point[i], rows[i].point, sizeof r->point[i]);
-            if (r->ms[i] > 0 && (r->best == AT_NONE ||
-                                 r->ms[i] < r->ms[r->best]))
-                r->best = i;
-        }
-        if (r->best == AT_NONE)
-            rc = at_fail(e, AUTOTUNE_EINVALID, "record %s: no verified "
-                         "point", path);
-    }
+    if (!rc)
+        rc = keep_rows(r, rows, n, path, e);
     if (!rc)
         rc = index_axes(r, rows, path, e);
     free(rows);

@@ -1,27 +1,32 @@
 /* A record of a tuning run: one CSV row per evaluated point, written by
  * `autotune FAMILY --record FILE.csv` and read back by `autotune replay`.
  *
- *   gpu,family,type,rows,cols,point,params,verified,status,median_ms,
+ *   gpu,family,type,problem,point,params,verified,status,median_ms,
  *   min_ms,max_ms,samples,gbps
  *
- * params is the point as "axis=value" pairs separated by spaces; status is
- * ok, compile_failed or wrong (then verified is 0 and the times empty).
- * Fields hold no commas or quotes (names are checked on writing). */
+ * problem is the family's key text of the problem ("rows=8192 cols=8192
+ * ..."); params is the point as "axis=value" pairs separated by spaces;
+ * status is ok, compile_failed or wrong (then verified is 0 and the times
+ * empty). Fields hold no commas or quotes (checked on writing). Records of
+ * autotune 0.1 (rows,cols in place of problem) load too. */
 #ifndef AT_RECORD_H
 #define AT_RECORD_H
 
 #include <stdio.h>
 
-#include "../runtime/error.h"
+#include "base/error.h"
 #include "strategy.h"
 
 #define AT_RECORD_HEADER                                                     \
+    "gpu,family,type,problem,point,params,verified,status,median_ms,"        \
+    "min_ms,max_ms,samples,gbps"
+/* autotune 0.1's header. */
+#define AT_RECORD_HEADER_V1                                                  \
     "gpu,family,type,rows,cols,point,params,verified,status,median_ms,"      \
     "min_ms,max_ms,samples,gbps"
 
 typedef struct at_record_row {
-    const char *gpu, *family, *type;
-    long long rows, cols;
+    const char *gpu, *family, *type, *problem;
     const char *point, *params, *status; /* status: "ok", ... */
     double median_ms, min_ms, max_ms, gbps;
     int samples;
@@ -41,8 +46,7 @@ typedef struct at_record {
     double *ms;                        /* per point; < 0 failed */
     char (*point)[128];                /* names */
     size_t best;                       /* fastest verified point */
-    char gpu[256], family[32], type[16];
-    long long rows, cols;
+    char gpu[256], family[32], type[16], problem[512];
     unsigned char *coord;
 } at_record;
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pcg.h"
+#include "base/pcg.h"
 #include "strategy.h"
 
 #define AT_NONE ((size_t)-1)

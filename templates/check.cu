@@ -3,10 +3,10 @@
  * the poison back, so the buffer is ready for the next variant's check
  * without a separate memset. Compiled once per tuning run with NVRTC;
  * bad[0] must start at 0, bad[1] at ~0. */
-extern "C" __global__ void at_compare(unsigned *got, const unsigned *want,
-                                      unsigned long long n,
-                                      unsigned long long *bad,
-                                      unsigned poison)
+extern "C" __global__ void at_compare_bits(unsigned *got, const unsigned *want,
+                                           unsigned long long n,
+                                           unsigned long long *bad,
+                                           unsigned poison)
 {
     for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x +
                                 threadIdx.x;

@@ -11,10 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../gen/family.h"
-#include "../runtime/autotune.h"
-#include "../runtime/cuda_api.h"
-#include "../search/pcg.h"
+#include "gen/family.h"
+#include "autotune.h"
+#include "runtime/cuda_api.h"
+#include "base/pcg.h"
 
 static char cache_path[256];
 static char self[1024];
@@ -42,9 +42,9 @@ static int check_kernel(autotune_kernel *k, autotune_ctx *ctx)
         in[i] = at_pcg_next(&g);
     at_problem p;
     at_err e = {0};
-    if (at_problem_init(&p, &prob, &e))
+    if (at_problem_from_api(&p, &prob, &e))
         return -1;
-    p.family->reference(&p, in, ref, 0, p.rows);
+    p.family->reference(&p, in, ref, 0, p.family->reference_parts(&p));
     CUdeviceptr din, dout;
     CUstream s;
     int bad = -1;

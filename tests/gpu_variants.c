@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../gen/expand.h"
-#include "../runtime/bench.h"
-#include "../runtime/compile.h"
+#include "gen/expand.h"
+#include "runtime/measure.h"
+#include "runtime/compile.h"
 
 static at_device dev;
 
@@ -53,7 +53,7 @@ static void verify_size(int bytes)
     autotune_problem u0 = shapes[0];
     u0.type = types[0]->name;
     at_problem p0;
-    assert_int_equal(at_problem_init(&p0, &u0, &e), 0);
+    assert_int_equal(at_problem_from_api(&p0, &u0, &e), 0);
     at_limits l = at_device_limits(&dev);
     at_point *pts;
     size_t n;
@@ -73,7 +73,7 @@ static void verify_size(int bytes)
         pr->job.opts.sm = dev.sm;
         p0.family->point_name(sel[0], pr->job.variant,
                               sizeof pr->job.variant);
-        pr->job.src = at_expand_batch(&p0, sel, pr->n, &e);
+        pr->job.src = at_expand_program(&p0, sel, pr->n, &e);
         assert_non_null(pr->job.src);
         at_pool_submit(pool, &pr->job);
     }
@@ -89,13 +89,13 @@ static void verify_size(int bytes)
     }
     at_pool_destroy(pool);
     for (int t = 0; t < nt; ++t) {
-        at_bench *b[N_SHAPES] = {0};
+        at_measure *b[N_SHAPES] = {0};
         at_problem p[N_SHAPES];
         for (int s = 0; s < N_SHAPES; ++s) {
             autotune_problem u = shapes[s];
             u.type = types[t]->name;
-            assert_int_equal(at_problem_init(&p[s], &u, &e), 0);
-            if (at_bench_create(&b[s], &dev, &p[s], 1000 + (uint64_t)s, 0,
+            assert_int_equal(at_problem_from_api(&p[s], &u, &e), 0);
+            if (at_measure_create(&b[s], &dev, &p[s], 1000 + (uint64_t)s, 0,
                                 NULL, &e))
                 fail_msg("%s", e.msg);
         }
@@ -103,16 +103,16 @@ static void verify_size(int bytes)
         for (size_t i = 0; i < n; ++i) {
             prog *pr = &progs[i / BATCH];
             char kernel[AT_KERNEL_NAME], name[128];
-            at_batch_kernel((int)(i - pr->first), kernel, sizeof kernel);
+            at_program_kernel((int)(i - pr->first), kernel, sizeof kernel);
             p0.family->point_name(&pts[i], name, sizeof name);
             CUfunction fn;
             int rc = at_cu_fail(&e, at_cu.cuModuleGetFunction(&fn, pr->mod,
                                                              kernel),
                                 "cuModuleGetFunction", name);
             for (int s = 0; s < N_SHAPES && !rc; ++s) {
-                rc = at_bench_prepare(&p[s], &pts[i], fn, name, &e);
+                rc = at_measure_prepare(&p[s], &pts[i], fn, name, &e);
                 if (!rc)
-                    rc = at_bench_verify(b[s], &pts[i], fn, name, &e);
+                    rc = at_measure_verify(b[s], &pts[i], fn, name, &e);
             }
             if (rc) {
                 if (failed++ < 10)
@@ -132,7 +132,7 @@ static void verify_size(int bytes)
         }
         printf(") and the bench's 4 odd shapes each\n");
         for (int s = 0; s < N_SHAPES; ++s)
-            at_bench_destroy(b[s]);
+            at_measure_destroy(b[s]);
     }
     assert_int_equal(failed, 0);
     for (size_t g = 0; g < nprog; ++g) {
@@ -216,9 +216,9 @@ static void verifier_rejects_wrong_kernels(void **state)
     at_err e = {0};
     autotune_problem u = {"transpose", "f32", 1000, 1537, 0, 0, 0, 0, 0};
     at_problem p;
-    at_bench *b;
-    assert_int_equal(at_problem_init(&p, &u, &e), 0);
-    if (at_bench_create(&b, &dev, &p, 7, 0, NULL, &e))
+    at_measure *b;
+    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    if (at_measure_create(&b, &dev, &p, 7, 0, NULL, &e))
         fail_msg("%s", e.msg);
     /* Launched as the 32x32 tile, 32x8 threads point. */
     at_point pt;
@@ -240,8 +240,8 @@ static void verifier_rejects_wrong_kernels(void **state)
         assert_int_equal(at_cu.cuModuleLoadData(&mod, cubin), CUDA_SUCCESS);
         assert_int_equal(at_cu.cuModuleGetFunction(&fn, mod, "at_kernel"),
                          CUDA_SUCCESS);
-        assert_int_equal(at_bench_prepare(&p, &pt, fn, name, &e), 0);
-        int rc = at_bench_verify(b, &pt, fn, name, &e);
+        assert_int_equal(at_measure_prepare(&p, &pt, fn, name, &e), 0);
+        int rc = at_measure_verify(b, &pt, fn, name, &e);
         printf("# %s: %s\n", name, e.msg);
         assert_int_equal(rc, AUTOTUNE_EWRONG);
         assert_non_null(strstr(e.msg, name));
@@ -249,7 +249,7 @@ static void verifier_rejects_wrong_kernels(void **state)
         at_cu.cuModuleUnload(mod);
         free(cubin);
     }
-    at_bench_destroy(b);
+    at_measure_destroy(b);
 }
 
 int main(void)

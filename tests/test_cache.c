@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cache.h"
+#include "runtime/cache.h"
 
 static const char *const env_names[] = {"AUTOTUNE_CACHE", "XDG_CACHE_HOME",
                                         "HOME"};
@@ -106,13 +106,10 @@ static void sample_key(at_key *k)
     snprintf(k->space_hash, sizeof k->space_hash, "fedcba9876543210");
     snprintf(k->family, sizeof k->family, "transpose");
     snprintf(k->type, sizeof k->type, "f32");
-    k->rows = 8192;
-    k->cols = 4096;
-    k->ld_in = 5000000000LL; /* beyond 32 bits: a narrowing bind would show */
-    k->ld_out = 8192;
-    k->batch = 3;
-    k->stride_in = 8192 * 5000000000LL + 16;
-    k->stride_out = 4096 * 8192 + 32;
+    /* A family's key text: ld_in beyond 32 bits. */
+    snprintf(k->problem, sizeof k->problem,
+             "rows=8192 cols=4096 ld_in=5000000000 ld_out=8192 batch=3 "
+             "stride_in=40960000000016 stride_out=33554464");
 }
 
 static void sample_entry(at_entry *en, const at_key *k, unsigned char *cubin,
@@ -149,13 +146,7 @@ static void assert_key_equal(const at_key *want, const at_key *got)
     assert_string_equal(got->space_hash, want->space_hash);
     assert_string_equal(got->family, want->family);
     assert_string_equal(got->type, want->type);
-    assert_int_equal(got->rows, want->rows);
-    assert_int_equal(got->cols, want->cols);
-    assert_int_equal(got->ld_in, want->ld_in);
-    assert_int_equal(got->ld_out, want->ld_out);
-    assert_int_equal(got->batch, want->batch);
-    assert_int_equal(got->stride_in, want->stride_in);
-    assert_int_equal(got->stride_out, want->stride_out);
+    assert_string_equal(got->problem, want->problem);
 }
 
 /* Everything but created, which put may fill in. Doubles are stored as
@@ -263,7 +254,7 @@ static void round_trip_through_new_handle(void **state)
 }
 
 /* Each key part, changed alone by the smallest step. */
-enum part_kind { P_STR, P_INT, P_I64 };
+enum part_kind { P_STR, P_INT };
 static const struct {
     const char *name;
     size_t off;
@@ -279,13 +270,7 @@ static const struct {
     {"space_hash", offsetof(at_key, space_hash), P_STR},
     {"family", offsetof(at_key, family), P_STR},
     {"type", offsetof(at_key, type), P_STR},
-    {"rows", offsetof(at_key, rows), P_I64},
-    {"cols", offsetof(at_key, cols), P_I64},
-    {"ld_in", offsetof(at_key, ld_in), P_I64},
-    {"ld_out", offsetof(at_key, ld_out), P_I64},
-    {"batch", offsetof(at_key, batch), P_I64},
-    {"stride_in", offsetof(at_key, stride_in), P_I64},
-    {"stride_out", offsetof(at_key, stride_out), P_I64},
+    {"problem", offsetof(at_key, problem), P_STR},
 };
 
 static void any_key_change_is_a_miss(void **state)
@@ -310,9 +295,6 @@ static void any_key_change_is_a_miss(void **state)
         case P_INT:
             ++*(int *)(void *)p;
             break;
-        case P_I64:
-            ++*(int64_t *)(void *)p;
-            break;
         }
         at_err e = {0};
         int rc = at_cache_get(f->c, &m, &f->got, &e);
@@ -329,10 +311,9 @@ static void any_key_change_is_a_miss(void **state)
     assert_int_equal(sql_count(f->db), 1);
 }
 
-/* A cache file from before batches (no batch columns): opening it adds
- * them; its rows stay and are found by architecture as one matrix; new
- * entries go in beside them. */
-static void cache_from_before_batches_is_migrated(void **state)
+/* A cache file of autotune 0.1 (transpose columns) is refused with a
+ * message that says what to do, and left as it was. */
+static void cache_of_version_0_1_is_refused(void **state)
 {
     fixture *f = *state;
     sqlite3 *db = NULL;
@@ -356,21 +337,12 @@ static void cache_from_before_batches_is_migrated(void **state)
         " '2024-01-01T00:00:00Z');";
     assert_int_equal(sqlite3_exec(db, old, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
-    open_cache(f);
-    unsigned char cubin[128];
-    fill_cubin(cubin, sizeof cubin, 9);
-    at_key k;
-    at_entry en;
-    sample_key(&k);
-    sample_entry(&en, &k, cubin, sizeof cubin);
-    put(f, &en);
     at_err e = {0};
-    assert_int_equal(at_cache_get(f->c, &k, &f->got, &e), 1);
-    assert_entry_equal(&en, &f->got);
-    assert_int_equal(sql_count(f->db), 2);
-    at_cache_close(f->c);
-    f->c = NULL;
-    open_cache(f); /* a second open finds the columns there */
+    assert_int_equal(at_cache_open(&f->c, f->db, &e), AUTOTUNE_ESQLITE);
+    assert_null(f->c);
+    assert_non_null(strstr(e.msg, "autotune 0.1"));
+    assert_non_null(strstr(e.msg, "AUTOTUNE_CACHE"));
+    assert_int_equal(sql_count(f->db), 1); /* its row is still there */
 }
 
 static void corrupt_cubin_is_a_discarded_miss(void **state)
@@ -485,13 +457,7 @@ static void find_arch_ignores_device_not_problem(void **state)
     memcpy(q.template_hash, k.template_hash, sizeof q.template_hash);
     memcpy(q.family, k.family, sizeof q.family);
     memcpy(q.type, k.type, sizeof q.type);
-    q.rows = k.rows;
-    q.cols = k.cols;
-    q.ld_in = k.ld_in;
-    q.ld_out = k.ld_out;
-    q.batch = k.batch;
-    q.stride_in = k.stride_in;
-    q.stride_out = k.stride_out;
+    memcpy(q.problem, k.problem, sizeof q.problem);
     memcpy(q.space_hash, k.space_hash, sizeof q.space_hash);
 
     at_err e = {0};
@@ -511,7 +477,7 @@ static void find_arch_ignores_device_not_problem(void **state)
     snprintf(other.space_hash, sizeof other.space_hash, "fedcba9876543211");
     assert_int_equal(at_cache_find_arch(f->c, &other, &f->got, &e), 0);
     other = q;
-    other.rows = 4096;
+    snprintf(other.problem, sizeof other.problem, "rows=4096");
     assert_int_equal(at_cache_find_arch(f->c, &other, &f->got, &e), 0);
     assert_int_equal(e.code, 0);
     assert_null(f->got.cubin);
@@ -705,7 +671,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(round_trip_through_new_handle),
         T(any_key_change_is_a_miss),
-        T(cache_from_before_batches_is_migrated),
+        T(cache_of_version_0_1_is_refused),
         T(corrupt_cubin_is_a_discarded_miss),
         T(corrupt_row_spares_a_twin),
         T(find_arch_ignores_device_not_problem),

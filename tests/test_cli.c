@@ -519,7 +519,8 @@ static void emit_batched_i8(void **state)
     snprintf(path, sizeof path, "%s/transpose_i8_7x64x48.cu", fx->dir);
     const char *f = read_path(fx, path);
     CHECK(fx, f);
-    CHECK(fx, strstr(f, "batch 7 (stride_in 3072, stride_out 3072)"));
+    CHECK(fx, strstr(f, "64x48 ld_in=48 ld_out=64 batch=7 stride_in=3072 "
+                          "stride_out=3072"));
     CHECK(fx, strstr(f, "autotune_transpose_i8_batched(const signed char"));
     CHECK(fx, strstr(f, "#define AT_ELEM_BYTES 1"));
 }

@@ -10,12 +10,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../gen/expand.h"
-#include "../gen/family.h"
-#include "../runtime/compile.h"
-#include "../runtime/compile_proc.h"
-#include "../runtime/elf.h"
-#include "../runtime/nvrtc_api.h"
+#include "gen/expand.h"
+#include "gen/family.h"
+#include "runtime/compile.h"
+#include "runtime/compile_proc.h"
+#include "runtime/elf.h"
+#include "runtime/nvrtc_api.h"
 
 /* Points per NVRTC program, as the tuner compiles them. */
 enum { BATCH = 16 };
@@ -35,7 +35,7 @@ static void compile_size(int bytes, int sm)
     at_problem p;
     at_limits l;
     at_err e = {0};
-    assert_int_equal(at_problem_init(&p, &u, &e), 0);
+    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
     assert_true(at_limits_for_arch(sm, &l));
     at_point *pts;
     size_t n;
@@ -67,7 +67,7 @@ static void compile_size(int bytes, int sm)
             for (int q = 0; q < count[i]; ++q)
                 sel[q] = &pts[k + (size_t)q];
             f->point_name(sel[0], j->variant, sizeof j->variant);
-            j->src = at_expand_batch(&p, sel, count[i], &e);
+            j->src = at_expand_program(&p, sel, count[i], &e);
             k += (size_t)count[i];
         }
         assert_non_null(j->src);
@@ -89,7 +89,7 @@ static void compile_size(int bytes, int sm)
             assert_memory_equal(j->cubin, "\x7f" "ELF", 4);
             for (int q = 0; q < count[i]; ++q) {
                 char kernel[32];
-                at_batch_kernel(q, kernel, sizeof kernel);
+                at_program_kernel(q, kernel, sizeof kernel);
                 if (!at_elf_kernel_hash(j->cubin, j->size, kernel))
                     fail_msg("%s: no %s in the cubin", j->variant, kernel);
                 ++ok;
@@ -244,7 +244,7 @@ static void program_of_many_points(void **state)
     at_problem p;
     at_limits l;
     at_err e = {0};
-    assert_int_equal(at_problem_init(&p, &u, &e), 0);
+    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
     assert_true(at_limits_for_arch(90, &l));
     at_point *pts;
     size_t n;
@@ -254,7 +254,7 @@ static void program_of_many_points(void **state)
     for (int i = 0; i < K; ++i)
         batch[i] = &pts[(size_t)i * 37 % n];
     batch[K - 1] = batch[0]; /* the same point again */
-    char *src = at_expand_batch(&p, batch, K, &e);
+    char *src = at_expand_program(&p, batch, K, &e);
     assert_non_null(src);
     at_compile_opts o = {.sm = 90, .limit_s = 600};
     void *cubin = NULL;
@@ -264,7 +264,7 @@ static void program_of_many_points(void **state)
     uint64_t h[K];
     for (int i = 0; i < K; ++i) {
         char kernel[32], text[64];
-        at_batch_kernel(i, kernel, sizeof kernel);
+        at_program_kernel(i, kernel, sizeof kernel);
         snprintf(text, sizeof text, ".text.%s", kernel);
         const unsigned char *d;
         size_t len;

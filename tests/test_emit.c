@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../gen/emit.h"
-#include "../gen/family.h"
+#include "gen/emit.h"
+#include "gen/family.h"
 
 static char dir[] = "/tmp/at_emit_XXXXXX";
 
@@ -44,7 +44,7 @@ static void emit_and_build(const char *type, const at_point *pt,
     autotune_problem u = {"transpose", type, 8192, 8192, 0, 0};
     at_problem p;
     at_err e = {0};
-    assert_int_equal(at_problem_init(&p, &u, &e), 0);
+    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
     char cu[256], obj[256], cmd[1024];
     snprintf(cu, sizeof cu, "%s/%s.cu", dir, name);
     snprintf(obj, sizeof obj, "%s/%s.o", dir, name);
@@ -71,7 +71,7 @@ static void default_point_f32_builds(void **state)
     autotune_problem u = {"transpose", "f32", 8192, 8192, 0, 0};
     at_problem p;
     at_err e = {0};
-    assert_int_equal(at_problem_init(&p, &u, &e), 0);
+    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
     at_point pt;
     f->default_point(&p, 90, &pt);
     at_limits l;
@@ -130,7 +130,7 @@ static void every_type_builds(void **state)
         autotune_problem u = {"transpose", t->name, 8192, 8192, 0, 0};
         at_problem p;
         at_err e = {0};
-        assert_int_equal(at_problem_init(&p, &u, &e), 0);
+        assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
         at_point pt;
         f->default_point(&p, 90, &pt);
         if (t->bytes < 4) /* the packed, swizzled, two-tile kind */
@@ -161,7 +161,7 @@ static void unwritable_target_fails_cleanly(void **state)
     autotune_problem u = {"transpose", "f32", 64, 64, 0, 0};
     at_problem p;
     at_err e = {0};
-    assert_int_equal(at_problem_init(&p, &u, &e), 0);
+    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
     at_point pt;
     p.family->default_point(&p, 90, &pt);
     at_provenance pv = {.sm = 90};

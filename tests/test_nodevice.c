@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runtime/autotune.h"
+#include "autotune.h"
 
 static void create_without_driver(void **state)
 {

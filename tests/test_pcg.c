@@ -2,7 +2,7 @@
  * minimal C library (seed 42, stream 54). */
 #include "tap.h"
 
-#include "../search/pcg.h"
+#include "base/pcg.h"
 
 static void reference_sequence(void **state)
 {

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../gen/family.h"
-#include "../search/record.h"
-#include "../search/replay.h"
-#include "../search/walk.h"
+#include "gen/family.h"
+#include "search/record.h"
+#include "search/replay.h"
+#include "search/walk.h"
 
 #ifndef AT_DATA
 #define AT_DATA "tests/data"
@@ -37,7 +37,7 @@ static void make_synth(at_record *r)
     at_point *pts;
     size_t n;
     memset(r, 0, sizeof *r);
-    assert_int_equal(at_problem_init(&p, &u, &e), 0);
+    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
     assert_true(at_limits_for_arch(90, &l));
     assert_int_equal(at_space_points(f, &p, &l, &pts, &n, &e), 0);
     r->view.n = n;
@@ -189,7 +189,7 @@ static void record_round_trip(void **state)
     at_err e = {0};
     assert_int_equal(at_record_header(f, tmp_path, &e), 0);
     at_record_row row = {.gpu = "GPU X", .family = "f", .type = "t",
-                         .rows = 4, .cols = 5, .status = "ok",
+                         .problem = "rows=4 cols=5", .status = "ok",
                          .samples = 5};
     const char *names[] = {"a1b1", "a1b2", "a2b1", "a2b2"};
     const char *params[] = {"a=1 b=10", "a=1 b=20", "a=2 b=10", "a=2 b=20"};
@@ -216,7 +216,7 @@ static void record_round_trip(void **state)
     assert_string_equal(r.point[r.best], "a1b2");
     assert_true(r.ms[2] < 0); /* the wrong one */
     assert_string_equal(r.gpu, "GPU X");
-    assert_int_equal(r.rows, 4);
+    assert_string_equal(r.problem, "rows=4 cols=5");
     at_record_free(&r);
     unlink(tmp_path);
 }
@@ -228,22 +228,27 @@ static void bad_records_name_the_line(void **state)
         const char *text, *want;
     } bad[] = {
         {"x,y\n", ":1: not an autotune record"},
-        {AT_RECORD_HEADER "\ng,f,t,1,1,p,a=1,1,ok,0.5\n", ":2: 10 fields"},
-        {AT_RECORD_HEADER "\ng,f,t,1,1,p,a=1,1,ok,-2,,,5,1\n",
+        /* Today's rows: the problem in one field. */
+        {AT_RECORD_HEADER "\ng,f,t,rows=1,p,a=1,1,ok,0.5\n", ":2: 9 fields"},
+        {AT_RECORD_HEADER "\ng,f,t,rows=1,p,a=1,1,ok,-2,,,5,1\n",
          ":2: verified, but median_ms"},
-        {AT_RECORD_HEADER "\ng,f,t,1,1,p,a=1,2,ok,1,,,5,1\n",
+        /* autotune 0.1's rows: rows and cols in two. */
+        {AT_RECORD_HEADER_V1 "\ng,f,t,1,1,p,a=1,1,ok,0.5\n", ":2: 10 fields"},
+        {AT_RECORD_HEADER_V1 "\ng,f,t,1,1,p,a=1,1,ok,-2,,,5,1\n",
+         ":2: verified, but median_ms"},
+        {AT_RECORD_HEADER_V1 "\ng,f,t,1,1,p,a=1,2,ok,1,,,5,1\n",
          ":2: verified is '2'"},
-        {AT_RECORD_HEADER "\ng,f,t,1,1,p,a=1,1,ok,1,,,5,1\n"
+        {AT_RECORD_HEADER_V1 "\ng,f,t,1,1,p,a=1,1,ok,1,,,5,1\n"
                           "g,f,t,1,1,q,b=1,1,ok,1,,,5,1\n",
          ":3: params: axis 1 is 'b'"},
-        {AT_RECORD_HEADER "\ng,f,t,1,1,p,a=x,1,ok,1,,,5,1\n",
+        {AT_RECORD_HEADER_V1 "\ng,f,t,1,1,p,a=x,1,ok,1,,,5,1\n",
          ":2: params: a=x is not a whole number"},
-        {AT_RECORD_HEADER "\ng,f,t,1,1,p,a=1,1,ok,1,,,5,1\n"
+        {AT_RECORD_HEADER_V1 "\ng,f,t,1,1,p,a=1,1,ok,1,,,5,1\n"
                           "g,f,t,1,1,q,a=1,1,ok,2,,,5,1\n",
          "appears more than once"},
-        {AT_RECORD_HEADER "\ng,f,t,1,1,p,a=1,0,wrong,,,,0,\n",
+        {AT_RECORD_HEADER_V1 "\ng,f,t,1,1,p,a=1,0,wrong,,,,0,\n",
          "no verified point"},
-        {AT_RECORD_HEADER "\n", "has no points"},
+        {AT_RECORD_HEADER_V1 "\n", "has no points"},
         {"", "is empty"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../gen/expand.h"
-#include "../gen/family.h"
+#include "gen/expand.h"
+#include "gen/family.h"
+#include "gen/transpose.h"
 
 static const at_family *F;
 
@@ -15,7 +16,7 @@ static at_problem problem(const char *type, int64_t rows, int64_t cols)
     at_problem p;
     at_err e = {0};
     autotune_problem u = {"transpose", type, rows, cols, 0, 0};
-    assert_int_equal(at_problem_init(&p, &u, &e), 0);
+    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
     return p;
 }
 
@@ -239,13 +240,13 @@ static void launch_geometry(void **state)
     /* A batch: tiles of every matrix. */
     autotune_problem u = {"transpose", "f32", 64, 64, 0, 0, 4096, 0, 0};
     at_err e = {0};
-    assert_int_equal(at_problem_init(&p, &u, &e), 0);
+    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
     at_point sq = point(64, 64, 32, 8, 4, 0, 1, 1);
     F->launch(&p, &sq, &g);
     assert_int_equal(g.grid[0], 4096);
     /* More tiles than a grid holds: capped, the kernel loops. */
     u.batch = AT_MAX_BATCH;
-    assert_int_equal(at_problem_init(&p, &u, &e), 0);
+    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
     at_point small = point(32, 32, 32, 8, 1, 0, 1, 1);
     F->launch(&p, &small, &g);
     assert_int_equal(g.grid[0], 2147483647u);
@@ -260,7 +261,7 @@ static void reference_case(const char *type)
                           37 * 60 + 7, 53 * 41 + 5};
     at_problem p;
     at_err e = {0};
-    assert_int_equal(at_problem_init(&p, &u, &e), 0);
+    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
     const int eb = p.type->bytes;
     unsigned char *in = malloc(p.in_bytes), *out = malloc(p.out_bytes);
     assert_non_null(in);
@@ -268,14 +269,18 @@ static void reference_case(const char *type)
     for (size_t i = 0; i < p.in_bytes; ++i)
         in[i] = (unsigned char)(i * 2654435761u >> 13);
     memset(out, 0xEE, p.out_bytes);
-    F->reference(&p, in, out, 0, p.rows * p.batch);
+    const int64_t *v = p.v;
+    assert_int_equal(F->reference_parts(&p), v[TP_ROWS] * v[TP_BATCH]);
+    F->reference(&p, in, out, 0, F->reference_parts(&p));
     for (size_t i = 0; i < p.out_bytes / (size_t)eb; ++i) {
-        int64_t z = (int64_t)i / p.stride_out, rem = (int64_t)i % p.stride_out;
-        int64_t c = rem / p.ld_out, r = rem % p.ld_out;
+        int64_t z = (int64_t)i / v[TP_STRIDE_OUT];
+        int64_t rem = (int64_t)i % v[TP_STRIDE_OUT];
+        int64_t c = rem / v[TP_LD_OUT], r = rem % v[TP_LD_OUT];
         const unsigned char *got = out + i * (size_t)eb;
-        if (c < p.cols && r < p.rows) {
+        if (c < v[TP_COLS] && r < v[TP_ROWS]) {
             const unsigned char *want =
-                in + (size_t)(z * p.stride_in + r * p.ld_in + c) * (size_t)eb;
+                in + (size_t)(z * v[TP_STRIDE_IN] + r * v[TP_LD_IN] + c) *
+                         (size_t)eb;
             if (memcmp(got, want, (size_t)eb))
                 fail_msg("%s: out[%lld][%lld][%lld] wrong", type,
                          (long long)z, (long long)c, (long long)r);
@@ -332,7 +337,7 @@ static void problem_validation(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         at_problem p;
         at_err e = {0};
-        assert_int_equal(at_problem_init(&p, &cases[i].u, &e), cases[i].code);
+        assert_int_equal(at_problem_from_api(&p, &cases[i].u, &e), cases[i].code);
         if (!strstr(e.msg, cases[i].msg))
             fail_msg("case %zu: '%s' lacks '%s'", i, e.msg, cases[i].msg);
     }
@@ -342,16 +347,16 @@ static void problem_validation(void **state)
     at_problem p, q;
     at_err e = {0};
     autotune_problem u = {"transpose", "f16", 30, 50, 0, 0, 0, 0, 0};
-    assert_int_equal(at_problem_init(&p, &u, &e), 0);
-    assert_int_equal(p.batch, 1);
-    assert_int_equal(p.stride_in, 30 * 50);
-    assert_int_equal(p.stride_out, 50 * 30);
+    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    assert_int_equal(p.v[TP_BATCH], 1);
+    assert_int_equal(p.v[TP_STRIDE_IN], 30 * 50);
+    assert_int_equal(p.v[TP_STRIDE_OUT], 50 * 30);
     u.stride_in = 9999;
-    assert_int_equal(at_problem_init(&q, &u, &e), 0);
+    assert_int_equal(at_problem_from_api(&q, &u, &e), 0);
     assert_true(at_problem_equal(&p, &q));
     /* A batch: sized to the last matrix's rows. */
     autotune_problem b = {"transpose", "i8", 3, 5, 7, 4, 10, 40, 30};
-    assert_int_equal(at_problem_init(&p, &b, &e), 0);
+    assert_int_equal(at_problem_from_api(&p, &b, &e), 0);
     assert_int_equal(p.in_bytes, 9 * 40 + 3 * 7);
     assert_int_equal(p.out_bytes, 9 * 30 + 5 * 4);
     char text[256];

@@ -1,7 +1,8 @@
 #include "pcg.h"
 
-#include <time.h>
 #include <unistd.h>
+
+#include "clock.h"
 
 void at_pcg_seed(at_pcg *g, uint64_t initstate, uint64_t initseq)
 {
@@ -33,9 +34,7 @@ uint32_t at_pcg_bounded(at_pcg *g, uint32_t bound)
 
 uint64_t at_pcg_fresh_seed(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    uint64_t s = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    uint64_t s = at_wall_ns();
     s ^= (uint64_t)getpid() << 32;
     /* splitmix64 finaliser, so close clocks give distant seeds */
     s = (s ^ (s >> 30)) * 0xbf58476d1ce4e5b9ULL;

@@ -1,12 +1,13 @@
-/* Verification and timing of kernel variants for one problem on one device.
+/* Measurement: verification and timing of kernel variants for one problem
+ * on one device (inside the tuner and for the benchmark command alike).
  *
  * Verification: the output is poisoned, the variant runs on random input
  * (PCG32 from a printed seed), and the whole output buffer, padding and a
  * guard zone on each side included, is compared word for word on the
- * device with a reference the CPU computed. Each variant is checked on the
- * problem itself and on four odd shapes that no tile size divides: odd
- * leading dimensions, leading dimensions a vector divides, and two batches
- * with strides wider than their matrices.
+ * device with a reference the CPU computed, by the family's rule (its
+ * comparison kernel). Each variant is checked on the problem itself and
+ * on the family's check problems (for a transpose, shapes no tile
+ * divides).
  *
  * Timing: CUDA events, warm-up, samples of enough launches to last
  * AT_SAMPLE_MS (so launch overhead and event resolution are small beside
@@ -16,16 +17,19 @@
  * AT_QUICK_SAMPLES) are all clearly slower than a cutoff stops there
  * (racing: it cannot lead). The
  * device-to-device copy of the same bytes is timed the same way. */
-#ifndef AT_BENCH_H
-#define AT_BENCH_H
+#ifndef AT_MEASURE_H
+#define AT_MEASURE_H
 
 #include <stdint.h>
 
-#include "../gen/family.h"
+#include "gen/family.h"
 #include "cubins.h"
 #include "device.h"
 
-typedef struct at_bench at_bench;
+typedef struct at_measure at_measure;
+
+/* Check problems a family may have, at most. */
+enum { AT_MAX_CHECKS = 8 };
 
 #define AT_SAMPLE_MS 0.1
 enum { AT_QUICK_SAMPLES = 2 };
@@ -39,54 +43,54 @@ typedef struct at_timing {
  * not write (the padding of a leading dimension). */
 #define AT_POISON 0xDEADBEEFu
 
-/* Flags of at_bench_create. */
+/* Flags of at_measure_create. */
 enum {
     /* One buffer set, so inputs that fit in L2 are timed from it. */
-    AT_BENCH_WARM_L2 = 1,
+    AT_MEASURE_WARM_L2 = 1,
     /* Floating-point lanes of the input are finite normal numbers (random
      * sign, mantissa and exponent otherwise), so arithmetic that should
      * give the input back (cuBLAS's 1 * x + 0 * y) does, bit for bit. */
-    AT_BENCH_FINITE = 2,
+    AT_MEASURE_FINITE = 2,
 };
 
 /* flags: AT_BENCH_*. cache (may be NULL): where the comparison kernel's
  * cubin is kept. */
-int at_bench_create(at_bench **b, const at_device *d, const at_problem *p,
+int at_measure_create(at_measure **b, const at_device *d, const at_problem *p,
                     uint64_t seed, unsigned flags, at_cubins *cache,
                     at_err *e);
-void at_bench_destroy(at_bench *b);
+void at_measure_destroy(at_measure *b);
 /* Rotating buffer sets in use (1 for problems well past the L2 cache), and
  * whether a round of them is at least two L2 caches (0: the problem is so
  * small that even the rotation may be served from L2). */
-int at_bench_sets(const at_bench *b);
-int at_bench_past_l2(const at_bench *b);
+int at_measure_sets(const at_measure *b);
+int at_measure_past_l2(const at_measure *b);
 
 /* Prepares fn for the point's launch (dynamic shared memory). */
-int at_bench_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
+int at_measure_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
                      const char *variant, at_err *e);
-/* Checks fn on the problem and on the odd shapes. Returns 0 if right;
+/* Checks fn on the problem and on the family's check problems. Returns 0 if right;
  * AUTOTUNE_EWRONG (not fatal) with where it went wrong; AUTOTUNE_ECUDA if
  * the context failed (fatal: later calls cannot succeed). */
-int at_bench_verify(at_bench *b, const at_point *pt, CUfunction fn,
+int at_measure_verify(at_measure *b, const at_point *pt, CUfunction fn,
                     const char *variant, at_err *e);
 /* Times fn (samples >= AT_QUICK_SAMPLES); cutoff_ms > 0 races it against
- * that time (bench.c says how); warm:
+ * that time (measure.c says how); warm:
  * fn has just run (verified), no warm-up launch. */
-int at_bench_time(at_bench *b, const at_point *pt, CUfunction fn,
+int at_measure_time(at_measure *b, const at_point *pt, CUfunction fn,
                   const char *variant, int samples, double cutoff_ms,
                   int warm, at_timing *t, at_err *e);
-/* Times cuMemcpyDtoDAsync of the problem's rows*cols*batch elements. */
-int at_bench_time_copy(at_bench *b, int samples, at_timing *t, at_err *e);
+/* Times cuMemcpyDtoDAsync of the family's copy_bytes of the problem. */
+int at_measure_time_copy(at_measure *b, int samples, at_timing *t, at_err *e);
 
 /* An operation of the caller's on the problem (a library call, a baseline
- * kernel): in and out are the problem's buffers, s the bench's stream. */
-typedef int (*at_bench_op)(void *ctx, CUdeviceptr in, CUdeviceptr out,
+ * kernel): in and out are the problem's buffers, s the measurement's stream. */
+typedef int (*at_measure_op)(void *ctx, CUdeviceptr in, CUdeviceptr out,
                            CUstream s, at_err *e);
-/* Checks op on the problem alone, bit for bit, as at_bench_verify does. */
-int at_bench_verify_op(at_bench *b, at_bench_op op, void *ctx,
+/* Checks op on the problem alone, bit for bit, as at_measure_verify does. */
+int at_measure_verify_op(at_measure *b, at_measure_op op, void *ctx,
                        const char *name, at_err *e);
-/* Times op as at_bench_time does (no racing, a warm-up first). */
-int at_bench_time_op(at_bench *b, at_bench_op op, void *ctx,
+/* Times op as at_measure_time does (no racing, a warm-up first). */
+int at_measure_time_op(at_measure *b, at_measure_op op, void *ctx,
                      const char *name, int samples, at_timing *t, at_err *e);
 
 /* Launches fn for problem p with device pointers in and out on stream. */

@@ -1,11 +1,13 @@
-#include "cublas.h"
+#include "transpose_cublas.h"
 
 #include <cublas_v2.h>
-#include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/dl.h"
+#include "gen/transpose.h"
 
 #define AT_CUBLAS_FUNCS(X)                                                   \
     X(cublasCreate_v2) X(cublasDestroy_v2) X(cublasSetStream_v2)             \
@@ -41,23 +43,16 @@ int at_cublas_open(at_cublas **out, at_err *e)
     const char *tries[] = {env && *env ? env : NULL, "libcublas.so.13",
                            "libcublas.so.12",
                            "/usr/local/cuda/lib64/libcublas.so"};
-    char errs[512] = "";
-    for (size_t i = 0; i < sizeof tries / sizeof *tries && !c->lib; ++i) {
-        if (!tries[i])
-            continue;
-        c->lib = dlopen(tries[i], RTLD_NOW | RTLD_LOCAL);
-        if (!c->lib && !errs[0])
-            snprintf(errs, sizeof errs, "%s", dlerror());
-    }
+    char why[512];
+    c->lib = at_dl_open_first(tries, sizeof tries / sizeof *tries, why,
+                              sizeof why);
     if (!c->lib) {
         free(c);
-        return at_fail(e, AUTOTUNE_ENOT_FOUND, "no cuBLAS: dlopen failed: %s",
-                       errs);
+        return at_fail(e, AUTOTUNE_ENOT_FOUND, "no cuBLAS: %s", why);
     }
 #define AT_CUBLAS_SYM_(fn)                                                   \
-    c->fn = (__typeof__(fn) *)dlsym(c->lib, #fn);                            \
+    c->fn = (__typeof__(fn) *)at_dl_sym(c->lib, #fn);                        \
     if (!c->fn) {                                                            \
-        dlclose(c->lib);                                                     \
         free(c);                                                             \
         return at_fail(e, AUTOTUNE_ENOT_FOUND, "cuBLAS lacks %s", #fn);      \
     }
@@ -66,7 +61,6 @@ int at_cublas_open(at_cublas **out, at_err *e)
     cublasStatus_t st = c->cublasCreate_v2(&c->h);
     if (st != CUBLAS_STATUS_SUCCESS) {
         int rc = fail(e, c, st, "cublasCreate", "cuBLAS");
-        dlclose(c->lib);
         free(c);
         return rc;
     }
@@ -86,7 +80,8 @@ void at_cublas_close(at_cublas *c)
         return;
     if (c->h)
         c->cublasDestroy_v2(c->h);
-    /* Not dlclose'd: cuBLAS registers exit handlers of its own. */
+    /* The library stays loaded: cuBLAS registers exit handlers of its
+     * own. */
     free(c);
 }
 
@@ -94,10 +89,11 @@ const char *at_cublas_version(const at_cublas *c) { return c->version; }
 
 const char *at_cublas_cannot(const at_problem *p)
 {
-    if (p->batch > 1)
+    const int64_t *v = p->v;
+    if (v[TP_BATCH] > 1)
         return "cuBLAS has no batched geam";
-    if (p->rows > INT_MAX || p->cols > INT_MAX || p->ld_in > INT_MAX ||
-        p->ld_out > INT_MAX)
+    if (v[TP_ROWS] > INT_MAX || v[TP_COLS] > INT_MAX ||
+        v[TP_LD_IN] > INT_MAX || v[TP_LD_OUT] > INT_MAX)
         return "geam takes int sizes";
     const char *t = p->type->name;
     if (strcmp(t, "f32") && strcmp(t, "f64") && strcmp(t, "c64") &&
@@ -118,8 +114,8 @@ int at_cublas_transpose(at_cublas *c, const at_problem *p, CUdeviceptr in,
     /* Row-major in (rows x cols, ld_in) is column-major A (cols x rows);
      * row-major out (cols x rows, ld_out) is column-major C (rows x cols):
      * C = A^T. B is C (geam's in-place form), scaled by 0. */
-    int m = (int)p->rows, n = (int)p->cols;
-    int lda = (int)p->ld_in, ldc = (int)p->ld_out;
+    int m = (int)p->v[TP_ROWS], n = (int)p->v[TP_COLS];
+    int lda = (int)p->v[TP_LD_IN], ldc = (int)p->v[TP_LD_OUT];
     const char *t = p->type->name;
     if (strcmp(t, "f32") == 0) {
         const float one = 1, zero = 0;

@@ -26,6 +26,8 @@
 extern "C" {
 #endif
 
+#define AUTOTUNE_VERSION "0.2.0"
+
 /* X-macro: name, value, message. */
 #define AUTOTUNE_ERRORS(X)                                                   \
     X(OK, 0, "success")                                                      \
@@ -63,15 +65,21 @@ typedef struct autotune_options {
     int verbose;            /* 1: progress lines on stderr while tuning */
 } autotune_options;
 
+/* A problem. Which fields a family reads is the family's to say (README,
+ * "The API"); a field it does not read must be 0. Fields a family has
+ * beyond these go in options, as "name=value" pairs separated by spaces,
+ * the names being the family's problem fields (`autotune space FAMILY`
+ * lists them); a value there overrides the field above of that name. */
 typedef struct autotune_problem {
     const char *family; /* "transpose" */
     const char *type;   /* i8 u8 f16 bf16 f32 f64 c64 c128 f32x4 */
-    int64_t rows, cols; /* of each input matrix, row-major */
+    int64_t rows, cols; /* transpose: of each input matrix, row-major */
     int64_t ld_in;      /* elements between input rows; 0: cols */
     int64_t ld_out;     /* elements between output rows; 0: rows */
     int64_t batch;      /* matrices; 0: 1 */
     int64_t stride_in;  /* elements between input matrices; 0: rows*ld_in */
     int64_t stride_out; /* elements between outputs; 0: cols*ld_out */
+    const char *options; /* NULL or "name=value ..." (see above) */
 } autotune_problem;
 
 typedef struct autotune_figures {
@@ -81,7 +89,15 @@ typedef struct autotune_figures {
     double frac_copy;  /* gbps / copy_gbps */
     int registers, shared_bytes, local_bytes;
     int from_cache;    /* 1: loaded from the cache, no tuning in this call */
+    int how;           /* how the kernel was obtained: AUTOTUNE_HOW_* */
 } autotune_figures;
+
+/* How the planner answered (autotune_figures.how). */
+enum autotune_how {
+    AUTOTUNE_HOW_TUNED = 0,   /* tuned in this call */
+    AUTOTUNE_HOW_CACHED = 1,  /* the tuning cache's entry for this problem */
+    AUTOTUNE_HOW_DEFAULT = 2, /* the family's default point, not tuned */
+};
 
 /* opts may be NULL for defaults (device 0, default cache, quiet). */
 int autotune_create(autotune_ctx **ctx, const autotune_options *opts);

@@ -1,12 +1,13 @@
-/* cuBLAS, loaded with dlopen for the benchmark's comparison only: geam
+/* cuBLAS, a contender in the transpose benchmark only (not in
+ * libautotune), loaded at run time: geam
  * (C = alpha * op(A) + beta * B) with op = transpose, alpha 1 and beta 0
  * is cuBLAS's transpose, for the types it has: f32, f64, c64, c128. A
  * machine without cuBLAS runs everything else. */
 #ifndef AT_CUBLAS_H
 #define AT_CUBLAS_H
 
-#include "../gen/problem.h"
-#include "cuda_api.h"
+#include "gen/problem.h"
+#include "runtime/cuda_api.h"
 
 typedef struct at_cublas at_cublas;
 

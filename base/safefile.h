@@ -1,0 +1,31 @@
+/* Writing a file whole or not at all: the content goes to a temporary file
+ * created exclusively (mkstemp) in the target's directory, and is renamed
+ * over the target when complete. A target that exists and is not a regular
+ * file (a device, a pipe, /dev/stdout) is written through instead. "-" is
+ * standard output. Emitted .cu files, records and the benchmark's CSV all
+ * go through here. */
+#ifndef AT_SAFEFILE_H
+#define AT_SAFEFILE_H
+
+#include <stdio.h>
+
+#include "error.h"
+
+typedef struct at_safefile {
+    FILE *f;
+    char path[1024]; /* the target */
+    char tmp[1100];  /* the temporary file; "" when written through */
+} at_safefile;
+
+/* Opens for writing. AUTOTUNE_EIO naming the path on failure. */
+int at_safefile_open(at_safefile *s, const char *path, at_err *e);
+/* Closes and renames into place; on any write error the temporary file is
+ * removed, the target untouched, and AUTOTUNE_EIO returned. */
+int at_safefile_commit(at_safefile *s, at_err *e);
+/* Closes and removes the temporary file (the target stays as it was). */
+void at_safefile_abort(at_safefile *s);
+/* Closes and keeps the temporary file (what was written so far, for the
+ * user to see after a failure); its name is s->tmp. */
+void at_safefile_keep(at_safefile *s);
+
+#endif

@@ -1,0 +1,213 @@
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/safefile.h"
+#include "compare.h"
+
+typedef struct done_row {
+    at_problem p;
+    at_cmp c;
+} done_row;
+
+static void csv_field(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\n")) {
+        fputc('"', f);
+        for (; *s; ++s) {
+            if (*s == '"')
+                fputc('"', f);
+            fputc(*s, f);
+        }
+        fputc('"', f);
+    } else {
+        fputs(s, f);
+    }
+}
+
+static void csv_rows(FILE *f, const at_bench_family *bf, const char *gpu,
+                     const done_row *d)
+{
+    char cols[256];
+    bf->csv_cols(&d->p, cols, sizeof cols);
+    for (int i = 0; i < d->c.n; ++i) {
+        const at_cmp_row *w = &d->c.row[i];
+        if (!w->present)
+            continue;
+        csv_field(f, gpu);
+        fprintf(f, ",%s,%s,%s,%.6f,%.1f,%.4f\n", d->p.type->name, cols,
+                w->kernel, w->ms, w->gbps, w->frac_copy);
+    }
+    fflush(f);
+}
+
+static void cell(FILE *f, const at_cmp_row *w)
+{
+    if (w->present)
+        fprintf(f, " %7.0f %5.1f%%", w->gbps, 100 * w->frac_copy);
+    else
+        fprintf(f, " %7s %6s", "-", "");
+}
+
+static void table(FILE *f, const at_bench_family *bf, const done_row *rows,
+                  int n)
+{
+    if (n == 0)
+        return;
+    const at_cmp *c0 = &rows[0].c;
+    fprintf(f, "\n%-22s %-5s %8s |", "shape", "type", "memcpy");
+    for (int k = AT_CMP_TUNED; k < c0->n; ++k)
+        fprintf(f, " %-14s|", c0->row[k].kernel);
+    fprintf(f, " target\n%-22s %-5s %8s |", "", "", "GB/s");
+    for (int k = AT_CMP_TUNED; k < c0->n; ++k)
+        fprintf(f, " %-14s|", "GB/s  of copy");
+    fputc('\n', f);
+    for (int i = 0; i < n; ++i) {
+        char shape[96], v[256];
+        bf->shape(&rows[i].p, shape, sizeof shape);
+        bf->verdict(&rows[i].p, &rows[i].c, v, sizeof v);
+        const at_cmp *c = &rows[i].c;
+        fprintf(f, "%-22s %-5s %8.0f |", shape, rows[i].p.type->name,
+                c->row[AT_CMP_MEMCPY].gbps);
+        for (int k = AT_CMP_TUNED; k < c->n; ++k) {
+            cell(f, &c->row[k]);
+            fputs(" |", f);
+        }
+        fprintf(f, " %s\n", v);
+    }
+}
+
+/* The problems: the one given, or the suite, each checked before any GPU
+ * time is spent. 2 (said) if one is not a problem. */
+static int problems(const at_bench_args *a, const at_bench_family *bf,
+                    done_row **rows, int *n)
+{
+    at_err e = {0};
+    *n = a->one ? 1 : bf->suite_n;
+    *rows = calloc((size_t)*n, sizeof **rows);
+    if (!*rows) {
+        fprintf(stderr, "autotune: no memory for %d benchmark rows\n", *n);
+        return 1;
+    }
+    if (a->one) {
+        (*rows)[0].p = *a->one;
+        return 0;
+    }
+    for (int i = 0; i < *n; ++i)
+        if (at_problem_from_api(&(*rows)[i].p, &bf->suite[i], &e)) {
+            fprintf(stderr, "autotune: %s\n", e.msg);
+            return 2;
+        }
+    return 0;
+}
+
+static void progress_line(int i, int n, const done_row *d, const char *shape)
+{
+    const at_cmp *c = &d->c;
+    const at_cmp_row *tu = &c->row[AT_CMP_TUNED];
+    char how[64];
+    if (c->from_cache)
+        snprintf(how, sizeof how, "from the cache");
+    else
+        snprintf(how, sizeof how, "tuned in %.1f s", c->tune_s);
+    fprintf(stderr, "[%d/%d] %s %s: %s (%s), %.0f GB/s, %.1f%% of copy "
+            "(%.0f GB/s, %d buffer set%s, input seed %llu)%s\n", i + 1, n,
+            d->p.type->name, shape, c->point, how, tu->gbps,
+            100 * tu->frac_copy, c->row[AT_CMP_MEMCPY].gbps, c->sets,
+            c->sets > 1 ? "s" : "", (unsigned long long)c->seed,
+            c->past_l2 ? "" : "; small enough to be served from L2");
+}
+
+/* Every problem compared; rows written to the CSV as they finish. */
+static int run_all(autotune_ctx *ctx, const at_bench_args *a,
+                   const at_bench_family *bf, void *state, done_row *rows,
+                   int n, FILE *csv, int *done, at_err *e)
+{
+    double t0 = at_now_s();
+    for (int i = 0; i < n; ++i) {
+        char shape[96];
+        bf->shape(&rows[i].p, shape, sizeof shape);
+        fprintf(stderr, "[%d/%d %.0f s] %s %s: tuning, checking, timing\n",
+                i + 1, n, at_now_s() - t0, rows[i].p.type->name, shape);
+        int rc = at_compare(ctx, &rows[i].p, &a->tune, bf, state,
+                            &rows[i].c, e);
+        if (rc)
+            return rc;
+        progress_line(i, n, &rows[i], shape);
+        csv_rows(csv, bf, ctx->dev.name, &rows[i]);
+        ++*done;
+    }
+    return 0;
+}
+
+int at_cmd_bench(const at_bench_args *a)
+{
+    const at_bench_family *bf = at_bench_family_find(a->family);
+    if (!bf) {
+        fprintf(stderr, "autotune: %s has no benchmark\n", a->family);
+        return 2;
+    }
+    done_row *rows = NULL;
+    int n, rc = problems(a, bf, &rows, &n);
+    if (rc) {
+        free(rows);
+        return rc;
+    }
+    at_err e = {0};
+    autotune_ctx *ctx = NULL;
+    if ((rc = at_ctx_create(&ctx, a->device, NULL, a->quiet ? NULL : stderr,
+                            &e))) {
+        fprintf(stderr, "autotune: %s%s\n", e.msg,
+                rc == AUTOTUNE_ENO_DRIVER || rc == AUTOTUNE_ENO_DEVICE
+                    ? " (the benchmark needs a CUDA GPU)"
+                    : "");
+        free(rows);
+        return 1;
+    }
+    const at_device *d = &ctx->dev;
+    char note[1100] = "";
+    void *state = NULL;
+    at_safefile csv = {0};
+    int done = 0;
+    if ((rc = at_device_push(d, &e)) == 0) {
+        state = bf->open(d, note, sizeof note);
+        at_device_pop();
+        if (!state)
+            rc = at_fail(&e, AUTOTUNE_ENOMEM, "benchmark state");
+    }
+    if (!rc)
+        rc = at_safefile_open(&csv, a->csv, &e);
+    if (!rc) {
+        fprintf(csv.f, "gpu,type,%s,kernel,ms,gbps,frac_copy\n",
+                bf->csv_head);
+        printf("autotune bench %s on %s (sm_%d, %d SMs, %d MB L2, driver "
+               "%s, NVRTC %s); %s\n", a->family, d->name, d->sm, d->sms,
+               d->l2_bytes >> 20, d->driver_build, d->nvrtc, note);
+        fflush(stdout);
+        double t0 = at_now_s();
+        rc = run_all(ctx, a, bf, state, rows, n, csv.f, &done, &e);
+        if (rc) {
+            at_safefile_keep(&csv);
+            fprintf(stderr, "autotune: %s\nautotune: the %d problems "
+                    "finished are in %s\n", e.msg, done, csv.tmp);
+        } else if ((rc = at_safefile_commit(&csv, &e))) {
+            fprintf(stderr, "autotune: %s\n", e.msg);
+        }
+        table(stdout, bf, rows, done);
+        if (!rc)
+            printf("\n%d problems in %.0f s; CSV in %s\n", done,
+                   at_now_s() - t0, a->csv);
+    } else {
+        fprintf(stderr, "autotune: %s\n", e.msg);
+    }
+    free(rows);
+    if (state && at_device_push(d, NULL) == 0) {
+        bf->close(state);
+        at_device_pop();
+    }
+    autotune_destroy(ctx);
+    return rc ? 1 : 0;
+}

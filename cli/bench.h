@@ -1,0 +1,22 @@
+/* `autotune bench FAMILY`: the bandwidth comparison (compare.h) over the
+ * family's suite, or over the one problem the flags give; a table on
+ * stdout, the same as CSV with the header
+ * gpu,type,<the family's problem columns>,kernel,ms,gbps,frac_copy. */
+#ifndef AT_BENCH_H
+#define AT_BENCH_H
+
+#include "runtime/tune.h"
+
+typedef struct at_bench_args {
+    const char *family;
+    const at_problem *one;    /* the problem to run; NULL: the suite */
+    const char *csv;          /* where the CSV goes */
+    int device;
+    int quiet;                /* no tuning progress */
+    at_tune_opts tune;        /* how to tune each problem */
+} at_bench_args;
+
+/* Exit status: 0 done, 1 failed, 2 bad usage (said on stderr). */
+int at_cmd_bench(const at_bench_args *a);
+
+#endif

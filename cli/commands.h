@@ -1,0 +1,14 @@
+/* The subcommands, each given the parsed options (and argv, for the
+ * provenance of what it writes). Each returns the exit status: 0 done, 1
+ * failed, 2 bad usage, having said why on stderr. */
+#ifndef AT_COMMANDS_H
+#define AT_COMMANDS_H
+
+#include "options.h"
+
+int at_cmd_tune(const opts *o, int argc, char **argv);   /* cmd_tune.c */
+int at_cmd_space(const opts *o, int argc, char **argv);  /* cmd_space.c */
+int at_cmd_replay(const opts *o, int argc, char **argv); /* cmd_replay.c */
+int at_cmd_bench_opts(const opts *o, int argc, char **argv); /* cmd_bench.c */
+
+#endif

@@ -1,0 +1,24 @@
+/* The bandwidth comparison of one problem: the device-to-device copy of
+ * the same bytes, the tuned kernel and the family's contenders
+ * (bench_families.h). Each is checked against the CPU reference on the
+ * same random input (finite floats, so library arithmetic that should
+ * give the input back does) before its time counts; then all are timed
+ * with one protocol (runtime/rounds.h: interleaved rounds of samples of
+ * the measurement's protocol), each reporting the median of its round
+ * medians. */
+#ifndef AT_COMPARE_H
+#define AT_COMPARE_H
+
+#include "bench_families.h"
+#include "runtime/api_internal.h"
+
+/* Benchmarks p on ctx's device: tunes it (or takes the cache's answer)
+ * with o, then checks and times everything on random input from o->seed
+ * (0: a fresh seed; out->seed says which). state: bf->open's. A wrong
+ * answer from any kernel fails the run: AUTOTUNE_EWRONG naming it and the
+ * seed. */
+int at_compare(autotune_ctx *ctx, const at_problem *p, const at_tune_opts *o,
+               const at_bench_family *bf, void *state, at_cmp *out,
+               at_err *e);
+
+#endif

@@ -1,0 +1,110 @@
+/* autotune: the command line.
+ *
+ *   autotune FAMILY --arch auto|sm_XX [problem flags] [-o FILE] ...
+ *   autotune space FAMILY [--type T] [--arch sm_XX] [problem flags]
+ *   autotune replay FILE.csv [--json] [--seeds N] [--strategy S]
+ *   autotune bench FAMILY [--csv FILE] [problem flags] [tuning flags]
+ *
+ * Exit status: 0 done, 1 failed, 2 bad usage. Errors are one line on
+ * stderr. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "commands.h"
+#include "gen/family.h"
+
+static const char *usage =
+    "usage:\n"
+    "  autotune FAMILY --arch auto|sm_XX [options]  tune and emit a .cu\n"
+    "  autotune space FAMILY [--type T] [--arch sm_XX]  list the space\n"
+    "  autotune replay FILE.csv [--json] [--seeds N] [--strategy S]\n"
+    "                   run the strategies on a recorded space, no GPU\n"
+    "  autotune bench FAMILY [--csv FILE] [options]\n"
+    "                   bandwidth against memcpy and the libraries and\n"
+    "                   kernels a user would pick instead: the suite, or\n"
+    "                   the problem the flags give\n"
+    "  autotune --help | --version\n"
+    "\n"
+    "options:\n"
+    "  --arch auto      tune on this machine's GPU (default)\n"
+    "  --arch sm_XX     emit for that architecture: tuned here if this GPU\n"
+    "                   is one, else from the cache, else the default point\n"
+    "  --type T         element type: i8, u8, f16, bf16, f32 (default), f64,\n"
+    "                   c64, c128, f32x4\n"
+    "  -o FILE          output .cu ('-': stdout; default\n"
+    "                   FAMILY_TYPE_<shape>.cu)\n"
+    "  --name NAME      launcher name (default autotune_FAMILY_TYPE)\n"
+    "  --device N       CUDA device ordinal (default 0)\n"
+    "  --jobs N         compile worker processes (default: processors)\n"
+    "  --seed S         seed of the random input and the search (default:\n"
+    "                   fresh, printed)\n"
+    "  --strategy S     exhaustive (default), random, local, genetic\n"
+    "  --budget N|Ts    stop after N evaluations or T seconds of search;\n"
+    "                   a budgeted winner is not stored in the cache\n"
+    "  --record F.csv   write every evaluation (implies --retune)\n"
+    "  --retune         tune even if the cache has an answer\n"
+    "  --json           the run's summary as JSON on stdout\n"
+    "  --compile-limit S  seconds per variant's compilation (default 60)\n"
+    "  --no-compile-cache  compile every variant (no compiled-variant cache)\n"
+    "  --warm-l2        time from L2 (no buffer rotation for small inputs)\n"
+    "  --seeds N        replay: seeds per strategy (default 100)\n"
+    "  --csv FILE       bench: where the CSV goes (default\n"
+    "                   bench_FAMILY.csv)\n"
+    "  --quiet          no progress on stderr\n";
+
+static const char *environment =
+    "environment: AUTOTUNE_CACHE (cache file), AUTOTUNE_CUBIN_CACHE\n"
+    "  (compiled variants; default beside the cache), XDG_CACHE_HOME,\n"
+    "  AUTOTUNE_NVRTC, AUTOTUNE_LIBCUDA, AUTOTUNE_CUBLAS\n";
+
+/* Each family's problem flags, from its field table. */
+static void family_help(FILE *f)
+{
+    for (int i = 0; at_family_at(i); ++i) {
+        const at_family *fam = at_family_at(i);
+        fprintf(f, "\n%s problem flags:\n", fam->name);
+        for (int k = 0; k < fam->n_fields; ++k) {
+            char flag[64];
+            snprintf(flag, sizeof flag, "--%s", fam->fields[k].name);
+            for (char *c = flag + 2; *c; ++c)
+                if (*c == '_')
+                    *c = '-';
+            fprintf(f, "  %-15s  %s\n", flag, fam->fields[k].help);
+        }
+    }
+    fputc('\n', f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return at_bad_usage("%s", "missing command");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        fputs(usage, stdout);
+        family_help(stdout);
+        fputs(environment, stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("autotune %s\n", AUTOTUNE_VERSION);
+        return 0;
+    }
+    opts o;
+    int rc = at_opts_parse(argc, argv, &o);
+    if (rc)
+        return rc;
+    static const struct {
+        const char *name;
+        int (*run)(const opts *o, int argc, char **argv);
+    } commands[] = {
+        {"space", at_cmd_space},
+        {"replay", at_cmd_replay},
+        {"bench", at_cmd_bench_opts},
+        {"tune", at_cmd_tune},
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; ++i)
+        if (strcmp(o.cmd, commands[i].name) == 0)
+            return commands[i].run(&o, argc, argv);
+    return at_bad_usage("unknown command '%s'", o.cmd);
+}

@@ -1,0 +1,305 @@
+#include "options.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/family.h"
+#include "search/strategy.h"
+
+int at_bad_usage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "autotune: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (see autotune --help)\n");
+    return 2;
+}
+
+/* A whole decimal number >= min; nothing else accepted. */
+static int parse_num(const char *flag, const char *s, long long min,
+                     long long *v)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (!*s || *end || errno == ERANGE || x < min) {
+        fprintf(stderr,
+                "autotune: %s needs a whole number %s %lld, got '%s'\n",
+                flag, min > 0 ? "of at least" : ">=", min, s);
+        return 2;
+    }
+    *v = x;
+    return 0;
+}
+
+/* "200" evaluations or "10s" seconds. */
+static int parse_budget(opts *o)
+{
+    char *end;
+    errno = 0;
+    const char *b = o->budget;
+    if (*b >= '0' && *b <= '9') {
+        double v = strtod(b, &end);
+        if (!errno && strcmp(end, "s") == 0 && v > 0 && v <= 86400) {
+            o->budget_s = v;
+            return 0;
+        }
+        unsigned long long n = strtoull(b, &end, 10);
+        if (!errno && !*end && n > 0) {
+            o->budget_evals = (size_t)n;
+            return 0;
+        }
+    }
+    return at_bad_usage("--budget needs evaluations (200) or seconds (10s), "
+                        "more than 0, got '%s'", b);
+}
+
+/* --seed: the whole unsigned 64-bit range but 0. */
+static int parse_seed(const char *v, unsigned long long *seed)
+{
+    char *end;
+    errno = 0;
+    *seed = strtoull(v, &end, 10);
+    if (!*v || *end || errno == ERANGE || *seed == 0 || *v == '-') {
+        fprintf(stderr, "autotune: --seed needs a whole number from 1 to "
+                        "%llu, got '%s'\n", ~0ULL, v);
+        return 2;
+    }
+    return 0;
+}
+
+/* "ld_in" for "--ld-in", if it names a field of f; else -1. */
+static int field_of_flag(const at_family *f, const char *flag)
+{
+    if (!f || strncmp(flag, "--", 2) != 0)
+        return -1;
+    char name[64];
+    snprintf(name, sizeof name, "%s", flag + 2);
+    for (char *c = name; *c; ++c)
+        if (*c == '-')
+            *c = '_';
+        else if (*c == '_')
+            return -1; /* flags spell fields with '-' */
+    return at_field_index(f, name);
+}
+
+/* The command word and the family (or the record, for replay). */
+static int parse_command(int argc, char **argv, opts *o, int *i)
+{
+    static const char *const cmds[] = {"space", "bench", "replay"};
+    o->cmd = "tune";
+    for (size_t k = 0; *i < argc && k < sizeof cmds / sizeof *cmds; ++k)
+        if (strcmp(argv[*i], cmds[k]) == 0) {
+            o->cmd = cmds[k];
+            ++*i;
+            break;
+        }
+    if (strcmp(o->cmd, "space") == 0)
+        o->arch = "sm_90";
+    if (strcmp(o->cmd, "replay") == 0) {
+        if (*i >= argc || argv[*i][0] == '-')
+            return at_bad_usage("%s", "replay needs a record (FILE.csv)");
+        o->file = argv[(*i)++];
+        return 0;
+    }
+    if (*i >= argc || argv[*i][0] == '-')
+        return at_bad_usage("%s", "missing family");
+    o->family = argv[(*i)++];
+    if (!at_family_find(o->family)) {
+        char known[256];
+        at_family_list(known, sizeof known);
+        fprintf(stderr, "autotune: unknown family '%s' (known: %s)\n",
+                o->family, known);
+        return 2;
+    }
+    return 0;
+}
+
+/* The flags after the command: generic ones from the tables, the rest
+ * the family's problem fields. */
+static int parse_flags(int argc, char **argv, int i, opts *o)
+{
+    const at_family *fam = at_family_find(o->family);
+    const struct {
+        const char *flag;
+        const char **str;
+        long long *num, min;
+    } flags[] = {
+        {"--arch", &o->arch, NULL, 0},      {"--type", &o->type, NULL, 0},
+        {"-o", &o->out, NULL, 0},           {"--name", &o->name, NULL, 0},
+        {"--csv", &o->csv, NULL, 0},        {"--device", NULL, &o->device, 0},
+        {"--jobs", NULL, &o->jobs, 1},      {"--strategy", &o->strategy, NULL, 0},
+        {"--budget", &o->budget, NULL, 0},  {"--record", &o->record, NULL, 0},
+        {"--compile-limit", &o->limit, NULL, 0},
+        {"--seeds", NULL, &o->seeds, 1},
+    };
+    const struct {
+        const char *flag;
+        int *on;
+    } switches[] = {
+        {"--quiet", &o->quiet},         {"--json", &o->json},
+        {"--retune", &o->retune},       {"--no-compile-cache", &o->no_cubins},
+        {"--warm-l2", &o->warm_l2},
+    };
+    for (; i < argc; ++i) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        size_t sw = 0, nsw = sizeof switches / sizeof switches[0];
+        while (sw < nsw && strcmp(a, switches[sw].flag) != 0)
+            ++sw;
+        if (sw < nsw) {
+            *switches[sw].on = 1;
+            continue;
+        }
+        size_t f = 0, nf = sizeof flags / sizeof flags[0];
+        while (f < nf && strcmp(a, flags[f].flag) != 0)
+            ++f;
+        int field = f == nf ? field_of_flag(fam, a) : -1;
+        if (f == nf && field < 0 && strcmp(a, "--seed") != 0)
+            return at_bad_usage("unknown option '%s'", a);
+        if (!v)
+            return at_bad_usage("%s needs a value", a);
+        ++i;
+        if (field >= 0) {
+            at_err e = {0};
+            int64_t x;
+            if (at_field_parse(&fam->fields[field], v, &x, &e)) {
+                fprintf(stderr, "autotune: %s %s\n", a, e.msg);
+                return 2;
+            }
+            o->field[field] = v;
+            o->shape_given = 1;
+        } else if (f == nf) {
+            if (parse_seed(v, &o->seed))
+                return 2;
+        } else if (flags[f].str) {
+            *flags[f].str = v;
+            o->shape_given |= flags[f].str == &o->type;
+        } else if (parse_num(a, v, flags[f].min, flags[f].num)) {
+            return 2;
+        }
+    }
+    return 0;
+}
+
+static int bad_strategy(const opts *o)
+{
+    fprintf(stderr, "autotune: unknown strategy '%s' (known: %s)\n",
+            o->strategy, at_strategy_list());
+    return 2;
+}
+
+/* Which options each command takes. */
+static int check_command(opts *o)
+{
+    int tuning_flags = o->out || o->name || o->device || o->jobs ||
+                       o->seed || o->quiet || o->budget || o->record ||
+                       o->limit || o->retune || o->no_cubins || o->warm_l2;
+    if (strcmp(o->cmd, "space") == 0 &&
+        (tuning_flags || o->strategy || o->json || o->seeds != 100 ||
+         o->csv))
+        return at_bad_usage("%s", "space takes only --type, --arch and the "
+                                  "problem's fields");
+    if (o->csv && strcmp(o->cmd, "bench") != 0)
+        return at_bad_usage("%s", "--csv is for bench");
+    if (strcmp(o->cmd, "bench") == 0 &&
+        (o->out || o->name || o->record || o->json ||
+         strcmp(o->arch, "auto") != 0))
+        return at_bad_usage("%s", "bench takes no -o, --name, --record, "
+                                  "--json or --arch (it runs on this GPU)");
+    if (strcmp(o->cmd, "replay") == 0) {
+        if (tuning_flags || o->shape_given || strcmp(o->arch, "auto") ||
+            o->csv)
+            return at_bad_usage("%s", "replay takes only --json, --seeds "
+                                      "and --strategy");
+        return o->strategy && !at_strategy_find(o->strategy)
+                   ? bad_strategy(o)
+                   : 0;
+    }
+    if (o->seeds != 100)
+        return at_bad_usage("%s", "--seeds is for replay");
+    if (o->strategy && !at_strategy_find(o->strategy))
+        return bad_strategy(o);
+    if (o->json && o->out && strcmp(o->out, "-") == 0)
+        return at_bad_usage("%s", "--json and -o - both want stdout");
+    return 0;
+}
+
+/* Values that need more than a number: budget, limit, type, name. */
+static int check_values(opts *o)
+{
+    if (o->budget && parse_budget(o))
+        return 2;
+    if (o->limit) {
+        char *end;
+        errno = 0;
+        o->limit_s = strtod(o->limit, &end);
+        if (!*o->limit || *end || errno || !(o->limit_s > 0) ||
+            o->limit_s > 3600)
+            return at_bad_usage("--compile-limit needs seconds, more than 0 "
+                                "and at most 3600, got '%s'", o->limit);
+    }
+    if (!at_type_find(o->type)) {
+        fprintf(stderr, "autotune: unknown type '%s' for %s (known: %s)\n",
+                o->type, o->family, at_type_list());
+        return 2;
+    }
+    for (const char *c = o->name; c && *c; ++c)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+              *c == '_' || (c != o->name && *c >= '0' && *c <= '9')))
+            return at_bad_usage("--name '%s' is not a C identifier", o->name);
+    return 0;
+}
+
+int at_opts_parse(int argc, char **argv, opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->type = "f32";
+    o->arch = "auto";
+    o->seeds = 100;
+    int i = 1, rc = parse_command(argc, argv, o, &i);
+    if (!rc)
+        rc = parse_flags(argc, argv, i, o);
+    if (!rc)
+        rc = check_command(o);
+    if (!rc && strcmp(o->cmd, "replay") != 0)
+        rc = check_values(o);
+    return rc;
+}
+
+int at_opts_problem(const opts *o, at_problem *p)
+{
+    at_err e = {0};
+    int rc = at_problem_begin(p, o->family, o->type, &e);
+    for (int i = 0; !rc && i < p->family->n_fields; ++i)
+        if (o->field[i])
+            rc = at_problem_set(p, p->family->fields[i].name, o->field[i],
+                                &e);
+    if (!rc)
+        rc = at_problem_finish(p, &e);
+    if (rc) {
+        fprintf(stderr, "autotune: %s\n", e.msg);
+        return 2;
+    }
+    return 0;
+}
+
+int at_parse_arch(const char *s)
+{
+    if (strncmp(s, "sm_", 3) != 0 || s[3] < '1' || s[3] > '9')
+        return 0;
+    int sm = 0, k = 3;
+    for (; s[k] >= '0' && s[k] <= '9' && k < 6; ++k)
+        sm = sm * 10 + (s[k] - '0');
+    return s[k] == '\0' && k >= 5 ? sm : 0;
+}
+
+void at_opts_tune(const opts *o, at_tune_opts *t)
+{
+    *t = (at_tune_opts){
+        .jobs = (int)o->jobs, .seed = o->seed,
+        .progress = o->quiet ? NULL : stderr, .strategy = o->strategy,
+        .budget_evals = o->budget_evals, .budget_s = o->budget_s,
+        .compile_limit_s = o->limit_s, .warm_l2 = o->warm_l2,
+        .no_cubin_cache = o->no_cubins, .retune = o->retune || o->record};
+}

@@ -1,0 +1,37 @@
+/* The command line's options: the generic ones (a table here) and the
+ * problem's, which are the family's fields (--rows for the field rows,
+ * --ld-in for ld_in), parsed through the family's table. */
+#ifndef AT_OPTIONS_H
+#define AT_OPTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+
+#include "runtime/tune.h"
+
+typedef struct opts {
+    const char *cmd;    /* "tune", "space", "bench", "replay" */
+    const char *family, *type, *arch, *out, *name;
+    const char *strategy, *budget, *record, *limit, *file, *csv;
+    long long device, jobs, seeds;
+    int shape_given; /* --type or a problem field: bench takes one problem */
+    unsigned long long seed;
+    int quiet, json, retune, no_cubins, warm_l2;
+    size_t budget_evals;
+    double budget_s, limit_s;
+    const char *field[AT_MAX_FIELDS]; /* the family's fields as given */
+} opts;
+
+/* Parses argv into o. 0, or 2 with the reason said on stderr. */
+int at_opts_parse(int argc, char **argv, opts *o);
+/* The problem the options give, finished; 2 (said) if it is not one. */
+int at_opts_problem(const opts *o, at_problem *p);
+/* The tuning options the flags give (record: the caller's). */
+void at_opts_tune(const opts *o, at_tune_opts *t);
+/* "sm_90" -> 90; 0 unless "sm_" and two or three digits, no leading 0. */
+int at_parse_arch(const char *s);
+/* Prints "autotune: <fmt with arg> (see autotune --help)"; returns 2. */
+int at_bad_usage(const char *fmt, const char *arg);
+
+#endif

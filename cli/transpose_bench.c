@@ -1,0 +1,219 @@
+/* The transpose benchmark: its suite, its targets (issue 3's), its CSV
+ * columns, and its contenders: cuBLAS geam and the classic kernels. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_families.h"
+#include "gen/transpose.h"
+#include "transpose_baselines.h"
+#include "transpose_cublas.h"
+
+#define T(type, r, c) {"transpose", type, r, c, 0, 0, 0, 0, 0, NULL}
+#define TLD(type, r, c, li, lo) {"transpose", type, r, c, li, lo, 0, 0, 0, NULL}
+#define TB(type, b, r, c) {"transpose", type, r, c, 0, 0, b, 0, 0, NULL}
+
+/* Every element size, large matrices (256 MiB and more, far past the L2
+ * cache) square and not, sizes no tile divides, thin matrices, rows
+ * wider than the matrix, and batches of small matrices. */
+static const autotune_problem suite[] = {
+    T("f32", 8192, 8192),      T("f32", 16384, 4096),
+    T("f32", 4096, 16384),     T("f32", 65536, 1024),
+    T("f64", 8192, 4096),      T("f64", 4096, 8192),
+    T("f64", 8192, 8192),      T("c64", 8192, 4096),
+    T("c128", 4096, 4096),     T("i8", 16384, 16384),
+    T("u8", 8192, 32768),      T("f16", 16384, 8192),
+    T("bf16", 8192, 16384),
+    T("f32", 4099, 2053),      T("f32", 8191, 8209),
+    T("f64", 4099, 2053),      T("c64", 4099, 2053),
+    T("c128", 4099, 2053),     T("i8", 4099, 2053),
+    T("f16", 4099, 2053),
+    T("f32", 3, 1000000),      T("f32", 1000000, 3),
+    T("f32", 1, 4194304),      T("f32", 4194304, 1),
+    TLD("f32", 8000, 8000, 8192, 8192),
+    TLD("f64", 5000, 3000, 5120, 5120),
+    TB("f32", 4096, 64, 64),   TB("f16", 4096, 64, 64),
+    TB("i8", 4096, 128, 128),  TB("f64", 16384, 32, 32),
+};
+enum { SUITE = sizeof suite / sizeof suite[0] };
+
+
+/* cuBLAS's row: the first contender. */
+enum { ROW_CUBLAS = AT_CMP_FIRST_CONTENDER };
+
+/* The issue's targets, by the problem's kind; NULL where none applies.
+ * Sets *min_frac (of the copy) and *vs_cublas (must match cuBLAS). */
+static const char *target_of(const at_problem *p, double *min_frac,
+                             int *vs_cublas)
+{
+    const int64_t *v = p->v;
+    double bytes = (double)v[TP_ROWS] * (double)v[TP_COLS] * p->type->bytes;
+    int big = v[TP_BATCH] == 1 && bytes >= 256.0 * 1024 * 1024;
+    int odd = v[TP_BATCH] == 1 && (v[TP_ROWS] % 32 || v[TP_COLS] % 32);
+    *min_frac = 0;
+    *vs_cublas = 0;
+    if (big && (p->type->bytes == 4 || p->type->bytes == 8) &&
+        p->type->fp == p->type->bytes) {
+        *min_frac = 0.97;
+        *vs_cublas = 1;
+        return ">= 97% of copy and >= cuBLAS";
+    }
+    if (big && p->type->bytes <= 2) {
+        *min_frac = 0.95;
+        return ">= 95% of copy";
+    }
+    if (odd) {
+        *vs_cublas = 1;
+        return ">= cuBLAS";
+    }
+    if (v[TP_BATCH] == 4096 && v[TP_ROWS] == 64 && v[TP_COLS] == 64 &&
+        strcmp(p->type->name, "f32") == 0) {
+        *min_frac = 0.85;
+        return ">= 85% of copy";
+    }
+    return NULL;
+}
+
+/* "met", "MISSED: ..." or "" (no target). */
+static void verdict(const at_problem *p, const at_cmp *c, char *buf,
+                    size_t n)
+{
+    double min_frac;
+    int vs;
+    const char *t = target_of(p, &min_frac, &vs);
+    buf[0] = '\0';
+    if (!t)
+        return;
+    const at_cmp_row *tu = &c->row[AT_CMP_TUNED], *cb = &c->row[ROW_CUBLAS];
+    char why[160] = "";
+    size_t used = 0;
+    if (tu->frac_copy < min_frac)
+        used += (size_t)snprintf(why + used, sizeof why - used,
+                                 "%.1f%% of copy < %.0f%%",
+                                 100 * tu->frac_copy, 100 * min_frac);
+    if (vs && cb->present && tu->gbps < cb->gbps)
+        snprintf(why + used, sizeof why - used, "%s%.0f GB/s < cuBLAS %.0f",
+                 used ? "; " : "", tu->gbps, cb->gbps);
+    if (vs && !cb->present && min_frac == 0)
+        snprintf(buf, n, "%s: no cuBLAS to compare", t);
+    else if (why[0])
+        snprintf(buf, n, "MISSED %s: %s", t, why);
+    else
+        snprintf(buf, n, "met (%s)", t);
+}
+
+static void shape_text(const at_problem *p, char *buf, size_t n)
+{
+    const int64_t *v = p->v;
+    at_tp_file_stem(p, buf, n);
+    size_t k = strlen(buf);
+    if (k < n && (v[TP_LD_IN] != v[TP_COLS] || v[TP_LD_OUT] != v[TP_ROWS]))
+        snprintf(buf + k, n - k, " ld %lld/%lld", (long long)v[TP_LD_IN],
+                 (long long)v[TP_LD_OUT]);
+}
+
+static void csv_cols(const at_problem *p, char *buf, size_t n)
+{
+    snprintf(buf, n, "%lld,%lld,%lld", (long long)p->v[TP_ROWS],
+             (long long)p->v[TP_COLS], (long long)p->v[TP_BATCH]);
+}
+
+typedef struct state {
+    at_cublas *cb;          /* NULL: none (why in cublas_why) */
+    char cublas_why[512];
+    at_baselines *bl;
+} state;
+
+static void *open_state(const at_device *d, char *note, size_t n)
+{
+    state *s = calloc(1, sizeof *s);
+    if (!s || !(s->bl = at_baselines_create(d))) {
+        free(s);
+        return NULL;
+    }
+    at_err ce = {0};
+    if (at_cublas_open(&s->cb, &ce))
+        snprintf(s->cublas_why, sizeof s->cublas_why, "%s", ce.msg);
+    snprintf(note, n, "%s", s->cb ? at_cublas_version(s->cb)
+                                  : s->cublas_why);
+    return s;
+}
+
+static void close_state(void *st)
+{
+    state *s = st;
+    if (!s)
+        return;
+    at_cublas_close(s->cb);
+    at_baselines_destroy(s->bl);
+    free(s);
+}
+
+static int cublas_ready(void *st, const at_problem *p, char *why, size_t n,
+                        at_err *e)
+{
+    (void)e;
+    state *s = st;
+    const char *no = s->cb ? at_cublas_cannot(p) : s->cublas_why;
+    if (no)
+        snprintf(why, n, "%s", no);
+    return !no;
+}
+
+static int cublas_run(void *st, const at_problem *p, CUdeviceptr in,
+                      CUdeviceptr out, CUstream s, at_err *e)
+{
+    return at_cublas_transpose(((state *)st)->cb, p, in, out, s, e);
+}
+
+static int baseline_ready(void *st, const at_problem *p, char *why,
+                          size_t n, at_err *e)
+{
+    (void)why;
+    (void)n;
+    CUfunction fn;
+    int rc = at_baselines_get(((state *)st)->bl, p->type->bytes, 0, &fn, e);
+    return rc ? rc : 1;
+}
+
+static int baseline_run(void *st, const at_problem *p, CUdeviceptr in,
+                        CUdeviceptr out, CUstream s, int classic,
+                        const char *name, at_err *e)
+{
+    CUfunction fn;
+    int rc = at_baselines_get(((state *)st)->bl, p->type->bytes, classic,
+                              &fn, e);
+    return rc ? rc : at_baselines_launch(fn, p, in, out, s, name, e);
+}
+
+static int naive_run(void *st, const at_problem *p, CUdeviceptr in,
+                     CUdeviceptr out, CUstream s, at_err *e)
+{
+    return baseline_run(st, p, in, out, s, 0, "naive", e);
+}
+
+static int classic_run(void *st, const at_problem *p, CUdeviceptr in,
+                       CUdeviceptr out, CUstream s, at_err *e)
+{
+    return baseline_run(st, p, in, out, s, 1, "classic", e);
+}
+
+static const at_contender contenders[] = {
+    {"cublas", cublas_ready, cublas_run},
+    {"naive", baseline_ready, naive_run},
+    {"classic", baseline_ready, classic_run},
+};
+
+const at_bench_family at_bench_transpose = {
+    .family = "transpose",
+    .suite = suite,
+    .suite_n = SUITE,
+    .contenders = contenders,
+    .n_contenders = sizeof contenders / sizeof contenders[0],
+    .open = open_state,
+    .close = close_state,
+    .csv_head = "rows,cols,batch",
+    .csv_cols = csv_cols,
+    .shape = shape_text,
+    .verdict = verdict,
+};

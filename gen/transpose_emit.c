@@ -1,0 +1,68 @@
+/* The transpose family's emitted host code: the launchers of the .cu file
+ * (NAME_batched and NAME for one matrix) and how to call them. */
+#include <stdio.h>
+
+#include "transpose.h"
+
+void at_tp_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
+                         const char *name)
+{
+    (void)pt;
+    const char *t = p->type->ctype;
+    fprintf(f,
+            "/* Launches the kernel on stream for a batch of matrices: input\n"
+            " * z is rows x cols (row-major, ld_in elements between rows) at\n"
+            " * in + z * stride_in; output z is cols x rows (ld_out between\n"
+            " * rows) at out + z * stride_out. in and out are device pointers\n"
+            " * whose ranges must not overlap. Returns the launch's error. */\n"
+            "extern \"C\" cudaError_t %s_batched(const %s *in, %s *out,\n"
+            "    int rows, int cols, long long ld_in, long long ld_out,\n"
+            "    int batch, long long stride_in, long long stride_out,\n"
+            "    cudaStream_t stream)\n"
+            "{\n"
+            "    if (rows <= 0 || cols <= 0 || ld_in < cols || ld_out < rows ||\n"
+            "        batch <= 0 ||\n"
+            "        (batch > 1 &&\n"
+            "         (stride_in < (rows - 1) * ld_in + cols ||\n"
+            "          stride_out < (cols - 1) * ld_out + rows)))\n"
+            "        return cudaErrorInvalidValue;\n"
+            "    const int smem = (AT_TILE_Y + AT_SKEW_ROWS) *\n"
+            "        (AT_TILE_X + 1) * AT_ELEM_BYTES;\n"
+            "    if (smem > 48 * 1024) {\n"
+            "        cudaError_t err = cudaFuncSetAttribute(%s_kernel,\n"
+            "            cudaFuncAttributeMaxDynamicSharedMemorySize, smem);\n"
+            "        if (err != cudaSuccess)\n"
+            "            return err;\n"
+            "    }\n"
+            "    double tiles = (double)(((long long)cols + AT_TILE_X - 1) /\n"
+            "                            AT_TILE_X) *\n"
+            "                   (double)(((long long)rows + AT_TILE_Y - 1) /\n"
+            "                            AT_TILE_Y) * batch;\n"
+            "    double blocks = (tiles + AT_TILES - 1) / AT_TILES;\n"
+            "    dim3 grid(blocks > 2147483647.0 ? 2147483647u\n"
+            "                                    : (unsigned)blocks);\n"
+            "    dim3 block(AT_BLOCK_X, AT_BLOCK_Y);\n"
+            "    %s_kernel<<<grid, block, smem, stream>>>(\n"
+            "        (const at_elem *)in, (at_elem *)out, rows, cols, ld_in,\n"
+            "        ld_out, batch, stride_in, stride_out);\n"
+            "    return cudaGetLastError();\n"
+            "}\n\n"
+            "/* One matrix: rows x cols in (ld_in between rows) to cols x rows\n"
+            " * out (ld_out between rows). */\n"
+            "extern \"C\" cudaError_t %s(const %s *in, %s *out, int rows,\n"
+            "    int cols, long long ld_in, long long ld_out,\n"
+            "    cudaStream_t stream)\n"
+            "{\n"
+            "    return %s_batched(in, out, rows, cols, ld_in, ld_out, 1,\n"
+            "                      (long long)rows * ld_in,\n"
+            "                      (long long)cols * ld_out, stream);\n"
+            "}\n",
+            name, t, t, name, name, name, t, t, name);
+}
+
+void at_tp_usage(const at_problem *p, const char *name, char *buf, size_t n)
+{
+    (void)p;
+    snprintf(buf, n, "call %s() (one matrix)\n * or %s_batched() from host "
+             "code.", name, name);
+}

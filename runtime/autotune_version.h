@@ -1,3 +1,0 @@
-#ifndef AUTOTUNE_VERSION
-#define AUTOTUNE_VERSION "0.1.0"
-#endif

@@ -1,0 +1,289 @@
+/* Measurement: the buffers of a problem, launching a variant, and timing
+ * (measure.h says how); inputs and references are made in
+ * measure_cases.c, checks run in measure_check.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure_impl.h"
+
+/* Rotation sets for timing: enough that one round moves three L2 caches,
+ * up to this many. */
+enum { MAX_SETS = 1024 };
+
+int at_measure_alloc(CUdeviceptr *p, size_t n, const char *what, at_err *e)
+{
+    CUresult r = at_cu.cuMemAlloc(p, n);
+    if (r != CUDA_SUCCESS) {
+        *p = 0;
+        char call[96];
+        snprintf(call, sizeof call, "cuMemAlloc(%zu bytes for %s)", n, what);
+        return at_cu_fail(e, r, call, NULL);
+    }
+    return 0;
+}
+
+size_t at_whole_words(size_t bytes)
+{
+    return (bytes + 3) & ~(size_t)3;
+}
+
+int at_measure_create(at_measure **out, const at_device *d, const at_problem *p,
+                    uint64_t seed, unsigned flags, at_cubins *cache,
+                    at_err *e)
+{
+    const int warm_l2 = (flags & AT_MEASURE_WARM_L2) != 0;
+    const int finite = (flags & AT_MEASURE_FINITE) != 0;
+    at_measure *b = calloc(1, sizeof *b);
+    if (!b)
+        return at_fail(e, AUTOTUNE_ENOMEM, "measurement");
+    b->d = d;
+    *out = b;
+    int rc;
+    AT_CU_TRY(e, NULL, cuStreamCreate, &b->stream, CU_STREAM_NON_BLOCKING);
+    AT_CU_TRY(e, NULL, cuEventCreate, &b->start, CU_EVENT_DEFAULT);
+    AT_CU_TRY(e, NULL, cuEventCreate, &b->stop, CU_EVENT_DEFAULT);
+    const at_family *f = p->family;
+    b->n_cases = 1 + f->n_checks;
+    if (b->n_cases > AT_MAX_CASES)
+        return at_fail(e, AUTOTUNE_EINVALID, "%s has %d check problems, "
+                       "at most %d", f->name, f->n_checks, AT_MAX_CHECKS);
+    b->cases[0].p = *p; /* the comparison kernel is the family's */
+    if ((rc = at_measure_alloc(&b->bad, 16 * (size_t)b->n_cases,
+                               "mismatch counters", e)) ||
+        (rc = at_check_load(b, cache, e)))
+        return rc;
+
+    if ((rc = at_case_init(&b->cases[0], p, "the problem", seed, 0, finite,
+                           e)))
+        return rc;
+    for (int k = 1; k < b->n_cases; ++k) {
+        at_problem check;
+        const char *label;
+        if ((rc = f->check_problem(p, k - 1, &check, &label, e)) ||
+            (rc = at_case_init(&b->cases[k], &check, label, seed,
+                               (uint64_t)k, finite, e)))
+            return rc;
+    }
+
+    /* Enough sets that the inputs and outputs of one round of launches are
+     * three L2 caches, so no launch finds its input in L2. */
+    size_t per_set = p->in_bytes + p->out_bytes;
+    size_t want = warm_l2 ? 1 : 3 * (size_t)d->l2_bytes / per_set + 1;
+    b->sets = want > MAX_SETS ? MAX_SETS : (int)want;
+    /* Below two L2 caches a round may still be served largely from L2. */
+    b->past_l2 = (size_t)b->sets * per_set >= 2 * (size_t)d->l2_bytes;
+    b->in_set = calloc((size_t)b->sets, sizeof *b->in_set);
+    b->out_set = calloc((size_t)b->sets, sizeof *b->out_set);
+    if (!b->in_set || !b->out_set)
+        return at_fail(e, AUTOTUNE_ENOMEM, "rotation sets");
+    /* Inputs are only read: set 0 is the checked input. Outputs are
+     * apart from the checked output, which must stay poisoned between
+     * checks. */
+    b->in_set[0] = b->cases[0].in;
+    for (int s = 0; s < b->sets; ++s) {
+        if ((rc = at_measure_alloc(&b->out_set[s], p->out_bytes, "rotation set", e)))
+            return rc;
+        if (s == 0)
+            continue;
+        if ((rc = at_measure_alloc(&b->in_set[s], p->in_bytes, "rotation set", e)))
+            return rc;
+        AT_CU_TRY(e, "rotation set", cuMemcpyDtoD, b->in_set[s],
+                  b->cases[0].in, p->in_bytes);
+    }
+    /* The uploads and copies above are not ordered with the bench's
+     * non-blocking stream: finish them before anything reads them. */
+    AT_CU_TRY(e, NULL, cuCtxSynchronize);
+    return 0;
+}
+
+void at_measure_destroy(at_measure *b)
+{
+    if (!b)
+        return;
+    for (int s = 0; s < b->sets && b->in_set && b->out_set; ++s) {
+        if (s > 0 && b->in_set[s])
+            at_cu.cuMemFree(b->in_set[s]);
+        if (b->out_set[s])
+            at_cu.cuMemFree(b->out_set[s]);
+    }
+    free(b->in_set);
+    free(b->out_set);
+    for (int k = 0; k < b->n_cases; ++k)
+        at_case_free(&b->cases[k]);
+    if (b->bad)
+        at_cu.cuMemFree(b->bad);
+    if (b->check_mod)
+        at_cu.cuModuleUnload(b->check_mod);
+    if (b->start)
+        at_cu.cuEventDestroy(b->start);
+    if (b->stop)
+        at_cu.cuEventDestroy(b->stop);
+    if (b->stream)
+        at_cu.cuStreamDestroy(b->stream);
+    free(b);
+}
+
+int at_measure_sets(const at_measure *b) { return b->sets; }
+
+int at_measure_past_l2(const at_measure *b) { return b->past_l2; }
+
+int at_measure_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
+                     const char *variant, at_err *e)
+{
+    at_launch g;
+    p->family->launch(p, pt, &g);
+    AT_CU_TRY(e, variant, cuFuncSetAttribute, fn,
+              CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)g.smem);
+    return 0;
+}
+
+int at_launch_variant(const at_problem *p, const at_point *pt, CUfunction fn,
+                      CUdeviceptr in, CUdeviceptr out, CUstream stream,
+                      const char *variant, at_err *e)
+{
+    at_launch g;
+    at_args a;
+    p->family->launch(p, pt, &g);
+    p->family->args(p, in, out, &a);
+    AT_CU_TRY(e, variant, cuLaunchKernel, fn, g.grid[0], g.grid[1],
+              g.grid[2], g.block[0], g.block[1], g.block[2], g.smem, stream,
+              a.ptr, NULL);
+    return 0;
+}
+
+int at_runner_once(at_measure *b, const at_runner *r, const at_problem *p,
+                    CUdeviceptr in, CUdeviceptr out, at_err *e)
+{
+    if (r->op)
+        return r->op(r->ctx, in, out, b->stream, e);
+    return at_launch_variant(p, r->pt, r->fn, in, out, b->stream, r->name, e);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The device-to-device copy the family compares with, as an op. */
+static int op_copy(void *ctx, CUdeviceptr in, CUdeviceptr out, CUstream s,
+                   at_err *e)
+{
+    const at_problem *p = ctx;
+    size_t bytes = p->family->copy_bytes(p);
+    AT_CU_TRY(e, "device-to-device copy", cuMemcpyDtoDAsync, out, in, bytes,
+              s);
+    return 0;
+}
+
+/* One run on the problem's next rotation set (*s counts them). */
+static int run_next_set(at_measure *b, const at_runner *run, int *s, at_err *e)
+{
+    int k = (*s)++ % b->sets;
+    return at_runner_once(b, run, &b->cases[0].p, b->in_set[k], b->out_set[k], e);
+}
+
+/* One sample: per launches between two events. A kernel's own fault
+ * surfaces at cuEventSynchronize. */
+static int sample(at_measure *b, const at_runner *run, int per, int *s, float *ms,
+                  at_err *e)
+{
+    const char *variant = run->name;
+    AT_CU_TRY(e, variant, cuEventRecord, b->start, b->stream);
+    for (int i = 0; i < per; ++i) {
+        int rc = run_next_set(b, run, s, e);
+        if (rc)
+            return rc;
+    }
+    AT_CU_TRY(e, variant, cuEventRecord, b->stop, b->stream);
+    AT_CU_TRY(e, variant, cuEventSynchronize, b->stop);
+    AT_CU_TRY(e, variant, cuEventElapsedTime, ms, b->start, b->stop);
+    return 0;
+}
+
+/* Racing: a variant whose first samples are all clearly slower than the
+ * cutoff cannot lead, and stops there; its few samples are its time. One
+ * sample must be 10% slower, two 3% (samples spread well under 1%). */
+static int raced(const double *x, int k, double cutoff_ms)
+{
+    static const double margin[] = {0, 1.10, 1.03};
+    if (cutoff_ms <= 0 || k > AT_QUICK_SAMPLES)
+        return 0;
+    for (int q = 0; q < k; ++q)
+        if (x[q] <= margin[k] * cutoff_ms)
+            return 0;
+    return 1;
+}
+
+static int time_run(at_measure *b, const at_runner *run, int samples,
+                    double cutoff_ms, int warm, at_timing *t, at_err *e)
+{
+    int rc, s = 0;
+    float ms = 0;
+    /* Warm-up (unless it has just run), then one timed round over the
+     * sets to size the samples. */
+    if (!warm && (rc = run_next_set(b, run, &s, e)))
+        return rc;
+    if ((rc = sample(b, run, b->sets, &s, &ms, e)))
+        return rc;
+    double one = ms / b->sets;
+    /* Each sample at least AT_SAMPLE_MS, so event resolution and launch
+     * gaps are small beside it; at least one full round of the sets. */
+    int per = one > 0 ? (int)(AT_SAMPLE_MS / one) + 1 : 1000;
+    if (per < b->sets)
+        per = b->sets;
+    if (per > 1000)
+        per = 1000;
+    double *x = malloc((size_t)samples * sizeof *x);
+    if (!x)
+        return at_fail(e, AUTOTUNE_ENOMEM, "timing samples");
+    int k = 0;
+    if (per == b->sets) { /* the sizing round was a sample like the others */
+        x[k++] = (double)ms / per;
+        if (raced(x, k, cutoff_ms))
+            samples = k;
+    }
+    for (; k < samples; ++k) {
+        rc = sample(b, run, per, &s, &ms, e);
+        if (rc) {
+            free(x);
+            return rc;
+        }
+        x[k] = (double)ms / per;
+        if (raced(x, k + 1, cutoff_ms)) {
+            ++k;
+            break;
+        }
+    }
+    qsort(x, (size_t)k, sizeof *x, cmp_double);
+    t->samples = k;
+    t->launches_per_sample = per;
+    t->min_ms = x[0];
+    t->max_ms = x[k - 1];
+    t->median_ms = k % 2 ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2;
+    free(x);
+    return 0;
+}
+
+int at_measure_time(at_measure *b, const at_point *pt, CUfunction fn,
+                  const char *variant, int samples, double cutoff_ms,
+                  int warm, at_timing *t, at_err *e)
+{
+    at_runner r = {pt, fn, NULL, NULL, variant};
+    return time_run(b, &r, samples, cutoff_ms, warm, t, e);
+}
+
+int at_measure_time_copy(at_measure *b, int samples, at_timing *t, at_err *e)
+{
+    at_runner r = {NULL, NULL, op_copy, &b->cases[0].p, "device-to-device copy"};
+    return time_run(b, &r, samples, 0, 0, t, e);
+}
+
+int at_measure_time_op(at_measure *b, at_measure_op op, void *ctx,
+                     const char *name, int samples, at_timing *t, at_err *e)
+{
+    at_runner r = {NULL, NULL, op, ctx, name};
+    return time_run(b, &r, samples, 0, 0, t, e);
+}
+

@@ -1,0 +1,166 @@
+/* The inputs and references of a measurement: random input (PCG32, a
+ * stream per case and per chunk, so it depends on the seed alone) and the
+ * family's CPU reference, computed on every core for big problems. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "base/pcg.h"
+#include "measure_impl.h"
+
+/* Host work on big buffers, shared among threads: the random input, the
+ * poisoned reference and the reference itself each take a fraction of a
+ * second per 256 MiB on one core. */
+typedef struct prep {
+    const at_problem *p;
+    unsigned char *in, *ref;
+    size_t in_alloc, guarded;
+    uint64_t seed, stream;
+    int parts;
+    int finite; /* AT_MEASURE_FINITE */
+} prep;
+
+/* Words [i, end) of a random input made finite normal floats of the
+ * type's lane size: a NaN, infinite or subnormal exponent becomes the
+ * exponent of 1. */
+static void make_finite(uint32_t *w, size_t i, size_t end, int fp)
+{
+    if (fp == 4) {
+        for (; i < end; ++i) {
+            uint32_t x = (w[i] >> 23) & 0xFF;
+            if (x == 0 || x == 0xFF)
+                w[i] = (w[i] & ~(0xFFu << 23)) | (127u << 23);
+        }
+    } else if (fp == 8) {
+        for (i |= 1; i < end; i += 2) { /* the high word of each double */
+            uint32_t x = (w[i] >> 20) & 0x7FF;
+            if (x == 0 || x == 0x7FF)
+                w[i] = (w[i] & ~(0x7FFu << 20)) | (1023u << 20);
+        }
+    }
+}
+
+enum { FILL_WORDS = 1 << 20 }; /* words per PCG stream */
+
+static void prep_part(prep *w, int part)
+{
+    /* Input: chunk k of FILL_WORDS words from PCG stream (stream, k), so
+     * the input depends on the seed alone, not on the thread count. */
+    uint32_t *in = (uint32_t *)w->in;
+    size_t words = w->in_alloc / 4;
+    size_t chunks = (words + FILL_WORDS - 1) / FILL_WORDS;
+    for (size_t k = (size_t)part; k < chunks; k += (size_t)w->parts) {
+        at_pcg g;
+        at_pcg_seed(&g, w->seed, w->stream * 65536 + k);
+        size_t end = (k + 1) * FILL_WORDS < words ? (k + 1) * FILL_WORDS
+                                                  : words;
+        for (size_t i = k * FILL_WORDS; i < end; ++i)
+            in[i] = at_pcg_next(&g);
+        if (w->finite)
+            make_finite(in, k * FILL_WORDS, end, w->p->type->fp);
+    }
+    uint32_t *ref = (uint32_t *)w->ref;
+    size_t rw = w->guarded / 4;
+    for (size_t i = rw * (size_t)part / (size_t)w->parts;
+         i < rw * (size_t)(part + 1) / (size_t)w->parts; ++i)
+        ref[i] = AT_POISON;
+}
+
+static void ref_part(prep *w, int part)
+{
+    const at_family *f = w->p->family;
+    int64_t n = f->reference_parts(w->p);
+    f->reference(w->p, w->in, w->ref + AT_GUARD, n * part / w->parts,
+                 n * (part + 1) / w->parts);
+}
+
+typedef struct prep_thread {
+    prep *w;
+    int part;
+    void (*fn)(prep *, int);
+} prep_thread;
+
+static void *prep_main(void *arg)
+{
+    prep_thread *t = arg;
+    t->fn(t->w, t->part);
+    return NULL;
+}
+
+/* fn(w, part) for every part, on threads (part 0 on this one). */
+static void prep_run(prep *w, void (*fn)(prep *, int))
+{
+    pthread_t th[64];
+    prep_thread args[64];
+    int started[64] = {0};
+    for (int i = 1; i < w->parts; ++i) {
+        args[i] = (prep_thread){w, i, fn};
+        started[i] = pthread_create(&th[i], NULL, prep_main, &args[i]) == 0;
+        if (!started[i])
+            fn(w, i);
+    }
+    fn(w, 0);
+    for (int i = 1; i < w->parts; ++i)
+        if (started[i])
+            pthread_join(th[i], NULL);
+}
+
+/* Random input and the CPU reference, uploaded. */
+int at_case_init(at_case *c, const at_problem *p, const char *label,
+                     uint64_t seed, uint64_t stream, int finite, at_err *e)
+{
+    c->p = *p;
+    c->label = label;
+    int rc = 0;
+    size_t in_alloc = at_whole_words(p->in_bytes);
+    size_t guarded = at_whole_words(p->out_bytes) + 2 * AT_GUARD;
+    unsigned char *in = malloc(in_alloc), *ref = malloc(guarded);
+    if (!in || !ref) {
+        rc = at_fail(e, AUTOTUNE_ENOMEM, "host buffers for %s (%zu + %zu "
+                     "bytes)", label, in_alloc, guarded);
+        goto out;
+    }
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    prep w = {p, in, ref, in_alloc, guarded, seed, stream, 1, finite};
+    /* Threads for big buffers only: 1 per 8 MiB, at most 64. */
+    size_t by_size = p->in_bytes / (8u << 20) + 1;
+    w.parts = (int)(by_size < (size_t)cores ? by_size : (size_t)cores);
+    if (w.parts > 64)
+        w.parts = 64;
+    if (w.parts < 1)
+        w.parts = 1;
+    prep_run(&w, prep_part);
+    prep_run(&w, ref_part);
+    if ((rc = at_measure_alloc(&c->in, in_alloc, label, e)) ||
+        (rc = at_measure_alloc(&c->out_alloc, guarded, label, e)) ||
+        (rc = at_measure_alloc(&c->ref, guarded, label, e)))
+        goto out;
+    c->out = c->out_alloc + AT_GUARD;
+    /* Poisoned once here; each check's comparison poisons it again. */
+    CUresult r = at_cu.cuMemsetD32(c->out_alloc, AT_POISON, guarded / 4);
+    if (r != CUDA_SUCCESS) {
+        rc = at_cu_fail(e, r, "cuMemsetD32(poison)", label);
+        goto out;
+    }
+    r = at_cu.cuMemcpyHtoD(c->in, in, in_alloc);
+    if (r != CUDA_SUCCESS)
+        rc = at_cu_fail(e, r, "cuMemcpyHtoD(random input)", label);
+    else if ((r = at_cu.cuMemcpyHtoD(c->ref, ref, guarded)) != CUDA_SUCCESS)
+        rc = at_cu_fail(e, r, "cuMemcpyHtoD(reference output)", label);
+out:
+    free(in);
+    free(ref);
+    return rc;
+}
+
+void at_case_free(at_case *c)
+{
+    if (c->in)
+        at_cu.cuMemFree(c->in);
+    if (c->out_alloc)
+        at_cu.cuMemFree(c->out_alloc);
+    if (c->ref)
+        at_cu.cuMemFree(c->ref);
+    c->in = c->out_alloc = c->out = c->ref = 0;
+}
+

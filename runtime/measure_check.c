@@ -1,0 +1,141 @@
+/* Verification: the variant runs into a poisoned output, and the family's
+ * comparison kernel (templates/check.cu) compares the whole buffer, its
+ * guards included, with the CPU reference, then poisons it again. */
+#include <stdio.h>
+
+#include "gen/templates.h"
+#include "compile.h"
+#include "measure_impl.h"
+
+/* The comparison kernel, from the compiled-variant cache if it has it. */
+int at_check_load(at_measure *b, at_cubins *cache, at_err *e)
+{
+    void *cubin = NULL;
+    size_t size = 0;
+    at_compile_opts co = {.sm = b->d->sm};
+    char opts[128];
+    at_compile_options_text(&co, opts, sizeof opts);
+    at_cubin_key key = {co.sm, b->d->nvrtc, opts};
+    at_err warn = {0};
+    char kernel[AT_KERNEL_NAME];
+    const char *kname = b->cases[0].p.family->verify_kernel;
+    int rc = cache ? at_cubins_get(cache, &key, at_tmpl_check, &cubin, &size,
+                                   kernel, &warn)
+                   : 0;
+    if (rc < 0)
+        return at_fail(e, rc, "%s", warn.msg);
+    if (rc == 0) {
+        if ((rc = at_compile(at_tmpl_check, "check.cu", &co, &cubin, &size,
+                             e)))
+            return rc;
+        const char *srcs[] = {at_tmpl_check}, *kernels[] = {kname};
+        if (cache && (rc = at_cubins_put(cache, &key, 1, srcs, kernels,
+                                         cubin, size, e))) {
+            free(cubin);
+            return rc;
+        }
+    }
+    CUresult r = at_cu.cuModuleLoadData(&b->check_mod, cubin);
+    free(cubin);
+    if (r != CUDA_SUCCESS)
+        return at_cu_fail(e, r, "cuModuleLoadData", "check.cu");
+    AT_CU_TRY(e, "check.cu", cuModuleGetFunction, &b->compare, b->check_mod,
+              kname);
+    return 0;
+}
+
+/* Queues the check of one case: the runner into the poisoned output, the
+ * comparison into the case's counters (which poisons the output again). */
+static int queue_case(at_measure *b, int k, const at_runner *run, at_err *e)
+{
+    at_case *c = &b->cases[k];
+    const at_problem *p = &c->p;
+    size_t words = (at_whole_words(p->out_bytes) + 2 * AT_GUARD) / 4;
+    CUdeviceptr bad = b->bad + 16 * (size_t)k;
+    int rc = at_runner_once(b, run, p, c->in, c->out, e);
+    if (rc)
+        return rc;
+    AT_CU_TRY(e, run->name, cuMemsetD32Async, bad, 0, 2, b->stream);
+    AT_CU_TRY(e, run->name, cuMemsetD32Async, bad + 8, 0xFFFFFFFFu, 2,
+              b->stream);
+    unsigned long long n = words;
+    unsigned poison = AT_POISON;
+    void *args[] = {&c->out_alloc, &c->ref, &n, &bad, &poison};
+    unsigned grid = (unsigned)((words + 255) / 256);
+    if (grid > (unsigned)b->d->sms * 16)
+        grid = (unsigned)b->d->sms * 16;
+    AT_CU_TRY(e, run->name, cuLaunchKernel, b->compare, grid, 1, 1, 256, 1,
+              1, 0, b->stream, args, NULL);
+    return 0;
+}
+
+/* Says where case k went wrong (bad: its counters). */
+static int report(at_measure *b, int k, const at_runner *run,
+                  const unsigned long long *bad, at_err *e)
+{
+    at_case *c = &b->cases[k];
+    const at_problem *p = &c->p;
+    size_t words = (at_whole_words(p->out_bytes) + 2 * AT_GUARD) / 4;
+    size_t byte = (size_t)bad[1] * 4;
+    unsigned got = 0, want = 0;
+    const char *variant = run->name;
+    /* The comparison poisoned the output again: run once more to read
+     * what was written there, then poison it back. */
+    int rc = at_runner_once(b, run, p, c->in, c->out, e);
+    if (rc)
+        return rc;
+    AT_CU_TRY(e, variant, cuStreamSynchronize, b->stream);
+    AT_CU_TRY(e, variant, cuMemcpyDtoH, &got, c->out_alloc + byte, 4);
+    AT_CU_TRY(e, variant, cuMemsetD32, c->out_alloc, AT_POISON, words);
+    AT_CU_TRY(e, variant, cuMemcpyDtoH, &want, c->ref + byte, 4);
+    char where[96];
+    if (byte < AT_GUARD || byte >= AT_GUARD + p->out_bytes) {
+        snprintf(where, sizeof where, "%zu bytes %s the output buffer",
+                 byte < AT_GUARD ? AT_GUARD - byte : byte - AT_GUARD - p->out_bytes,
+                 byte < AT_GUARD ? "before" : "past the end of");
+    } else {
+        p->family->where(p, (byte - AT_GUARD) / (size_t)p->type->bytes,
+                         where, sizeof where);
+    }
+    char prob[256];
+    at_problem_str(p, prob, sizeof prob);
+    return at_fail(e, AUTOTUNE_EWRONG,
+                   "wrong answer [variant %s] on %s (%s): %llu of %zu words "
+                   "differ, first at %s: got 0x%08x, want 0x%08x%s",
+                   variant, c->label, prob, bad[0], words, where, got, want,
+                   want == AT_POISON ? " (written outside the matrix)" : "");
+}
+
+/* Checks run on cases [0, n): every case queued, then one wait: a
+ * kernel's own fault (illegal address, ...) surfaces there. */
+int at_check_run(at_measure *b, const at_runner *run, int n, at_err *e)
+{
+    for (int k = 0; k < n; ++k) {
+        int rc = queue_case(b, k, run, e);
+        if (rc)
+            return rc;
+    }
+    unsigned long long bad[2 * AT_MAX_CASES];
+    AT_CU_TRY(e, run->name, cuStreamSynchronize, b->stream);
+    AT_CU_TRY(e, run->name, cuMemcpyDtoH, bad, b->bad,
+              sizeof bad[0] * 2 * (size_t)n);
+    for (int k = 0; k < n; ++k)
+        if (bad[2 * k])
+            return report(b, k, run, &bad[2 * k], e);
+    return 0;
+}
+
+int at_measure_verify(at_measure *b, const at_point *pt, CUfunction fn,
+                    const char *variant, at_err *e)
+{
+    at_runner r = {pt, fn, NULL, NULL, variant};
+    return at_check_run(b, &r, b->n_cases, e);
+}
+
+int at_measure_verify_op(at_measure *b, at_measure_op op, void *ctx,
+                       const char *name, at_err *e)
+{
+    at_runner r = {NULL, NULL, op, ctx, name};
+    return at_check_run(b, &r, 1, e);
+}
+

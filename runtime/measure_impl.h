@@ -1,0 +1,65 @@
+/* Inside the measurement (measure.h): the state its three files share.
+ * measure_cases.c makes the inputs and references, measure_check.c
+ * verifies, measure.c times and launches. */
+#ifndef AT_MEASURE_IMPL_H
+#define AT_MEASURE_IMPL_H
+
+#include "measure.h"
+
+/* Poisoned bytes on each side of every checked output: a write just past
+ * either end is caught as well as one into the padding. */
+enum { AT_GUARD = 4096 };
+/* The problem and the family's check problems. */
+enum { AT_MAX_CASES = 1 + AT_MAX_CHECKS };
+
+/* A problem with device buffers: input, output (inside its guards), and
+ * the expected output with the same guards. */
+typedef struct at_case {
+    at_problem p;
+    const char *label;
+    CUdeviceptr in, out_alloc, ref, out; /* out = out_alloc + AT_GUARD */
+} at_case;
+
+struct at_measure {
+    const at_device *d;
+    at_case cases[AT_MAX_CASES]; /* the problem, then the checks */
+    int n_cases;
+    int sets;    /* rotation sets for timing */
+    int past_l2; /* 1 if a round of sets is at least two L2 caches */
+    CUdeviceptr *in_set, *out_set;
+    CUmodule check_mod;
+    CUfunction compare;
+    CUdeviceptr bad; /* per case 2 x u64: mismatch count, first word */
+    CUstream stream;
+    CUevent start, stop;
+};
+
+/* What is checked or timed: a kernel variant at a point (on any case's
+ * problem), or an operation of the caller's (on the problem only). */
+typedef struct at_runner {
+    const at_point *pt;
+    CUfunction fn;
+    at_measure_op op;
+    void *ctx;
+    const char *name;
+} at_runner;
+
+int at_runner_once(at_measure *m, const at_runner *r, const at_problem *p,
+                   CUdeviceptr in, CUdeviceptr out, at_err *e);
+int at_measure_alloc(CUdeviceptr *p, size_t n, const char *what, at_err *e);
+/* bytes rounded up to whole 32-bit words: inputs are filled and outputs
+ * compared a word at a time (bytes past the end are poison like the
+ * guards). */
+size_t at_whole_words(size_t bytes);
+
+/* measure_cases.c: random input (PCG32 from seed, stream) and the CPU
+ * reference, uploaded; finite: AT_MEASURE_FINITE. */
+int at_case_init(at_case *c, const at_problem *p, const char *label,
+                 uint64_t seed, uint64_t stream, int finite, at_err *e);
+void at_case_free(at_case *c);
+
+/* measure_check.c: the family's comparison kernel. */
+int at_check_load(at_measure *m, at_cubins *cache, at_err *e);
+int at_check_run(at_measure *m, const at_runner *run, int n, at_err *e);
+
+#endif

@@ -1,0 +1,51 @@
+/* The planner: what to do for a problem, in one place for the API and the
+ * command line alike.
+ *
+ *   cache hit, entry valid for this build  -> AUTOTUNE_HOW_CACHED
+ *   (later: the nearest tuned size)
+ *   no device of the architecture asked    -> AUTOTUNE_HOW_DEFAULT
+ *   else tune, store if the whole space    -> AUTOTUNE_HOW_TUNED
+ *
+ * The answer says how it was obtained, and carries what emission and the
+ * API need: the point, its cubin (none for a default point), figures and
+ * provenance. */
+#ifndef AT_PLAN_H
+#define AT_PLAN_H
+
+#include "gen/emit.h"
+#include "tune.h"
+
+typedef struct at_plan_env {
+    at_cache *cache;        /* the tuning cache */
+    at_cubins *cubins;      /* compiled-variant cache; NULL: none */
+    const at_device *dev;   /* NULL: no device here */
+    int sm;                 /* architecture asked for; 0: the device's */
+    const char *no_device;  /* why there is no device (for the answer) */
+    FILE *progress;         /* cache warnings; NULL: quiet */
+} at_plan_env;
+
+typedef struct at_plan {
+    int how;                /* AUTOTUNE_HOW_* */
+    char why[1100];         /* AUTOTUNE_HOW_DEFAULT: why not tuned */
+    at_problem p;
+    at_point pt;
+    char name[128];         /* the point's */
+    void *cubin;            /* NULL for a default point */
+    size_t cubin_size;
+    autotune_figures fig;
+    char created[32];       /* when it was tuned (UTC) */
+    /* Where it was tuned. */
+    char gpu[256], driver_build[32], nvrtc[32];
+    int sm, sms, driver;
+    int stored;             /* tuned here and stored in the cache */
+    at_tuned tuned;         /* AUTOTUNE_HOW_TUNED: the tune's summary */
+} at_plan;
+
+int at_plan_get(const at_plan_env *env, const at_problem *p,
+                const at_tune_opts *o, at_plan *out, at_err *e);
+void at_plan_free(at_plan *pl);
+/* The emitted file's provenance from an answer (pointers into pl). */
+void at_plan_provenance(const at_plan *pl, const char *command,
+                        at_provenance *pv);
+
+#endif

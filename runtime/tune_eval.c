@@ -1,0 +1,193 @@
+/* One point evaluated: its kernel loaded, verified, raced and timed;
+ * identical kernels found by their code; the leaders kept. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/hash.h"
+#include "elf.h"
+#include "search/record.h"
+#include "tune_impl.h"
+
+/* Keeps c among the leaders (sorted by first-pass median) or frees it. */
+void at_lead_offer(run *r, cand *c)
+{
+    int pos = r->n_lead;
+    while (pos > 0 && c->t.median_ms < r->lead[pos - 1].t.median_ms)
+        --pos;
+    if (pos >= AT_LEADERS) {
+        at_cand_free(c);
+        return;
+    }
+    if (r->n_lead == AT_LEADERS)
+        at_cand_free(&r->lead[AT_LEADERS - 1]);
+    else
+        r->n_lead++;
+    memmove(&r->lead[pos + 1], &r->lead[pos],
+            (size_t)(r->n_lead - 1 - pos) * sizeof(cand));
+    r->lead[pos] = *c;
+}
+
+static void note_failure(run *r, const char *msg)
+{
+    if (!r->out->first_failure[0])
+        snprintf(r->out->first_failure, sizeof r->out->first_failure, "%s",
+                 msg);
+    at_tune_say(r, "failed: %s\n", msg);
+}
+
+/* The evaluated kernel identical to this one (kernel of cubin) with this
+ * launch, or the empty slot where it goes (*text: the kernel's code, to
+ * keep there); NULL if the cubin has no such kernel's sections (then
+ * nothing is shared). */
+static code *code_slot(run *r, const void *cubin, size_t size,
+                       const char *kernel, const at_launch *g,
+                       const unsigned char **text)
+{
+    uint64_t h = at_elf_kernel_hash(cubin, size, kernel);
+    char text_name[96];
+    snprintf(text_name, sizeof text_name, ".text.%s", kernel);
+    size_t n;
+    uint32_t info;
+    if (!h || at_elf_section(cubin, size, text_name, text, &n, &info) != 1 ||
+        !*text)
+        return NULL;
+    h = at_hash(h, g, sizeof *g);
+    size_t mask = r->n_codes_cap - 1;
+    for (size_t s = h & mask;; s = (s + 1) & mask) {
+        code *c = &r->codes[s];
+        if (!c->text) {
+            c->hash = h;
+            c->g = *g;
+            c->size = n;
+            return c;
+        }
+        if (c->hash == h && c->size == n &&
+            memcmp(&c->g, g, sizeof *g) == 0 &&
+            memcmp(c->text, *text, n) == 0)
+            return c;
+    }
+}
+
+int at_tune_record(run *r, const cand *c, const char *status, at_err *e)
+{
+    if (!r->o->record)
+        return 0;
+    const at_problem *p = r->p;
+    char params[256], prob[512];
+    at_point_params(p->family, &r->pts[c->idx], params, sizeof params);
+    at_problem_key_text(p, prob, sizeof prob);
+    at_record_row row = {
+        .gpu = r->d->name, .family = p->family->name,
+        .type = p->type->name, .problem = prob,
+        .point = c->name, .params = params, .status = status,
+        .median_ms = c->t.median_ms, .min_ms = c->t.min_ms,
+        .max_ms = c->t.max_ms, .samples = c->t.samples,
+        .gbps = c->t.median_ms > 0 ? at_tune_gbps(r, c->t.median_ms) : 0};
+    return at_record_write(r->o->record, r->o->record_path, &row, e);
+}
+
+/* A possible leader gets a module of its own (its program's goes when the
+ * program's last point is done); any other timed point is not kept. */
+static int keep_if_leading(run *r, prog *g, int k, cand *c, at_err *e)
+{
+    int leads = r->n_lead < AT_LEADERS ||
+                c->t.median_ms < r->lead[AT_LEADERS - 1].t.median_ms;
+    if (!leads) {
+        c->fn = NULL;
+        c->t.samples = c->t.samples ? c->t.samples : 1;
+        c->idx = g->idx[k];
+        return 0;
+    }
+    c->cubin = malloc(g->cj.size);
+    if (!c->cubin)
+        return at_fail(e, AUTOTUNE_ENOMEM, "cubin of %zu bytes", g->cj.size);
+    memcpy(c->cubin, g->cj.cubin, g->cj.size);
+    c->size = g->cj.size;
+    AT_CU_TRY(e, c->name, cuModuleLoadData, &c->mod, c->cubin);
+    AT_CU_TRY(e, c->name, cuModuleGetFunction, &c->fn, c->mod, c->kernel);
+    return at_measure_prepare(r->p, &c->pt, c->fn, c->name, e);
+}
+
+/* Loads, verifies and times point k of program g. 0: evaluated (c->fn NULL
+ * and *status set if it failed); < 0: fatal. */
+int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
+                    at_err *e)
+{
+    at_tuned *o = r->out;
+    at_err why = {0};
+    int rc;
+    memset(c, 0, sizeof *c);
+    c->idx = g->idx[k];
+    c->pt = r->pts[c->idx];
+    r->p->family->point_name(&c->pt, c->name, sizeof c->name);
+    snprintf(c->kernel, sizeof c->kernel, "%s", g->kernel[k]);
+    *status = "ok";
+    if (g->cj.rc) {
+        o->compile_failed++;
+        *status = "compile_failed";
+        note_failure(r, g->cj.err.msg);
+        return 0;
+    }
+    CUresult cr = CUDA_SUCCESS;
+    if (!g->mod)
+        cr = at_cu.cuModuleLoadData(&g->mod, g->cj.cubin);
+    if (cr != CUDA_SUCCESS) {
+        g->mod = NULL;
+        at_cu_fail(&why, cr, "cuModuleLoadData", c->name);
+        o->compile_failed++;
+        *status = "compile_failed";
+        note_failure(r, why.msg);
+        return 0;
+    }
+    o->compiled++;
+    at_launch launch;
+    r->p->family->launch(r->p, &c->pt, &launch);
+    const unsigned char *text = NULL;
+    code *same = code_slot(r, g->cj.cubin, g->cj.size, c->kernel, &launch,
+                           &text);
+    if (same && same->text) { /* the same code was evaluated: so is this */
+        o->same_code++;
+        c->t = same->t;
+        if (!same->ok)
+            *status = "wrong";
+        return 0;
+    }
+    if ((rc = at_cu_fail(e, at_cu.cuModuleGetFunction(&c->fn, g->mod,
+                                                     c->kernel),
+                         "cuModuleGetFunction", c->name)))
+        return rc;
+    rc = at_measure_prepare(r->p, &c->pt, c->fn, c->name, e);
+    if (!rc)
+        rc = at_measure_verify(r->b, &c->pt, c->fn, c->name, e);
+    if (same) { /* remember this code, whatever its outcome */
+        if (!(same->text = malloc(same->size ? same->size : 1)))
+            return at_fail(e, AUTOTUNE_ENOMEM, "evaluated code");
+        memcpy(same->text, text, same->size);
+    }
+    if (rc == AUTOTUNE_EWRONG) {
+        o->wrong++;
+        *status = "wrong";
+        note_failure(r, e->msg);
+        at_err_clear(e);
+        c->fn = NULL;
+        return 0;
+    }
+    if (rc)
+        return rc;
+    /* Racing against the last leader: a variant clearly slower cannot
+     * become one. */
+    double cutoff = r->n_lead == AT_LEADERS
+                        ? r->lead[AT_LEADERS - 1].t.median_ms
+                        : 0;
+    if ((rc = at_measure_time(r->b, &c->pt, c->fn, c->name, FIRST_SAMPLES,
+                            cutoff, 1, &c->t, e)))
+        return rc;
+    o->timed++;
+    o->raced += c->t.samples < FIRST_SAMPLES;
+    if (same) {
+        same->ok = 1;
+        same->t = c->t;
+    }
+    return keep_if_leading(r, g, k, c, e);
+    return 0;
+}

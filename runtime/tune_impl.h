@@ -1,0 +1,112 @@
+/* Inside the tuner (tune.h): the state its files share. tune.c sets up
+ * and runs a tune; tune_prog.c groups points into NVRTC programs;
+ * tune_eval.c loads, verifies and times one point; tune_walk.c walks the
+ * strategy's proposals; tune_leaders.c re-times the leaders and builds the
+ * winner's cubin. */
+#ifndef AT_TUNE_IMPL_H
+#define AT_TUNE_IMPL_H
+
+#include "compile.h"
+#include "search/strategy.h"
+#include "tune.h"
+
+enum { FIRST_SAMPLES = 5 }; /* per variant in the walk, unless raced */
+
+typedef struct cand {
+    size_t idx;
+    at_point pt;
+    char name[128];
+    char kernel[AT_KERNEL_NAME];
+    CUmodule mod; /* a leader's own; NULL while its program's is used */
+    CUfunction fn;
+    void *cubin;
+    size_t size;
+    at_timing t;
+    double final_ms;
+} cand;
+
+/* A kernel already evaluated, with its launch: identical code launched
+ * alike gives the same answer and the same time. Kept: its hash (the
+ * kernel's sections, elf.h) and launch, and its .text to compare. */
+typedef struct code {
+    uint64_t hash;
+    at_launch g;
+    unsigned char *text;
+    size_t size;
+    int ok; /* verified */
+    at_timing t;
+} code;
+
+/* Points per NVRTC program: NVRTC's cost per program is paid once for
+ * all of them (docs/notes/gpu-log.md: 16 points a program compile 1.6x
+ * faster than one each). */
+enum { PROG_POINTS = 16 };
+
+/* One program of up to PROG_POINTS points, compiled by the pool or found in the
+ * compiled-variant cache; its points are evaluated in proposal order. */
+typedef struct prog {
+    at_job cj;  /* the pool's job: the program's source and cubin */
+    int n, left; /* points, and points not yet evaluated */
+    size_t idx[PROG_POINTS];
+    char kernel[PROG_POINTS][AT_KERNEL_NAME];
+    char *src[PROG_POINTS]; /* each point's own source: its cache key */
+    int cached;       /* the cubin came from the cache ... */
+    int64_t blob;     /* ... where it is this one */
+    int handled;      /* completion handled: stored, or split */
+    struct prog *single[PROG_POINTS]; /* a failed program: a program per point */
+    CUmodule mod;
+} prog;
+
+/* A point in flight: its program and its place there. */
+typedef struct slot {
+    prog *g;
+    int i;
+} slot;
+
+typedef struct run {
+    const at_device *d;
+    const at_problem *p;
+    const at_tune_opts *o;
+    at_tuned *out;
+    const at_point *pts;
+    at_measure *b;
+    at_pool *pool;
+    at_compile_opts co;
+    char co_text[128];
+    at_cubin_key ckey;
+    prog *open;   /* the program being filled with cache misses */
+    prog *last;   /* the last program started (cache hits join it) */
+    double t0, walk_t0, last_print, copy_gbps;
+    size_t proposed;
+    cand lead[AT_LEADERS];
+    int n_lead;
+    int tty;
+    code *codes; /* open addressing by hash */
+    size_t n_codes_cap;
+} run;
+
+void at_cand_free(cand *c);
+/* A progress message (fmt has one %s) on the progress stream. */
+void at_tune_say(run *r, const char *fmt, const char *msg);
+double at_tune_gbps(const run *r, double ms);
+void at_tune_progress(run *r, int final);
+
+/* tune_prog.c */
+void at_prog_free(prog *g);
+int at_prog_start_point(run *r, slot *s, size_t i, at_err *e);
+int at_prog_submit(run *r, prog *g, at_err *e);
+int at_prog_done(run *r, prog *g, at_err *e);
+
+/* tune_eval.c */
+void at_lead_offer(run *r, cand *c);
+int at_tune_record(run *r, const cand *c, const char *status, at_err *e);
+int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
+             at_err *e);
+
+/* tune_walk.c */
+int at_tune_walk(run *r, const at_space_view *v, at_err *e);
+
+/* tune_leaders.c */
+int at_tune_retime(run *r, at_err *e);
+
+#endif

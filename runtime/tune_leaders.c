@@ -1,0 +1,129 @@
+/* The end of a tune: the leaders re-timed interleaved with the copy,
+ * and the winner's cubin compiled alone and checked again. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/expand.h"
+#include "rounds.h"
+#include "tune_impl.h"
+
+/* The winner's cubin for the cache and the API: compiled alone, its
+ * kernel named as every stored cubin's is, and checked again. */
+static int winner_cubin(run *r, cand *c, at_err *e)
+{
+    char *src = at_expand(r->p, &c->pt, AT_KERNEL_SYMBOL, e);
+    if (!src)
+        return AUTOTUNE_ENOMEM;
+    char opts[160], kernel[AT_KERNEL_NAME];
+    snprintf(opts, sizeof opts, "%s; alone", r->co_text);
+    at_cubin_key key = r->ckey;
+    key.options = opts;
+    void *cubin = NULL;
+    size_t size = 0;
+    at_err w = {0};
+    int rc = r->o->cubins ? at_cubins_get(r->o->cubins, &key, src, &cubin,
+                                          &size, kernel, &w)
+                          : 0;
+    if (rc < 0) {
+        free(src);
+        return at_fail(e, rc, "%s", w.msg);
+    }
+    if (rc == 0) {
+        rc = at_compile(src, c->name, &r->co, &cubin, &size, e);
+        const char *k = AT_KERNEL_SYMBOL;
+        const char *srcs[] = {src};
+        if (!rc && r->o->cubins)
+            rc = at_cubins_put(r->o->cubins, &key, 1, srcs, &k, cubin, size,
+                               e);
+    } else {
+        rc = 0;
+    }
+    free(src);
+    CUmodule mod = NULL;
+    CUfunction fn;
+    if (!rc)
+        rc = at_cu_fail(e, at_cu.cuModuleLoadData(&mod, cubin),
+                        "cuModuleLoadData", c->name);
+    if (!rc)
+        rc = at_cu_fail(e, at_cu.cuModuleGetFunction(&fn, mod,
+                                                     AT_KERNEL_SYMBOL),
+                        "cuModuleGetFunction", c->name);
+    if (!rc)
+        rc = at_measure_prepare(r->p, &c->pt, fn, c->name, e);
+    if (!rc)
+        rc = at_measure_verify(r->b, &c->pt, fn, c->name, e);
+    if (mod)
+        at_cu.cuModuleUnload(mod);
+    if (rc) {
+        free(cubin);
+        return rc;
+    }
+    r->out->cubin = cubin;
+    r->out->cubin_size = size;
+    return 0;
+}
+
+/* Contender 0 is the copy, 1.. the leaders. */
+static int time_contender(void *ctx, int i, int samples, at_timing *t,
+                          at_err *e)
+{
+    run *r = ctx;
+    if (i == 0)
+        return at_measure_time_copy(r->b, samples, t, e);
+    cand *c = &r->lead[i - 1];
+    return at_measure_time(r->b, &c->pt, c->fn, c->name, samples, 0, 0, t,
+                           e);
+}
+
+/* The leaders again, interleaved with the copy (rounds.h). The winner is
+ * the lowest median, ties going to the earlier leader. */
+int at_tune_retime(run *r, at_err *e)
+{
+    at_round_result res[1 + AT_LEADERS];
+    int rc = at_rounds(1 + r->n_lead, time_contender, r, res, e);
+    if (rc)
+        return rc;
+    for (int i = 0; i < r->n_lead; ++i)
+        r->lead[i].final_ms = res[1 + i].ms;
+    int win = 0;
+    for (int i = 0; i < r->n_lead; ++i)
+        if (r->lead[i].final_ms < r->lead[win].final_ms)
+            win = i;
+    at_tuned *o = r->out;
+    /* The leaders by final time, for the summary. */
+    int order[AT_LEADERS];
+    for (int i = 0; i < r->n_lead; ++i) {
+        int q = i;
+        while (q > 0 && r->lead[i].final_ms < r->lead[order[q - 1]].final_ms) {
+            order[q] = order[q - 1];
+            --q;
+        }
+        order[q] = i;
+    }
+    o->n_leaders = r->n_lead;
+    for (int i = 0; i < r->n_lead; ++i) {
+        snprintf(o->leaders[i].name, sizeof o->leaders[i].name, "%s",
+                 r->lead[order[i]].name);
+        o->leaders[i].ms = r->lead[order[i]].final_ms;
+    }
+    cand *c = &r->lead[win];
+    const at_problem *p = r->p;
+    o->point = c->pt;
+    snprintf(o->name, sizeof o->name, "%s", c->name);
+    o->kernel = c->t;
+    o->kernel.median_ms = c->final_ms;
+    o->copy.median_ms = res[0].ms;
+    o->gbps = at_tune_gbps(r, o->kernel.median_ms);
+    o->copy_gbps = at_tune_gbps(r, o->copy.median_ms);
+    o->frac_copy = o->gbps / o->copy_gbps;
+    at_launch g;
+    p->family->launch(p, &c->pt, &g);
+    AT_CU_TRY(e, c->name, cuFuncGetAttribute, &o->registers,
+              CU_FUNC_ATTRIBUTE_NUM_REGS, c->fn);
+    AT_CU_TRY(e, c->name, cuFuncGetAttribute, &o->local_bytes,
+              CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, c->fn);
+    AT_CU_TRY(e, c->name, cuFuncGetAttribute, &o->shared_bytes,
+              CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, c->fn);
+    o->shared_bytes += (int)g.smem; /* static + dynamic */
+    return winner_cubin(r, c, e);
+}
