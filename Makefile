@@ -1,8 +1,9 @@
 # autotune: `make` builds build/autotune; `make check` runs the CPU test
 # suite (TAP, under prove); `make gpu-check` builds and runs the GPU suite;
 # `make gpu-bench` the bandwidth benchmark against memcpy, cuBLAS and the
-# classic kernels, `make gpu-tune-bench` the tuning-time benchmark (these
-# three need a CUDA GPU).
+# classic kernels, `make gpu-tune-bench` the tuning-time benchmark,
+# `make gpu-crosscheck` the emitted .cu timed by a plain nvcc program
+# beside the benchmark (these four need a CUDA GPU).
 
 CUDA    ?= /usr/local/cuda
 CC      ?= gcc
@@ -48,26 +49,33 @@ CLI_SRC := cli/main.c cli/options.c cli/cmd_tune.c cli/cmd_space.c \
            cli/transpose_bench.c cli/transpose_baselines.c \
            cli/transpose_cublas.c
 LIB_SRC := $(BASE_SRC) $(GEN_SRC_) $(SEARCH_SRC) $(RUNTIME_SRC)
-TEMPLATES := templates/transpose.cu templates/check.cu \
-             templates/baselines.cu
+TEMPLATES := templates/transpose.cu templates/check.cu
 GEN_SRC := $(B)/gen/templates.c
+# The benchmark's classic kernels: embedded into the command only.
+CLI_TEMPLATES := templates/baselines.cu
+CLI_GEN := $(B)/cli/templates.c
 
 REL_OBJ := $(patsubst %.c,$(B)/rel/%.o,$(LIB_SRC) $(GEN_SRC))
 SAN_OBJ := $(patsubst %.c,$(B)/san/%.o,$(LIB_SRC) $(GEN_SRC))
-CLI_REL := $(patsubst %.c,$(B)/rel/%.o,$(CLI_SRC))
-CLI_SAN := $(patsubst %.c,$(B)/san/%.o,$(CLI_SRC))
+CLI_REL := $(patsubst %.c,$(B)/rel/%.o,$(CLI_SRC) $(CLI_GEN))
+CLI_SAN := $(patsubst %.c,$(B)/san/%.o,$(CLI_SRC) $(CLI_GEN))
 
 CPU_TESTS := test_pcg test_space test_family test_search test_compile \
              test_cache test_cubins test_emit test_cli test_nodevice
 GPU_TESTS := gpu_variants gpu_api
 
-.PHONY: all check gpu-check gpu-bench gpu-tune-bench gpu-build clean \
+.PHONY: all check check-full gpu-check gpu-bench gpu-tune-bench gpu-crosscheck \
+        gpu-build clean \
         examples
 all: $(B)/autotune
 
 $(B)/gen/templates.c: gen/embed.sh $(TEMPLATES)
 	@mkdir -p $(@D)
 	sh gen/embed.sh $(TEMPLATES) > $@.tmp && mv $@.tmp $@
+
+$(B)/cli/templates.c: gen/embed.sh $(CLI_TEMPLATES)
+	@mkdir -p $(@D)
+	sh gen/embed.sh $(CLI_TEMPLATES) > $@.tmp && mv $@.tmp $@
 
 $(B)/rel/%.o: %.c
 	@mkdir -p $(@D)
@@ -111,6 +119,12 @@ check: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/autotune-san
 	$(TEST_ENV) prove -v tests/check_layers.pl \
 	    $(addprefix $(B)/tests/,$(CPU_TESTS))
 
+# The CPU suite with its slower sweeps too (every point compiled for sm_80
+# as well as sm_90): for the GPU machine or a nightly run, not CI.
+check-full: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/autotune-san
+	$(TEST_ENV) AUTOTUNE_CHECK_FULL=1 prove -v tests/check_layers.pl \
+	    $(addprefix $(B)/tests/,$(CPU_TESTS))
+
 gpu-build: $(addprefix $(B)/tests/,$(GPU_TESTS)) $(B)/autotune \
            $(B)/autotune-san $(B)/examples/api_example
 gpu-check: gpu-build
@@ -119,6 +133,8 @@ gpu-bench: $(B)/autotune
 	sh tests/gpu/bench.sh
 gpu-tune-bench: $(B)/autotune
 	sh tests/gpu/tune_bench.sh
+gpu-crosscheck: $(B)/autotune
+	sh tests/gpu/crosscheck.sh
 
 $(B)/examples/api_example: examples/api_example.c $(B)/libautotune.a
 	@mkdir -p $(@D)

@@ -76,7 +76,8 @@ static int plan(const opts *o, const place *pl, const at_problem *p,
     at_tune_opts to;
     at_opts_tune(o, &to);
     at_safefile rec = {0};
-    if (o->record && at_safefile_open(&rec, o->record, &e)) {
+    int records = o->record && pl->ctx && !pl->no_device[0]; /* tunes */
+    if (records && at_safefile_open(&rec, o->record, &e)) {
         fprintf(stderr, "autotune: --record: %s\n", e.msg);
         return 1;
     }
@@ -90,11 +91,11 @@ static int plan(const opts *o, const place *pl, const at_problem *p,
         env.cubins = pl->ctx->cubins;
     }
     int rc = at_plan_get(&env, p, &to, ans, &e);
-    if (o->record && !rc && (rc = at_safefile_commit(&rec, &e)) != 0) {
+    if (records && !rc && (rc = at_safefile_commit(&rec, &e)) != 0) {
         fprintf(stderr, "autotune: --record: %s\n", e.msg);
         return 1;
     }
-    if (o->record && rc) {
+    if (records && rc) {
         at_safefile_keep(&rec);
         fprintf(stderr, "autotune: %s\nautotune: --record: the evaluations "
                 "so far are in %s\n", e.msg, rec.tmp);

@@ -135,7 +135,8 @@ int at_compare(autotune_ctx *ctx, const at_problem *p, const at_tune_opts *o,
     out->seed = o->seed ? o->seed : at_pcg_fresh_seed();
     if (!rc)
         rc = at_measure_create(&r.m, &ctx->dev, p, out->seed,
-                               AT_MEASURE_FINITE, ctx->cubins, e);
+                               AT_MEASURE_FINITE | AT_MEASURE_LONG_SAMPLES,
+                               ctx->cubins, e);
     if (!rc)
         rc = check_and_time(&r, p, out, e);
     at_measure_destroy(r.m);

@@ -158,7 +158,7 @@ void at_report_json(const opts *o, const at_plan *pl, const at_device *d,
     json_kv_num("copy_gbps", pl->fig.copy_gbps);
     json_kv_num("frac_copy", pl->fig.frac_copy);
     json_kv_str("output", out);
-    if (o->record)
+    if (o->record && pl->how == AUTOTUNE_HOW_TUNED)
         json_kv_str("record", o->record);
     printf("\n}\n");
 }

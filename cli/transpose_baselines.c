@@ -4,9 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/templates.h"
 #include "gen/transpose.h"
 #include "runtime/compile.h"
+
+/* templates/baselines.cu, embedded into the command (not the library) by
+ * gen/embed.sh as build/cli/templates.c. */
+extern const char at_tmpl_baselines[];
 
 enum { SIZES = 5 }; /* element sizes 1, 2, 4, 8, 16 */
 

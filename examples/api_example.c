@@ -5,7 +5,7 @@
  *   make examples && build/examples/api_example [rows cols]
  *
  * Build line, outside this tree:
- *   cc api_example.c -I$AUTOTUNE/runtime -I/usr/local/cuda/include \
+ *   cc api_example.c -I$AUTOTUNE/include -I/usr/local/cuda/include \
  *      $AUTOTUNE/build/libautotune.a -lsqlite3 \
  *      -L/usr/local/cuda/lib64 -lcudart_static -ldl -lrt -lpthread -lm */
 #include <cuda_runtime.h>

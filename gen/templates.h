@@ -5,6 +5,5 @@
 
 extern const char at_tmpl_transpose[]; /* templates/transpose.cu */
 extern const char at_tmpl_check[];     /* templates/check.cu */
-extern const char at_tmpl_baselines[]; /* templates/baselines.cu */
 
 #endif

@@ -1,5 +1,7 @@
 /* NVRTC compilation of one expanded source to a cubin, and a pool of
- * threads that compiles submitted jobs while the caller times earlier ones. */
+ * compile workers that compiles submitted jobs while the caller times
+ * earlier ones: each worker is a thread of the pool driving a worker
+ * process of its own (compile_proc.h). */
 #ifndef AT_COMPILE_H
 #define AT_COMPILE_H
 
@@ -43,7 +45,7 @@ typedef struct at_job {
 
 typedef struct at_pool at_pool;
 
-/* threads <= 0: the online processors. procs: each thread compiles in a
+/* threads: compile workers (<= 0: the online processors); procs: each in a
  * worker process of its own (compile_proc.h); 0: in this process. */
 int at_pool_create(at_pool **p, int threads, int procs, at_err *e);
 int at_pool_workers(const at_pool *p);

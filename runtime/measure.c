@@ -38,6 +38,8 @@ int at_measure_create(at_measure **out, const at_device *d, const at_problem *p,
     if (!b)
         return at_fail(e, AUTOTUNE_ENOMEM, "measurement");
     b->d = d;
+    b->sample_ms = flags & AT_MEASURE_LONG_SAMPLES ? AT_SAMPLE_MS_LONG
+                                                   : AT_SAMPLE_MS;
     *out = b;
     int rc;
     AT_CU_TRY(e, NULL, cuStreamCreate, &b->stream, CU_STREAM_NON_BLOCKING);
@@ -228,9 +230,9 @@ static int time_run(at_measure *b, const at_runner *run, int samples,
     if ((rc = sample(b, run, b->sets, &s, &ms, e)))
         return rc;
     double one = ms / b->sets;
-    /* Each sample at least AT_SAMPLE_MS, so event resolution and launch
+    /* Each sample at least sample_ms, so event resolution and launch
      * gaps are small beside it; at least one full round of the sets. */
-    int per = one > 0 ? (int)(AT_SAMPLE_MS / one) + 1 : 1000;
+    int per = one > 0 ? (int)(b->sample_ms / one) + 1 : 1000;
     if (per < b->sets)
         per = b->sets;
     if (per > 1000)

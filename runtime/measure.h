@@ -10,8 +10,7 @@
  * divides).
  *
  * Timing: CUDA events, warm-up, samples of enough launches to last
- * AT_SAMPLE_MS (so launch overhead and event resolution are small beside
- * them), median, with min and max kept; inputs smaller than a few L2
+ * AT_SAMPLE_MS (AT_SAMPLE_MS_LONG for the benchmark), median, with min and max kept; inputs smaller than a few L2
  * caches rotate over several buffer sets so they are timed from memory
  * (unless kept warm on purpose). A variant whose first samples (at most
  * AT_QUICK_SAMPLES) are all clearly slower than a cutoff stops there
@@ -31,7 +30,13 @@ typedef struct at_measure at_measure;
 /* Check problems a family may have, at most. */
 enum { AT_MAX_CHECKS = 8 };
 
+/* The tuner's samples rank variants, where what every sample shares
+ * (events, launch gaps) cancels: short ones, so tuning stays fast. The
+ * benchmark's figures are absolute: long ones, so that share is well
+ * under 1% and they agree with a plain program timing back to back
+ * (tests/gpu/crosscheck.cu). */
 #define AT_SAMPLE_MS 0.1
+#define AT_SAMPLE_MS_LONG 2.0
 enum { AT_QUICK_SAMPLES = 2 };
 
 typedef struct at_timing {
@@ -51,9 +56,11 @@ enum {
      * sign, mantissa and exponent otherwise), so arithmetic that should
      * give the input back (cuBLAS's 1 * x + 0 * y) does, bit for bit. */
     AT_MEASURE_FINITE = 2,
+    /* Samples of at least AT_SAMPLE_MS_LONG (the benchmark's). */
+    AT_MEASURE_LONG_SAMPLES = 4,
 };
 
-/* flags: AT_BENCH_*. cache (may be NULL): where the comparison kernel's
+/* flags: AT_MEASURE_*. cache (may be NULL): where the comparison kernel's
  * cubin is kept. */
 int at_measure_create(at_measure **b, const at_device *d, const at_problem *p,
                     uint64_t seed, unsigned flags, at_cubins *cache,

@@ -25,6 +25,7 @@ struct at_measure {
     at_case cases[AT_MAX_CASES]; /* the problem, then the checks */
     int n_cases;
     int sets;    /* rotation sets for timing */
+    double sample_ms; /* each sample lasts at least this */
     int past_l2; /* 1 if a round of sets is at least two L2 caches */
     CUdeviceptr *in_set, *out_set;
     CUmodule check_mod;

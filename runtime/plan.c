@@ -120,7 +120,8 @@ int at_plan_get(const at_plan_env *env, const at_problem *p,
     int rc = at_key_fill(&key, dev, p, &l, e);
     if (rc)
         return rc;
-    if (!o->retune && (rc = lookup(&here, &key, &l, pl, e)) != 0)
+    /* Retuning needs a device: without one the cache is all there is. */
+    if ((!o->retune || !dev) && (rc = lookup(&here, &key, &l, pl, e)) != 0)
         return rc < 0 ? rc : 0;
     if (dev)
         return tune_and_store(&here, &key, o, pl, e);

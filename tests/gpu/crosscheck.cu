@@ -1,0 +1,143 @@
+// Measuring as a user would: a plain nvcc-built program that links an
+// emitted .cu (f32) and cuBLAS, checks both, and times them back to back
+// against cudaMemcpyAsync of the same bytes: samples of at least 2 ms of
+// back-to-back launches between CUDA events, buffer sets rotated so a
+// round moves three L2 caches, the median of 21 samples, the three
+// interleaved sample by sample. `autotune bench` must agree within ~1%.
+//
+//   autotune transpose --arch auto --rows R --cols C -o t.cu
+//   nvcc -O2 -arch=sm_90 tests/gpu/crosscheck.cu t.cu -lcublas -o xc
+//   ./xc R C
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <vector>
+
+extern "C" cudaError_t autotune_transpose_f32(const float *in, float *out,
+                                              int rows, int cols,
+                                              long long ld_in,
+                                              long long ld_out,
+                                              cudaStream_t stream);
+
+#define OK(call)                                                             \
+    do {                                                                     \
+        cudaError_t e_ = (call);                                             \
+        if (e_ != cudaSuccess) {                                             \
+            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));  \
+            std::exit(1);                                                    \
+        }                                                                    \
+    } while (0)
+
+struct bufs {
+    std::vector<float *> in, out;
+    int rows, cols;
+    cublasHandle_t h;
+    cudaStream_t s;
+};
+
+// Runs contender k once on set i.
+static void run(bufs &b, int k, int i)
+{
+    float *in = b.in[i], *out = b.out[i];
+    size_t n = (size_t)b.rows * b.cols;
+    if (k == 0) {
+        OK(cudaMemcpyAsync(out, in, n * sizeof(float),
+                           cudaMemcpyDeviceToDevice, b.s));
+    } else if (k == 1) {
+        OK(autotune_transpose_f32(in, out, b.rows, b.cols, b.cols, b.rows,
+                                  b.s));
+    } else {
+        const float one = 1, zero = 0;
+        if (cublasSgeam(b.h, CUBLAS_OP_T, CUBLAS_OP_N, b.rows, b.cols, &one,
+                        in, b.cols, &zero, out, b.rows, out, b.rows) !=
+            CUBLAS_STATUS_SUCCESS) {
+            std::fprintf(stderr, "cublasSgeam failed\n");
+            std::exit(1);
+        }
+    }
+}
+
+// Milliseconds per launch over a sample of per launches.
+static double sample(bufs &b, int k, int per, int *next)
+{
+    cudaEvent_t t0, t1;
+    OK(cudaEventCreate(&t0));
+    OK(cudaEventCreate(&t1));
+    OK(cudaEventRecord(t0, b.s));
+    for (int i = 0; i < per; ++i)
+        run(b, k, (*next)++ % (int)b.in.size());
+    OK(cudaEventRecord(t1, b.s));
+    OK(cudaEventSynchronize(t1));
+    float ms;
+    OK(cudaEventElapsedTime(&ms, t0, t1));
+    OK(cudaEventDestroy(t0));
+    OK(cudaEventDestroy(t1));
+    return ms / per;
+}
+
+// 0 if contender k (1 tuned, 2 cuBLAS) transposes set 0 right.
+static size_t wrong(bufs &b, int k, const std::vector<float> &h)
+{
+    size_t n = h.size(), bad = 0;
+    std::vector<float> back(n);
+    OK(cudaMemset(b.out[0], 0xff, n * sizeof(float)));
+    run(b, k, 0);
+    OK(cudaStreamSynchronize(b.s));
+    OK(cudaMemcpy(back.data(), b.out[0], n * sizeof(float),
+                  cudaMemcpyDeviceToHost));
+    for (int r = 0; r < b.rows; ++r)
+        for (int c = 0; c < b.cols; ++c)
+            bad += back[(size_t)c * b.rows + r] != h[(size_t)r * b.cols + c];
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    bufs b;
+    b.rows = argc > 2 ? std::atoi(argv[1]) : 8192;
+    b.cols = argc > 2 ? std::atoi(argv[2]) : 8192;
+    size_t n = (size_t)b.rows * b.cols, bytes = n * sizeof(float);
+    int l2 = 0;
+    OK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+    int sets = (int)std::min<size_t>(3 * (size_t)l2 / (2 * bytes) + 1, 256);
+    std::vector<float> h(n);
+    for (size_t i = 0; i < n; ++i)
+        h[i] = (float)(i % 999983) * 0.5f;
+    for (int i = 0; i < sets; ++i) {
+        float *in, *out;
+        OK(cudaMalloc(&in, bytes));
+        OK(cudaMalloc(&out, bytes));
+        OK(cudaMemcpy(in, h.data(), bytes, cudaMemcpyHostToDevice));
+        b.in.push_back(in);
+        b.out.push_back(out);
+    }
+    OK(cudaStreamCreate(&b.s));
+    cublasCreate(&b.h);
+    cublasSetStream(b.h, b.s);
+    size_t bad_t = wrong(b, 1, h), bad_c = wrong(b, 2, h);
+    // Launches per sample: at least 2 ms and one round of the sets.
+    int next = 0, per[3];
+    for (int k = 0; k < 3; ++k) {
+        double one = sample(b, k, sets, &next);
+        per[k] = std::max(sets, (int)(2.0 / one) + 1);
+    }
+    std::vector<double> ms[3];
+    for (int s = 0; s < 21; ++s)
+        for (int k = 0; k < 3; ++k)
+            ms[k].push_back(sample(b, k, per[k], &next));
+    double med[3], gbps[3];
+    for (int k = 0; k < 3; ++k) {
+        std::sort(ms[k].begin(), ms[k].end());
+        med[k] = ms[k][ms[k].size() / 2];
+        gbps[k] = 2.0 * bytes / med[k] / 1e6;
+    }
+    std::printf("crosscheck f32 %dx%d (%d set%s): memcpy %.1f GB/s | tuned "
+                "%.4f ms %.1f GB/s %.1f%% of copy (%zu wrong) | cublas "
+                "%.4f ms %.1f GB/s %.1f%% of copy (%zu wrong)\n",
+                b.rows, b.cols, sets, sets > 1 ? "s" : "", gbps[0], med[1],
+                gbps[1], 100 * gbps[1] / gbps[0], bad_t, med[2], gbps[2],
+                100 * gbps[2] / gbps[0], bad_c);
+    return bad_t || bad_c;
+}
