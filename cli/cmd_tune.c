@@ -183,6 +183,7 @@ int at_cmd_tune(const opts *o, int argc, char **argv)
     char cmdline[2048];
     command_line(argc, argv, cmdline, sizeof cmdline);
     at_plan ans;
+    memset(&ans, 0, sizeof ans); /* freed whatever happens */
     int rc = plan(o, &pl, &p, want_sm, &ans);
     if (!rc)
         rc = emit_and_say(o, &pl, &ans, want_sm, t0, cmdline);

@@ -119,7 +119,7 @@ int at_compare(autotune_ctx *ctx, const at_problem *p, const at_tune_opts *o,
     memset(out, 0, sizeof *out);
     run r = {0};
     double t0 = at_now_s();
-    int rc = at_ctx_get(ctx, p, o, &r.k, NULL);
+    int rc = at_ctx_get(ctx, p, o, &r.k);
     if (rc) {
         *e = ctx->err;
         return rc;

@@ -101,35 +101,32 @@ static int load(autotune_kernel *k, const void *cubin, at_err *e)
 }
 
 int at_ctx_get(autotune_ctx *c, const at_problem *p, const at_tune_opts *o,
-               autotune_kernel **out, at_plan *plan)
+               autotune_kernel **out)
 {
     at_err e = {0};
     if (!c || !out)
         return AUTOTUNE_EINVALID;
     at_err_clear(&c->err);
     *out = NULL;
-    at_plan local;
-    at_plan *pl = plan ? plan : &local;
     autotune_kernel *k = calloc(1, sizeof *k);
     if (!k) {
-        memset(pl, 0, sizeof *pl);
         at_fail(&e, AUTOTUNE_ENOMEM, "autotune_get");
         return ctx_fail(c, &e);
     }
     k->ctx = c;
     k->p = *p;
+    /* With a device the planner always has a cubin: cached or tuned. */
+    at_plan pl;
     at_plan_env env = {.cache = c->cache, .cubins = c->cubins,
                        .dev = &c->dev, .progress = c->progress};
-    int rc = at_plan_get(&env, p, o, pl, &e);
+    int rc = at_plan_get(&env, p, o, &pl, &e);
     if (!rc) {
-        k->pt = pl->pt;
-        k->fig = pl->fig;
-        snprintf(k->name, sizeof k->name, "%s", pl->name);
-        snprintf(k->created, sizeof k->created, "%s", pl->created);
-        rc = load(k, pl->cubin, &e);
+        k->pt = pl.pt;
+        k->fig = pl.fig;
+        snprintf(k->name, sizeof k->name, "%s", pl.name);
+        rc = load(k, pl.cubin, &e);
     }
-    if (pl == &local)
-        at_plan_free(pl);
+    at_plan_free(&pl);
     if (rc) {
         autotune_kernel_destroy(k);
         return ctx_fail(c, &e);
@@ -150,7 +147,7 @@ int autotune_get(autotune_ctx *c, const autotune_problem *p,
         return ctx_fail(c, &e);
     }
     at_tune_opts o = {.progress = c->progress};
-    return at_ctx_get(c, &prob, &o, out, NULL);
+    return at_ctx_get(c, &prob, &o, out);
 }
 
 int autotune_launch(autotune_kernel *k, const void *in, void *out,

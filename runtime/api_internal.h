@@ -1,6 +1,5 @@
 /* What the command line needs beyond the public API: a context on an
- * explicit cache, and getting a kernel with tuning options and the
- * planner's whole answer. */
+ * explicit cache, and getting a kernel with tuning options. */
 #ifndef AT_API_INTERNAL_H
 #define AT_API_INTERNAL_H
 
@@ -23,14 +22,12 @@ struct autotune_kernel {
     CUmodule mod;
     CUfunction fn;
     autotune_figures fig;
-    char created[32]; /* when it was tuned (UTC) */
 };
 
-/* autotune_get with tuning options, for a problem already made. *plan (if
- * not NULL) receives the planner's answer (the caller frees it with
- * at_plan_free); the kernel is loaded from it. */
+/* autotune_get with tuning options, for a problem already made: the
+ * planner's answer, loaded. */
 int at_ctx_get(autotune_ctx *ctx, const at_problem *p, const at_tune_opts *o,
-               autotune_kernel **out, at_plan *plan);
+               autotune_kernel **out);
 /* Opens a context on an explicit cache path (NULL: the default). */
 int at_ctx_create(autotune_ctx **ctx, int device, const char *cache_path,
                   FILE *progress, at_err *e);
