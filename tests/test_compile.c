@@ -120,8 +120,6 @@ static int full_suite(void)
     static void every_point_##bytes##_bytes_sm##sm(void **state)           \
     {                                                                       \
         (void)state;                                                        \
-        if (sm != 90 && !full_suite())                                      \
-            skip(); /* make check-full */                                   \
         compile_size(bytes, sm);                                            \
     }
 EVERY_POINT(1, 90)
@@ -320,5 +318,9 @@ int main(void)
         cmocka_unit_test(every_point_8_bytes_sm80),
         cmocka_unit_test(every_point_16_bytes_sm80),
     };
-    return AT_RUN_TESTS(tests);
+    /* The last five (sm_80) run in the full suite only: not registered
+     * at all otherwise (prove counts cmocka's skips as failures). */
+    size_t n = sizeof tests / sizeof tests[0] - (full_suite() ? 0 : 5);
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    return _cmocka_run_group_tests("tests", tests, n, NULL, NULL);
 }

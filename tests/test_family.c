@@ -158,7 +158,7 @@ static void default_point_emission_builds(void **state)
     snprintf(nvcc, sizeof nvcc, "%s/bin/nvcc",
              cuda && *cuda ? cuda : "/usr/local/cuda");
     if (access(nvcc, X_OK) != 0)
-        skip(); /* no nvcc: nothing to build with */
+        fail_msg("no nvcc at %s (set CUDA to the toolkit's root)", nvcc);
     assert_non_null(mkdtemp(dir));
     for (int i = 0; at_family_at(i); ++i) {
         const at_family *f = at_family_at(i);
