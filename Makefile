@@ -20,12 +20,15 @@ SAN     := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 SQLITE_A:= $(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libsqlite3.a \
                                   /usr/lib/libsqlite3.a))
 LIBS    := $(SQLITE_A) -ldl -lm -lpthread
+# jansson (JSON) for the command line, static for the same reason.
+JANSSON_A := $(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libjansson.a \
+                                    /usr/lib/libjansson.a))
 # Sanitizer runtimes linked in, so test binaries run where gcc's are absent.
 SANLINK := -fsanitize=address,undefined -static-libasan -static-libubsan
 CMOCKA  := -lcmocka -Wl,-rpath,'$$ORIGIN/lib'
 
 # Layers, lowest first (docs/ARCHITECTURE.md): each folder includes only
-# itself and the folders before it; tests/check_layers.sh enforces it.
+# itself and the folders before it; tests/check_layers.pl enforces it.
 BASE_SRC := base/error.c base/clock.c base/dl.c base/pcg.c base/safefile.c
 GEN_SRC_ := gen/types.c gen/problem.c gen/space.c gen/family.c \
             gen/transpose.c gen/transpose_problem.c gen/transpose_check.c \
@@ -43,7 +46,8 @@ RUNTIME_SRC := runtime/cuda_api.c runtime/nvrtc_api.c runtime/device.c \
                runtime/api.c
 # The command line, its subcommands and the benchmark with its contenders:
 # in the autotune binary, not in libautotune.a.
-CLI_SRC := cli/main.c cli/options.c cli/cmd_tune.c cli/cmd_space.c \
+CLI_SRC := cli/main.c cli/options.c cli/errors.c cli/cmd_tune.c \
+           cli/cmd_space.c \
            cli/cmd_replay.c cli/cmd_bench.c cli/report.c cli/json.c \
            cli/bench.c cli/compare.c cli/bench_families.c \
            cli/transpose_bench.c cli/transpose_baselines.c \
@@ -61,7 +65,8 @@ CLI_REL := $(patsubst %.c,$(B)/rel/%.o,$(CLI_SRC) $(CLI_GEN))
 CLI_SAN := $(patsubst %.c,$(B)/san/%.o,$(CLI_SRC) $(CLI_GEN))
 
 CPU_TESTS := test_pcg test_space test_family test_search test_compile \
-             test_cache test_cubins test_emit test_cli test_nodevice
+             test_cache test_cubins test_emit test_cli test_json \
+             test_nodevice
 GPU_TESTS := gpu_variants gpu_api
 
 .PHONY: all check check-full gpu-check gpu-bench gpu-tune-bench gpu-crosscheck \
@@ -92,11 +97,11 @@ $(B)/libautotune-san.a: $(SAN_OBJ)
 	ar rcs $@ $^
 
 $(B)/autotune: $(CLI_REL) $(B)/libautotune.a
-	$(CC) $(CFLAGS) -pthread $^ $(LIBS) -o $@
+	$(CC) $(CFLAGS) -pthread $^ $(LIBS) $(JANSSON_A) -o $@
 
 # The sanitized CLI, for the CLI tests.
 $(B)/autotune-san: $(CLI_SAN) $(B)/libautotune-san.a
-	$(CC) $(SAN) $(SANLINK) -pthread $^ $(LIBS) -o $@
+	$(CC) $(SAN) $(SANLINK) -pthread $^ $(LIBS) $(JANSSON_A) -o $@
 
 # cmocka travels with the tests (the GPU machine has no libcmocka.so.0).
 $(B)/tests/lib/libcmocka.so.0:
@@ -108,7 +113,8 @@ $(B)/tests/%: tests/%.c tests/tap.h $(B)/libautotune-san.a \
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CPPFLAGS) $(SAN) $(SANLINK) -pthread \
 	    -DAT_DATA='"$(CURDIR)/tests/data"' $< \
-	    $(B)/libautotune-san.a $(LIBS) -L$(B)/tests/lib $(CMOCKA) -o $@
+	    $(B)/libautotune-san.a $(LIBS) $(JANSSON_A) -L$(B)/tests/lib \
+	    $(CMOCKA) -o $@
 
 TEST_ENV := ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 \
             LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \

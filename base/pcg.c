@@ -39,5 +39,8 @@ uint64_t at_pcg_fresh_seed(void)
     /* splitmix64 finaliser, so close clocks give distant seeds */
     s = (s ^ (s >> 30)) * 0xbf58476d1ce4e5b9ULL;
     s = (s ^ (s >> 27)) * 0x94d049bb133111ebULL;
-    return s ^ (s >> 31);
+    /* 63 bits, never 0: a seed is exact as a JSON integer and in the
+     * cache's signed 64-bit column. */
+    s = (s ^ (s >> 31)) >> 1;
+    return s ? s : 1;
 }

@@ -7,6 +7,8 @@
 #include "base/clock.h"
 #include "base/safefile.h"
 #include "compare.h"
+#include "errors.h"
+#include "json.h"
 
 typedef struct done_row {
     at_problem p;
@@ -38,7 +40,8 @@ static void csv_rows(FILE *f, const at_bench_family *bf, const char *gpu,
         if (!w->present)
             continue;
         csv_field(f, gpu);
-        fprintf(f, ",%s,%s,%s,%.6f,%.1f,%.4f\n", d->p.type->name, cols,
+        /* %.17g: every figure reads back to the same double. */
+        fprintf(f, ",%s,%s,%s,%.17g,%.17g,%.17g\n", d->p.type->name, cols,
                 w->kernel, w->ms, w->gbps, w->frac_copy);
     }
     fflush(f);
@@ -80,6 +83,65 @@ static void table(FILE *f, const at_bench_family *bf, const done_row *rows,
     }
 }
 
+/* One problem's figures: its kernels in order, absent ones with why. */
+static json_t *json_row(const at_bench_family *bf, const done_row *d)
+{
+    char shape[96], target[256];
+    bf->shape(&d->p, shape, sizeof shape);
+    bf->verdict(&d->p, &d->c, target, sizeof target);
+    json_t *o = at_json_problem(at_json_object(NULL), &d->p);
+    at_json_str(o, "shape", shape);
+    at_json_str(o, "point", d->c.point);
+    at_json_bool(o, "from_cache", d->c.from_cache);
+    at_json_real(o, "tune_s", d->c.tune_s);
+    at_json_int(o, "seed", (int64_t)d->c.seed);
+    at_json_int(o, "buffer_sets", d->c.sets);
+    at_json_bool(o, "past_l2", d->c.past_l2);
+    at_json_str(o, "target", target[0] ? target : NULL);
+    json_t *ks = json_array();
+    for (int i = 0; i < d->c.n; ++i) {
+        const at_cmp_row *w = &d->c.row[i];
+        json_t *k = at_json_object(NULL);
+        at_json_str(k, "kernel", w->kernel);
+        at_json_bool(k, "present", w->present);
+        if (w->present) {
+            at_json_real(k, "ms", w->ms);
+            at_json_real(k, "min_ms", w->min_ms);
+            at_json_real(k, "max_ms", w->max_ms);
+            at_json_real(k, "gbps", w->gbps);
+            at_json_real(k, "frac_copy", w->frac_copy);
+        } else {
+            at_json_str(k, "why", w->why);
+        }
+        json_array_append_new(ks, k);
+    }
+    at_json_put(o, "kernels", ks);
+    return o;
+}
+
+/* autotune.bench/1: the device, then a row per problem finished. */
+static int json_bench(const at_bench_args *a, const at_bench_family *bf,
+                      const at_device *d, const char *note,
+                      const done_row *rows, int n, double seconds)
+{
+    json_t *o = at_json_object("autotune.bench/1");
+    at_json_str(o, "family", a->family);
+    at_json_str(o, "gpu", d->name);
+    at_json_int(o, "sm", d->sm);
+    at_json_int(o, "sms", d->sms);
+    at_json_int(o, "l2_bytes", d->l2_bytes);
+    at_json_str(o, "driver", d->driver_build);
+    at_json_str(o, "nvrtc", d->nvrtc);
+    at_json_str(o, "contenders_note", note);
+    at_json_str(o, "csv", a->csv);
+    at_json_real(o, "seconds", seconds);
+    json_t *list = json_array();
+    for (int i = 0; i < n; ++i)
+        json_array_append_new(list, json_row(bf, &rows[i]));
+    at_json_put(o, "problems", list);
+    return at_json_print(o);
+}
+
 /* The problems: the one given, or the suite, each checked before any GPU
  * time is spent. 2 (said) if one is not a problem. */
 static int problems(const at_bench_args *a, const at_bench_family *bf,
@@ -89,7 +151,7 @@ static int problems(const at_bench_args *a, const at_bench_family *bf,
     *n = a->one ? 1 : bf->suite_n;
     *rows = calloc((size_t)*n, sizeof **rows);
     if (!*rows) {
-        fprintf(stderr, "autotune: no memory for %d benchmark rows\n", *n);
+        at_cli_say("no memory for %d benchmark rows\n", *n);
         return 1;
     }
     if (a->one) {
@@ -98,7 +160,7 @@ static int problems(const at_bench_args *a, const at_bench_family *bf,
     }
     for (int i = 0; i < *n; ++i)
         if (at_problem_from_api(&(*rows)[i].p, &bf->suite[i], &e)) {
-            fprintf(stderr, "autotune: %s\n", e.msg);
+            at_cli_fail(&e);
             return 2;
         }
     return 0;
@@ -147,7 +209,7 @@ int at_cmd_bench(const at_bench_args *a)
 {
     const at_bench_family *bf = at_bench_family_find(a->family);
     if (!bf) {
-        fprintf(stderr, "autotune: %s has no benchmark\n", a->family);
+        at_cli_say("%s has no benchmark\n", a->family);
         return 2;
     }
     done_row *rows = NULL;
@@ -160,10 +222,10 @@ int at_cmd_bench(const at_bench_args *a)
     autotune_ctx *ctx = NULL;
     if ((rc = at_ctx_create(&ctx, a->device, NULL, a->quiet ? NULL : stderr,
                             &e))) {
-        fprintf(stderr, "autotune: %s%s\n", e.msg,
-                rc == AUTOTUNE_ENO_DRIVER || rc == AUTOTUNE_ENO_DEVICE
-                    ? " (the benchmark needs a CUDA GPU)"
-                    : "");
+        at_cli_fail_hint(&e, rc == AUTOTUNE_ENO_DRIVER ||
+                                     rc == AUTOTUNE_ENO_DEVICE
+                                 ? " (the benchmark needs a CUDA GPU)"
+                                 : "");
         free(rows);
         return 1;
     }
@@ -183,25 +245,34 @@ int at_cmd_bench(const at_bench_args *a)
     if (!rc) {
         fprintf(csv.f, "gpu,type,%s,kernel,ms,gbps,frac_copy\n",
                 bf->csv_head);
-        printf("autotune bench %s on %s (sm_%d, %d SMs, %d MB L2, driver "
-               "%s, NVRTC %s); %s\n", a->family, d->name, d->sm, d->sms,
-               d->l2_bytes >> 20, d->driver_build, d->nvrtc, note);
+        fprintf(a->json ? stderr : stdout, "autotune bench %s on %s (sm_%d, "
+                "%d SMs, %d MB L2, driver %s, NVRTC %s); %s\n", a->family,
+                d->name, d->sm, d->sms, d->l2_bytes >> 20, d->driver_build,
+                d->nvrtc, note);
         fflush(stdout);
         double t0 = at_now_s();
         rc = run_all(ctx, a, bf, state, rows, n, csv.f, &done, &e);
         if (rc) {
             at_safefile_keep(&csv);
-            fprintf(stderr, "autotune: %s\nautotune: the %d problems "
-                    "finished are in %s\n", e.msg, done, csv.tmp);
+            char hint[1200];
+            snprintf(hint, sizeof hint, "\nautotune: the %d problems "
+                     "finished are in %s", done, csv.tmp);
+            at_cli_fail_hint(&e, hint);
         } else if ((rc = at_safefile_commit(&csv, &e))) {
-            fprintf(stderr, "autotune: %s\n", e.msg);
+            at_cli_fail(&e);
         }
-        table(stdout, bf, rows, done);
+        FILE *human = a->json ? stderr : stdout;
+        table(human, bf, rows, done);
         if (!rc)
-            printf("\n%d problems in %.0f s; CSV in %s\n", done,
-                   at_now_s() - t0, a->csv);
+            fprintf(human, "\n%d problems in %.0f s; CSV in %s\n", done,
+                    at_now_s() - t0, a->csv);
+        if (!rc && a->json &&
+            json_bench(a, bf, d, note, rows, done, at_now_s() - t0)) {
+            at_cli_say("writing the JSON summary to stdout failed\n");
+            rc = 1;
+        }
     } else {
-        fprintf(stderr, "autotune: %s\n", e.msg);
+        at_cli_fail(&e);
     }
     free(rows);
     if (state && at_device_push(d, NULL) == 0) {

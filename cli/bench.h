@@ -13,6 +13,8 @@ typedef struct at_bench_args {
     const char *csv;          /* where the CSV goes */
     int device;
     int quiet;                /* no tuning progress */
+    int json;                 /* autotune.bench/1 on stdout, table on
+                               * stderr */
     at_tune_opts tune;        /* how to tune each problem */
 } at_bench_args;
 

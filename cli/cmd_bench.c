@@ -16,7 +16,8 @@ int at_cmd_bench_opts(const opts *o, int argc, char **argv)
     at_bench_args a = {.family = o->family,
                        .one = o->shape_given ? &one : NULL,
                        .csv = o->csv ? o->csv : csv,
-                       .device = (int)o->device, .quiet = o->quiet};
+                       .device = (int)o->device, .quiet = o->quiet,
+                       .json = o->json};
     at_opts_tune(o, &a.tune);
     return at_cmd_bench(&a);
 }

@@ -4,8 +4,39 @@
 #include <string.h>
 
 #include "commands.h"
+#include "errors.h"
 #include "json.h"
 #include "search/replay.h"
+
+/* autotune.replay/1: the record, then an object per strategy. */
+static int json_summary(const opts *o, const at_record *r,
+                        const at_replay_result *res, int n)
+{
+    json_t *top = at_json_object("autotune.replay/1");
+    at_json_str(top, "record", o->file);
+    at_json_str(top, "gpu", r->gpu);
+    at_json_str(top, "family", r->family);
+    at_json_str(top, "type", r->type);
+    at_json_str(top, "problem", r->problem);
+    at_json_int(top, "space_size", (int64_t)r->view.n);
+    at_json_str(top, "optimum_point", r->point[r->best]);
+    at_json_real(top, "optimum_ms", r->ms[r->best]);
+    at_json_int(top, "seeds", o->seeds);
+    json_t *list = json_array();
+    for (int i = 0; i < n; ++i) {
+        json_t *s = at_json_object(NULL);
+        at_json_str(s, "strategy", res[i].strategy);
+        at_json_real(s, "evals_to_1pct", res[i].evals_to_1pct);
+        at_json_real(s, "evals_to_2pct", res[i].evals_to_2pct);
+        at_json_int(s, "worst_to_1pct", (int64_t)res[i].worst_1pct);
+        at_json_int(s, "worst_to_2pct", (int64_t)res[i].worst_2pct);
+        at_json_int(s, "space_size", (int64_t)res[i].space_size);
+        at_json_int(s, "seeds", res[i].seeds);
+        json_array_append_new(list, s);
+    }
+    at_json_put(top, "strategies", list);
+    return at_json_print(top);
+}
 
 int at_cmd_replay(const opts *o, int argc, char **argv)
 {
@@ -14,7 +45,7 @@ int at_cmd_replay(const opts *o, int argc, char **argv)
     at_err e = {0};
     at_record r;
     if (at_record_load(o->file, &r, &e)) {
-        fprintf(stderr, "autotune: %s\n", e.msg);
+        at_cli_fail(&e);
         return 1;
     }
     at_replay_result res[8];
@@ -26,7 +57,8 @@ int at_cmd_replay(const opts *o, int argc, char **argv)
         rc = at_replay(s, &r, (int)o->seeds, &res[n++], &e);
     }
     if (rc) {
-        fprintf(stderr, "autotune: replay of %s: %s\n", o->file, e.msg);
+        at_err_prefix(&e, "replay of %s: ", o->file);
+        at_cli_fail(&e);
         at_record_free(&r);
         return 1;
     }
@@ -42,21 +74,10 @@ int at_cmd_replay(const opts *o, int argc, char **argv)
                 res[i].evals_to_1pct, res[i].evals_to_2pct,
                 100 * res[i].evals_to_2pct / (double)res[i].space_size,
                 res[i].space_size);
-    if (o->json) {
-        printf("[");
-        for (int i = 0; i < n; ++i) {
-            printf("%s\n  {\"strategy\": ", i ? "," : "");
-            at_json_str(stdout, res[i].strategy);
-            printf(", \"evals_to_1pct\": ");
-            at_json_num(stdout, res[i].evals_to_1pct);
-            printf(", \"evals_to_2pct\": ");
-            at_json_num(stdout, res[i].evals_to_2pct);
-            printf(", \"worst_to_1pct\": %zu, \"worst_to_2pct\": %zu, "
-                   "\"space_size\": %zu, \"seeds\": %d}",
-                   res[i].worst_1pct, res[i].worst_2pct, res[i].space_size,
-                   res[i].seeds);
-        }
-        printf("\n]\n");
+    if (o->json && json_summary(o, &r, res, n)) {
+        at_record_free(&r);
+        at_cli_say("writing the JSON summary to stdout failed\n");
+        return 1;
     }
     at_record_free(&r);
     return 0;

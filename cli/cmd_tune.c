@@ -8,6 +8,7 @@
 #include "base/clock.h"
 #include "base/safefile.h"
 #include "commands.h"
+#include "errors.h"
 #include "report.h"
 #include "runtime/api_internal.h"
 
@@ -39,8 +40,8 @@ static int open_place(const opts *o, int want_sm, place *pl)
     int none = rc == AUTOTUNE_ENO_DRIVER || rc == AUTOTUNE_ENO_DEVICE ||
                (rc == AUTOTUNE_ENO_NVRTC && want_sm);
     if (none && !want_sm) {
-        fprintf(stderr, "autotune: %s (--arch auto needs a CUDA GPU; --arch "
-                "sm_XX emits for an architecture without one)\n", e.msg);
+        at_cli_fail_hint(&e, " (--arch auto needs a CUDA GPU; --arch sm_XX "
+                             "emits for an architecture without one)");
         return 1;
     }
     if (none) {
@@ -54,7 +55,7 @@ static int open_place(const opts *o, int want_sm, place *pl)
                      pl->ctx->dev.sm);
     }
     if (rc) {
-        fprintf(stderr, "autotune: %s\n", e.msg);
+        at_cli_fail(&e);
         return 1;
     }
     return 0;
@@ -78,7 +79,7 @@ static int plan(const opts *o, const place *pl, const at_problem *p,
     at_safefile rec = {0};
     int records = o->record && pl->ctx && !pl->no_device[0]; /* tunes */
     if (records && at_safefile_open(&rec, o->record, &e)) {
-        fprintf(stderr, "autotune: --record: %s\n", e.msg);
+        at_cli_say("--record: %s\n", e.msg);
         return 1;
     }
     to.record = rec.f;
@@ -92,17 +93,19 @@ static int plan(const opts *o, const place *pl, const at_problem *p,
     }
     int rc = at_plan_get(&env, p, &to, ans, &e);
     if (records && !rc && (rc = at_safefile_commit(&rec, &e)) != 0) {
-        fprintf(stderr, "autotune: --record: %s\n", e.msg);
+        at_cli_say("--record: %s\n", e.msg);
         return 1;
     }
     if (records && rc) {
         at_safefile_keep(&rec);
-        fprintf(stderr, "autotune: %s\nautotune: --record: the evaluations "
-                "so far are in %s\n", e.msg, rec.tmp);
+        char hint[1200];
+        snprintf(hint, sizeof hint, "\nautotune: --record: the evaluations "
+                 "so far are in %s", rec.tmp);
+        at_cli_fail_hint(&e, hint);
         return 1;
     }
     if (rc)
-        fprintf(stderr, "autotune: %s\n", e.msg);
+        at_cli_fail(&e);
     return rc ? 1 : 0;
 }
 
@@ -143,7 +146,7 @@ static int emit_and_say(const opts *o, const place *pl, const at_plan *ans,
         pv.sm = want_sm;
     at_err e = {0};
     if (at_emit(out, &ans->p, &ans->pt, name, &pv, &e)) {
-        fprintf(stderr, "autotune: %s\n", e.msg);
+        at_cli_fail(&e);
         return 1;
     }
     if (!d)
@@ -153,8 +156,10 @@ static int emit_and_say(const opts *o, const place *pl, const at_plan *ans,
     if (o->record && ans->how == AUTOTUNE_HOW_TUNED)
         fprintf(info, "  recorded %zu evaluations in %s\n",
                 ans->tuned.evaluated, o->record);
-    if (o->json)
-        at_report_json(o, ans, d, at_now_s() - t0, out);
+    if (o->json && at_report_json(o, ans, d, at_now_s() - t0, out)) {
+        at_cli_say("writing the JSON summary to stdout failed\n");
+        return 1;
+    }
     return 0;
 }
 
@@ -165,7 +170,7 @@ int at_cmd_tune(const opts *o, int argc, char **argv)
         return 2;
     int want_sm = 0;
     if (strcmp(o->arch, "auto") != 0 && !(want_sm = at_parse_arch(o->arch))) {
-        fprintf(stderr, "autotune: --arch must be auto or sm_XX (as sm_90), "
+        at_cli_say("--arch must be auto or sm_XX (as sm_90), "
                         "got '%s'\n", o->arch);
         return 2;
     }
@@ -175,7 +180,7 @@ int at_cmd_tune(const opts *o, int argc, char **argv)
         return 1;
     at_limits l;
     if (pl.no_device[0] && !at_limits_for_arch(want_sm, &l)) {
-        fprintf(stderr, "autotune: unknown architecture sm_%d (known: %s)\n",
+        at_cli_say("unknown architecture sm_%d (known: %s)\n",
                 want_sm, AT_KNOWN_ARCHS);
         close_place(&pl);
         return 2;

@@ -1,26 +1,80 @@
 #include "json.h"
 
 #include <math.h>
+#include <stdio.h>
 
-void at_json_str(FILE *f, const char *s)
+#include "gen/family.h"
+
+json_t *at_json_object(const char *schema)
 {
-    fputc('"', f);
-    for (; *s; ++s) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
+    json_t *o = json_object();
+    if (o && schema)
+        at_json_str(o, "schema", schema);
+    return o;
 }
 
-void at_json_num(FILE *f, double v)
+void at_json_put(json_t *o, const char *k, json_t *v)
 {
-    if (isfinite(v))
-        fprintf(f, "%.6g", v);
-    else
-        fputs("null", f);
+    if (o && v)
+        json_object_set_new(o, k, v);
+}
+
+void at_json_str(json_t *o, const char *k, const char *v)
+{
+    at_json_put(o, k, v ? json_string(v) : json_null());
+}
+
+void at_json_int(json_t *o, const char *k, int64_t v)
+{
+    at_json_put(o, k, json_integer((json_int_t)v));
+}
+
+void at_json_bool(json_t *o, const char *k, int v)
+{
+    at_json_put(o, k, json_boolean(v));
+}
+
+void at_json_real(json_t *o, const char *k, double v)
+{
+    if (isfinite(v)) {
+        at_json_put(o, k, json_real(v));
+        return;
+    }
+    char note[128];
+    snprintf(note, sizeof note, "%s_note", k);
+    at_json_put(o, k, json_null());
+    at_json_str(o, note, isnan(v) ? "not a number (nothing measured)"
+                                  : "infinite (a time of zero)");
+}
+
+int at_json_print(json_t *o)
+{
+    int rc = -1;
+    if (o)
+        rc = json_dumpf(o, stdout,
+                        JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                            JSON_REAL_PRECISION(17));
+    if (rc == 0)
+        rc = fputc('\n', stdout) == EOF || fflush(stdout) ? -1 : 0;
+    json_decref(o);
+    return rc;
+}
+
+json_t *at_json_problem(json_t *o, const at_problem *p)
+{
+    char prob[256];
+    at_problem_str(p, prob, sizeof prob);
+    at_json_str(o, "problem", prob);
+    at_json_str(o, "family", p->family->name);
+    at_json_str(o, "type", p->type->name);
+    json_t *fields = at_json_object(NULL);
+    for (int i = 0; i < p->family->n_fields; ++i) {
+        const at_field *f = &p->family->fields[i];
+        if (f->choices)
+            at_json_str(fields, f->name, f->choices[p->v[i]]);
+        else
+            at_json_int(fields, f->name, p->v[i]);
+    }
+    at_json_put(o, "fields", fields);
+    return o;
 }

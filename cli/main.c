@@ -12,6 +12,7 @@
 
 #include "bench.h"
 #include "commands.h"
+#include "errors.h"
 #include "gen/family.h"
 
 static const char *usage =
@@ -76,20 +77,9 @@ static void family_help(FILE *f)
     fputc('\n', f);
 }
 
-int main(int argc, char **argv)
+/* The command, once its options parse. */
+static int run(int argc, char **argv)
 {
-    if (argc < 2)
-        return at_bad_usage("%s", "missing command");
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        fputs(usage, stdout);
-        family_help(stdout);
-        fputs(environment, stdout);
-        return 0;
-    }
-    if (strcmp(argv[1], "--version") == 0) {
-        printf("autotune %s\n", AUTOTUNE_VERSION);
-        return 0;
-    }
     opts o;
     int rc = at_opts_parse(argc, argv, &o);
     if (rc)
@@ -107,4 +97,29 @@ int main(int argc, char **argv)
         if (strcmp(o.cmd, commands[i].name) == 0)
             return commands[i].run(&o, argc, argv);
     return at_bad_usage("unknown command '%s'", o.cmd);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return at_bad_usage("%s", "missing command");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        fputs(usage, stdout);
+        family_help(stdout);
+        fputs(environment, stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("autotune %s\n", AUTOTUNE_VERSION);
+        return 0;
+    }
+    /* With --json, a failure answers on stdout too (autotune.error/1),
+     * whatever stage it failed at. */
+    int json = 0;
+    for (int i = 1; i < argc; ++i)
+        json |= strcmp(argv[i], "--json") == 0;
+    int rc = run(argc, argv);
+    if (rc && json)
+        at_cli_error_json(rc);
+    return rc;
 }

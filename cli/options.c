@@ -5,14 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/pcg.h"
+#include "errors.h"
 #include "gen/family.h"
 #include "search/strategy.h"
 
 int at_bad_usage(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "autotune: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (see autotune --help)\n");
+    char msg[1024];
+    snprintf(msg, sizeof msg, fmt, arg);
+    at_cli_say("%s (see autotune --help)\n", msg);
     return 2;
 }
 
@@ -24,8 +26,8 @@ static int parse_num(const char *flag, const char *s, long long min,
     errno = 0;
     long long x = strtoll(s, &end, 10);
     if (!*s || *end || errno == ERANGE || x < min) {
-        fprintf(stderr,
-                "autotune: %s needs a whole number %s %lld, got '%s'\n",
+        at_cli_say(
+                "%s needs a whole number %s %lld, got '%s'\n",
                 flag, min > 0 ? "of at least" : ">=", min, s);
         return 2;
     }
@@ -55,15 +57,16 @@ static int parse_budget(opts *o)
                         "more than 0, got '%s'", b);
 }
 
-/* --seed: the whole unsigned 64-bit range but 0. */
+/* --seed: 1 to 2^63 - 1, so it is exact wherever it is written. */
 static int parse_seed(const char *v, unsigned long long *seed)
 {
     char *end;
     errno = 0;
     *seed = strtoull(v, &end, 10);
-    if (!*v || *end || errno == ERANGE || *seed == 0 || *v == '-') {
-        fprintf(stderr, "autotune: --seed needs a whole number from 1 to "
-                        "%llu, got '%s'\n", ~0ULL, v);
+    if (!*v || *end || errno == ERANGE || *seed == 0 || *v == '-' ||
+        *seed > AT_SEED_MAX) {
+        at_cli_say("--seed needs a whole number from 1 to %llu, got '%s'\n",
+                   AT_SEED_MAX, v);
         return 2;
     }
     return 0;
@@ -109,7 +112,7 @@ static int parse_command(int argc, char **argv, opts *o, int *i)
     if (!at_family_find(o->family)) {
         char known[256];
         at_family_list(known, sizeof known);
-        fprintf(stderr, "autotune: unknown family '%s' (known: %s)\n",
+        at_cli_say("unknown family '%s' (known: %s)\n",
                 o->family, known);
         return 2;
     }
@@ -164,7 +167,7 @@ static int parse_flags(int argc, char **argv, int i, opts *o)
             at_err e = {0};
             int64_t x;
             if (at_field_parse(&fam->fields[field], v, &x, &e)) {
-                fprintf(stderr, "autotune: %s %s\n", a, e.msg);
+                at_cli_say("%s %s\n", a, e.msg);
                 return 2;
             }
             o->field[field] = v;
@@ -184,7 +187,7 @@ static int parse_flags(int argc, char **argv, int i, opts *o)
 
 static int bad_strategy(const opts *o)
 {
-    fprintf(stderr, "autotune: unknown strategy '%s' (known: %s)\n",
+    at_cli_say("unknown strategy '%s' (known: %s)\n",
             o->strategy, at_strategy_list());
     return 2;
 }
@@ -196,17 +199,15 @@ static int check_command(opts *o)
                        o->seed || o->quiet || o->budget || o->record ||
                        o->limit || o->retune || o->no_cubins || o->warm_l2;
     if (strcmp(o->cmd, "space") == 0 &&
-        (tuning_flags || o->strategy || o->json || o->seeds != 100 ||
-         o->csv))
-        return at_bad_usage("%s", "space takes only --type, --arch and the "
-                                  "problem's fields");
+        (tuning_flags || o->strategy || o->seeds != 100 || o->csv))
+        return at_bad_usage("%s", "space takes only --type, --arch, --json "
+                                  "and the problem's fields");
     if (o->csv && strcmp(o->cmd, "bench") != 0)
         return at_bad_usage("%s", "--csv is for bench");
     if (strcmp(o->cmd, "bench") == 0 &&
-        (o->out || o->name || o->record || o->json ||
-         strcmp(o->arch, "auto") != 0))
-        return at_bad_usage("%s", "bench takes no -o, --name, --record, "
-                                  "--json or --arch (it runs on this GPU)");
+        (o->out || o->name || o->record || strcmp(o->arch, "auto") != 0))
+        return at_bad_usage("%s", "bench takes no -o, --name, --record or "
+                                  "--arch (it runs on this GPU)");
     if (strcmp(o->cmd, "replay") == 0) {
         if (tuning_flags || o->shape_given || strcmp(o->arch, "auto") ||
             o->csv)
@@ -240,7 +241,7 @@ static int check_values(opts *o)
                                 "and at most 3600, got '%s'", o->limit);
     }
     if (!at_type_find(o->type)) {
-        fprintf(stderr, "autotune: unknown type '%s' for %s (known: %s)\n",
+        at_cli_say("unknown type '%s' for %s (known: %s)\n",
                 o->type, o->family, at_type_list());
         return 2;
     }
@@ -278,7 +279,7 @@ int at_opts_problem(const opts *o, at_problem *p)
     if (!rc)
         rc = at_problem_finish(p, &e);
     if (rc) {
-        fprintf(stderr, "autotune: %s\n", e.msg);
+        at_cli_fail(&e);
         return 2;
     }
     return 0;

@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "json.h"
@@ -57,108 +58,74 @@ void at_report_offline(FILE *f, const at_plan *pl, int sm)
                 "problem", pl->name);
 }
 
-static void json_key(const char *k, int first)
-{
-    printf("%s\n  ", first ? "{" : ",");
-    at_json_str(stdout, k);
-    printf(": ");
-}
-
-static void json_kv_str(const char *k, const char *v)
-{
-    json_key(k, 0);
-    at_json_str(stdout, v);
-}
-
-static void json_kv_num(const char *k, double v)
-{
-    json_key(k, 0);
-    at_json_num(stdout, v);
-}
-
 /* The tune's own figures (only when this run tuned). */
-static void json_tuned(const opts *o, const at_tuned *t, int stored)
+static void json_tuned(json_t *o, const opts *op, const at_tuned *t,
+                       int stored)
 {
-    json_kv_str("strategy", t->strategy);
-    json_key("seed", 0);
-    printf("%llu", (unsigned long long)t->seed);
-    json_kv_str("budget", o->budget ? o->budget : "none");
-    json_kv_str("stopped", t->stopped);
-    json_kv_num("space_size", (double)t->points);
-    json_kv_num("evaluated", (double)t->evaluated);
-    json_kv_num("compiled", (double)(t->compiled - t->cached));
-    json_kv_num("from_compile_cache", (double)t->cached);
-    json_kv_num("same_code", (double)t->same_code);
-    json_kv_num("compile_failed", (double)t->compile_failed);
-    json_kv_num("wrong", (double)t->wrong);
-    json_kv_num("timed", (double)t->timed);
-    json_kv_num("raced", (double)t->raced);
-    json_kv_num("tune_s", t->seconds);
-    json_kv_num("variants_per_s", t->evaluated / t->seconds);
-    json_kv_num("setup_s", t->setup_s);
-    json_kv_num("search_s", t->search_s);
-    json_kv_num("leaders_s", t->retime_s);
-    json_kv_num("nvrtc_cpu_s", t->nvrtc_cpu_s);
-    json_kv_num("compile_workers", t->workers);
-    json_kv_num("gpu_s", t->gpu_s);
-    json_key("stored", 0);
-    printf("%s", stored ? "true" : "false");
-    json_key("leaders", 0);
-    printf("[");
+    at_json_str(o, "strategy", t->strategy);
+    at_json_str(o, "budget", op->budget ? op->budget : "none");
+    at_json_str(o, "stopped", t->stopped);
+    at_json_int(o, "space_size", (int64_t)t->points);
+    at_json_int(o, "evaluated", (int64_t)t->evaluated);
+    at_json_int(o, "compiled", (int64_t)(t->compiled - t->cached));
+    at_json_int(o, "from_compile_cache", (int64_t)t->cached);
+    at_json_int(o, "same_code", (int64_t)t->same_code);
+    at_json_int(o, "compile_failed", (int64_t)t->compile_failed);
+    at_json_int(o, "wrong", (int64_t)t->wrong);
+    at_json_int(o, "timed", (int64_t)t->timed);
+    at_json_int(o, "raced", (int64_t)t->raced);
+    at_json_real(o, "tune_s", t->seconds);
+    at_json_real(o, "variants_per_s", t->evaluated / t->seconds);
+    at_json_real(o, "setup_s", t->setup_s);
+    at_json_real(o, "search_s", t->search_s);
+    at_json_real(o, "leaders_s", t->retime_s);
+    at_json_real(o, "nvrtc_cpu_s", t->nvrtc_cpu_s);
+    at_json_int(o, "compile_workers", t->workers);
+    at_json_real(o, "gpu_s", t->gpu_s);
+    at_json_bool(o, "stored", stored);
+    json_t *leaders = json_array();
     for (int i = 0; i < t->n_leaders; ++i) {
-        printf("%s{\"point\": ", i ? ", " : "");
-        at_json_str(stdout, t->leaders[i].name);
-        printf(", \"ms\": ");
-        at_json_num(stdout, t->leaders[i].ms);
-        printf("}");
+        json_t *l = at_json_object(NULL);
+        at_json_str(l, "point", t->leaders[i].name);
+        at_json_real(l, "ms", t->leaders[i].ms);
+        json_array_append_new(leaders, l);
     }
-    printf("]");
+    at_json_put(o, "leaders", leaders);
 }
 
-/* The problem: its text, family, type and every field of the family's
- * table under the field's name. */
-static void json_problem(const at_problem *p)
-{
-    char prob[256];
-    at_problem_str(p, prob, sizeof prob);
-    json_key("problem", 1);
-    at_json_str(stdout, prob);
-    json_kv_str("family", p->family->name);
-    json_kv_str("type", p->type->name);
-    for (int i = 0; i < p->family->n_fields; ++i) {
-        const at_field *f = &p->family->fields[i];
-        if (f->choices)
-            json_kv_str(f->name, f->choices[p->v[i]]);
-        else
-            json_kv_num(f->name, (double)p->v[i]);
-    }
-}
-
-void at_report_json(const opts *o, const at_plan *pl, const at_device *d,
-                    double wall_s, const char *out)
+int at_report_json(const opts *op, const at_plan *pl, const at_device *d,
+                   double wall_s, const char *out)
 {
     static const char *const how[] = {"tuned", "cached", "default"};
     char params[256];
     at_point_params(pl->p.family, &pl->pt, params, sizeof params);
-    json_problem(&pl->p);
-    json_kv_str("gpu", d ? d->name : pl->gpu);
-    json_kv_num("sm", d ? d->sm : pl->sm);
-    json_kv_str("driver", d ? d->driver_build : pl->driver_build);
-    json_kv_str("nvrtc", d ? d->nvrtc : pl->nvrtc);
-    json_key("from_cache", 0);
-    printf("%s", pl->how == AUTOTUNE_HOW_CACHED ? "true" : "false");
-    json_kv_str("how", how[pl->how]);
-    json_kv_num("wall_s", wall_s);
+    json_t *o = at_json_problem(at_json_object("autotune.tune/1"), &pl->p);
+    at_json_str(o, "gpu", d ? d->name : pl->gpu[0] ? pl->gpu : NULL);
+    at_json_int(o, "sm", d ? d->sm : pl->sm);
+    at_json_str(o, "driver", d ? d->driver_build
+                               : pl->driver_build[0] ? pl->driver_build
+                                                     : NULL);
+    at_json_str(o, "nvrtc", d ? d->nvrtc : pl->nvrtc[0] ? pl->nvrtc : NULL);
+    at_json_str(o, "how", how[pl->how]);
+    at_json_bool(o, "from_cache", pl->how == AUTOTUNE_HOW_CACHED);
+    at_json_bool(o, "tuned", pl->how != AUTOTUNE_HOW_DEFAULT);
+    if (pl->how == AUTOTUNE_HOW_DEFAULT)
+        at_json_str(o, "reason", pl->why);
+    at_json_real(o, "wall_s", wall_s);
+    if (pl->how != AUTOTUNE_HOW_DEFAULT)
+        at_json_int(o, "seed", (int64_t)pl->seed);
     if (pl->how == AUTOTUNE_HOW_TUNED)
-        json_tuned(o, &pl->tuned, pl->stored);
-    json_kv_str("point", pl->name);
-    json_kv_str("params", params);
-    json_kv_num("median_ms", pl->fig.median_ms);
-    json_kv_num("gbps", pl->fig.gbps);
-    json_kv_num("copy_gbps", pl->fig.copy_gbps);
-    json_kv_num("frac_copy", pl->fig.frac_copy);
-    json_kv_str("output", out);
-    if (o->record && pl->how == AUTOTUNE_HOW_TUNED)
-        json_kv_str("record", o->record);
-    printf("\n}\n");
+        json_tuned(o, op, &pl->tuned, pl->stored);
+    at_json_str(o, "point", pl->name);
+    at_json_str(o, "params", params);
+    /* A default point was never measured: its figures are null. */
+    int measured = pl->how != AUTOTUNE_HOW_DEFAULT;
+    at_json_real(o, "median_ms", measured ? pl->fig.median_ms : NAN);
+    at_json_real(o, "gbps", measured ? pl->fig.gbps : NAN);
+    at_json_real(o, "copy_gbps", measured ? pl->fig.copy_gbps : NAN);
+    at_json_real(o, "frac_copy", measured ? pl->fig.frac_copy : NAN);
+    at_json_str(o, "output", out);
+    if (op->record && pl->how == AUTOTUNE_HOW_TUNED)
+        at_json_str(o, "record", op->record);
+    return at_json_print(o);
 }

@@ -14,8 +14,9 @@ void at_report_plan(FILE *f, const at_plan *pl, const at_device *d,
                     double wall_s, const char *cache_path);
 /* An answer without a device of the architecture: cached or default. */
 void at_report_offline(FILE *f, const at_plan *pl, int sm);
-/* The run's summary as one JSON object on stdout. d may be NULL. */
-void at_report_json(const opts *o, const at_plan *pl, const at_device *d,
-                    double wall_s, const char *out);
+/* The run's summary as one JSON object on stdout (autotune.tune/1). d
+ * may be NULL (no device). 0, or -1 if stdout failed. */
+int at_report_json(const opts *o, const at_plan *pl, const at_device *d,
+                   double wall_s, const char *out);
 
 #endif

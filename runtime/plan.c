@@ -17,6 +17,7 @@ static void from_entry(at_plan *pl, const at_entry *en)
     pl->sm = en->key.cc;
     pl->sms = en->key.sms;
     pl->driver = en->key.driver;
+    pl->seed = en->seed;
     pl->fig.median_ms = en->median_ms;
     pl->fig.gbps = en->gbps;
     pl->fig.copy_gbps = en->copy_gbps;

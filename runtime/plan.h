@@ -37,6 +37,7 @@ typedef struct at_plan {
     /* Where it was tuned. */
     char gpu[256], driver_build[32], nvrtc[32];
     int sm, sms, driver;
+    uint64_t seed;          /* of the tune that found it (0: default) */
     int stored;             /* tuned here and stored in the cache */
     at_tuned tuned;         /* AUTOTUNE_HOW_TUNED: the tune's summary */
 } at_plan;

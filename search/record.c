@@ -35,7 +35,7 @@ int at_record_write(FILE *f, const char *path, const at_record_row *r,
     int ok = strcmp(r->status, "ok") == 0;
     int n;
     if (ok)
-        n = fprintf(f, "%s,%s,%s,%s,%s,%s,1,ok,%.6f,%.6f,%.6f,%d,%.1f\n",
+        n = fprintf(f, "%s,%s,%s,%s,%s,%s,1,ok,%.17g,%.17g,%.17g,%d,%.17g\n",
                     r->gpu, r->family, r->type, r->problem, r->point,
                     r->params, r->median_ms, r->min_ms, r->max_ms,
                     r->samples, r->gbps);

@@ -17,7 +17,7 @@ kernels() { cut -d, -f6 "$1" | tail -n +2 | tr '\n' ' '; }
 ok=$rc
 [ "$(head -1 "$T/f64.csv")" = "gpu,type,rows,cols,batch,kernel,ms,gbps,frac_copy" ] || ok=1
 [ "$(kernels "$T/f64.csv")" = "memcpy tuned cublas naive classic " ] || ok=1
-grep -q ",f64,1000,777,1,memcpy,[0-9.]*,[0-9.]*,1.0000$" "$T/f64.csv" || ok=1
+grep -q ",f64,1000,777,1,memcpy,[0-9.e+-]*,[0-9.e+-]*,1$" "$T/f64.csv" || ok=1
 report $ok "bench f64 1000x777: CSV header, five kernels, copy at 1.0" \
     "$out
 $(cat "$T/f64.csv")"

@@ -11,4 +11,5 @@ export ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp"
 export UBSAN_OPTIONS=print_stacktrace=1
 exec prove -v build/tests/gpu_variants build/tests/gpu_api tests/gpu/examples.sh \
+    tests/gpu/json.sh \
     tests/gpu/bench_smoke.sh
