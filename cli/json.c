@@ -19,9 +19,24 @@ void at_json_put(json_t *o, const char *k, json_t *v)
         json_object_set_new(o, k, v);
 }
 
+/* jansson takes UTF-8 only: a text that is not (a path, a GPU name from
+ * a cache file) keeps its ASCII and shows each other byte as '?'. */
+static json_t *string_of(const char *v)
+{
+    json_t *s = json_string(v);
+    if (s)
+        return s;
+    char buf[2048];
+    size_t i = 0;
+    for (; v[i] && i + 1 < sizeof buf; ++i)
+        buf[i] = (unsigned char)v[i] < 0x80 ? v[i] : '?';
+    buf[i] = '\0';
+    return json_string(buf);
+}
+
 void at_json_str(json_t *o, const char *k, const char *v)
 {
-    at_json_put(o, k, v ? json_string(v) : json_null());
+    at_json_put(o, k, v ? string_of(v) : json_null());
 }
 
 void at_json_int(json_t *o, const char *k, int64_t v)

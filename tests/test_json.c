@@ -115,6 +115,24 @@ static void default_point_sizes_exact(void **state)
     json_decref(j);
 }
 
+/* A path that is not UTF-8 still gives valid JSON, its other bytes as
+ * '?'. */
+static void non_utf8_text(void **state)
+{
+    (void)state;
+    char path[256];
+    assert_int_equal(run((const char *[]){"transpose", "--arch", "sm_90",
+                                          "--rows", "64", "--cols", "64",
+                                          "-o", "t\xff.cu", "--json",
+                                          "--quiet", NULL},
+                         path, sizeof path),
+                     0);
+    validates(path);
+    json_t *j = load(path);
+    assert_string_equal(str_at(j, "output"), "t?.cu");
+    json_decref(j);
+}
+
 /* Sizes past a float's and a double's exact range. */
 static void large_sizes_exact(void **state)
 {
@@ -290,6 +308,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(default_point_sizes_exact),
         cmocka_unit_test(large_sizes_exact),
+        cmocka_unit_test(non_utf8_text),
         cmocka_unit_test(cached_figures_exact),
         cmocka_unit_test(space_and_replay),
         cmocka_unit_test(errors_as_json),
