@@ -71,18 +71,9 @@ int at_safefile_commit(at_safefile *s, at_err *e)
     return 0;
 }
 
-static void close_file(at_safefile *s)
+void at_safefile_keep(at_safefile *s)
 {
     if (s->f && s->f != stdout)
         fclose(s->f);
     s->f = NULL;
 }
-
-void at_safefile_abort(at_safefile *s)
-{
-    close_file(s);
-    if (s->tmp[0])
-        unlink(s->tmp);
-}
-
-void at_safefile_keep(at_safefile *s) { close_file(s); }

@@ -22,8 +22,6 @@ int at_safefile_open(at_safefile *s, const char *path, at_err *e);
 /* Closes and renames into place; on any write error the temporary file is
  * removed, the target untouched, and AUTOTUNE_EIO returned. */
 int at_safefile_commit(at_safefile *s, at_err *e);
-/* Closes and removes the temporary file (the target stays as it was). */
-void at_safefile_abort(at_safefile *s);
 /* Closes and keeps the temporary file (what was written so far, for the
  * user to see after a failure); its name is s->tmp. */
 void at_safefile_keep(at_safefile *s);

@@ -50,10 +50,9 @@ int at_measure_create(at_measure **out, const at_device *d, const at_problem *p,
     if (b->n_cases > AT_MAX_CASES)
         return at_fail(e, AUTOTUNE_EINVALID, "%s has %d check problems, "
                        "at most %d", f->name, f->n_checks, AT_MAX_CHECKS);
-    b->cases[0].p = *p; /* the comparison kernel is the family's */
     if ((rc = at_measure_alloc(&b->bad, 16 * (size_t)b->n_cases,
                                "mismatch counters", e)) ||
-        (rc = at_check_load(b, cache, e)))
+        (rc = at_check_load(b, f->verify_kernel, cache, e)))
         return rc;
 
     if ((rc = at_case_init(&b->cases[0], p, "the problem", seed, 0, finite,

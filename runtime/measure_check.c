@@ -8,7 +8,8 @@
 #include "measure_impl.h"
 
 /* The comparison kernel, from the compiled-variant cache if it has it. */
-int at_check_load(at_measure *b, at_cubins *cache, at_err *e)
+int at_check_load(at_measure *b, const char *kname, at_cubins *cache,
+                  at_err *e)
 {
     void *cubin = NULL;
     size_t size = 0;
@@ -18,7 +19,6 @@ int at_check_load(at_measure *b, at_cubins *cache, at_err *e)
     at_cubin_key key = {co.sm, b->d->nvrtc, opts};
     at_err warn = {0};
     char kernel[AT_KERNEL_NAME];
-    const char *kname = b->cases[0].p.family->verify_kernel;
     int rc = cache ? at_cubins_get(cache, &key, at_tmpl_check, &cubin, &size,
                                    kernel, &warn)
                    : 0;

@@ -59,8 +59,10 @@ int at_case_init(at_case *c, const at_problem *p, const char *label,
                  uint64_t seed, uint64_t stream, int finite, at_err *e);
 void at_case_free(at_case *c);
 
-/* measure_check.c: the family's comparison kernel. */
-int at_check_load(at_measure *m, at_cubins *cache, at_err *e);
+/* measure_check.c: the family's comparison kernel (templates/check.cu),
+ * by name. */
+int at_check_load(at_measure *m, const char *kname, at_cubins *cache,
+                  at_err *e);
 int at_check_run(at_measure *m, const at_runner *run, int n, at_err *e);
 
 #endif
