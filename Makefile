@@ -10,9 +10,21 @@ CC      ?= gcc
 NVCC    ?= $(CUDA)/bin/nvcc
 B       := build
 
+# Debian packages: installed (as root) or named before anything is built,
+# so the README's two commands work on a bare machine (.ci/deps.sh).
+DEPS_GOALS := $(if $(MAKECMDGOALS),$(MAKECMDGOALS),all)
+ifneq ($(filter all check check-full fuzz fuzz-build examples,$(DEPS_GOALS)),)
+DEPS_OK := $(shell sh .ci/deps.sh $(if $(filter check check-full fuzz \
+             fuzz-build,$(DEPS_GOALS)),check,build); echo $$?)
+ifneq ($(DEPS_OK),0)
+$(error missing packages: see above)
+endif
+endif
+
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
            -Wno-missing-field-initializers -Wno-format-truncation
-CPPFLAGS:= -I$(CUDA)/include -Iinclude -I. -D_GNU_SOURCE
+CPPFLAGS:= -I$(CUDA)/include -Iinclude -I. -D_GNU_SOURCE \
+           -DAT_WORKER_DEFAULT='"$(CURDIR)/$(B)/autotune"' 
 CFLAGS  ?= -O2 -g
 SAN     := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
            -fno-omit-frame-pointer
@@ -29,21 +41,24 @@ CMOCKA  := -lcmocka -Wl,-rpath,'$$ORIGIN/lib'
 
 # Layers, lowest first (docs/ARCHITECTURE.md): each folder includes only
 # itself and the folders before it; tests/check_layers.pl enforces it.
-BASE_SRC := base/error.c base/clock.c base/dl.c base/pcg.c base/safefile.c
+BASE_SRC := base/error.c base/clock.c base/dl.c base/pcg.c base/safefile.c \
+            base/text.c base/sockio.c
 GEN_SRC_ := gen/types.c gen/problem.c gen/space.c gen/family.c \
             gen/transpose.c gen/transpose_problem.c gen/transpose_check.c \
-            gen/transpose_emit.c gen/expand.c gen/emit.c
+            gen/transpose_emit.c gen/expand.c gen/emit.c gen/ident.c
 SEARCH_SRC := search/strategy.c search/exhaustive.c search/walk.c \
               search/random.c search/local.c search/genetic.c \
               search/record.c search/replay.c
 RUNTIME_SRC := runtime/cuda_api.c runtime/nvrtc_api.c runtime/device.c \
                runtime/compile.c runtime/compile_proc.c runtime/cubins.c \
-               runtime/elf.c runtime/cache.c runtime/key.c \
+               runtime/elf.c runtime/sqlite_file.c runtime/cache.c \
+               runtime/cache_failed.c runtime/cache_lock.c runtime/key.c \
                runtime/measure.c runtime/measure_cases.c \
                runtime/measure_check.c runtime/rounds.c \
                runtime/tune.c runtime/tune_prog.c runtime/tune_eval.c \
-               runtime/tune_walk.c runtime/tune_leaders.c runtime/plan.c \
-               runtime/api.c
+               runtime/tune_walk.c runtime/tune_leaders.c \
+               runtime/tune_plant.c runtime/plan.c runtime/gpu_worker.c \
+               runtime/gpu_worker_main.c runtime/api.c
 # The command line, its subcommands and the benchmark with its contenders:
 # in the autotune binary, not in libautotune.a.
 CLI_SRC := cli/main.c cli/options.c cli/errors.c cli/cmd_tune.c \
@@ -65,12 +80,13 @@ CLI_REL := $(patsubst %.c,$(B)/rel/%.o,$(CLI_SRC) $(CLI_GEN))
 CLI_SAN := $(patsubst %.c,$(B)/san/%.o,$(CLI_SRC) $(CLI_GEN))
 
 CPU_TESTS := test_pcg test_space test_family test_search test_compile \
+             test_reliability test_hostile \
              test_cache test_cubins test_emit test_cli test_json \
              test_nodevice
 GPU_TESTS := gpu_variants gpu_api
 
 .PHONY: all check check-full gpu-check gpu-bench gpu-tune-bench gpu-crosscheck \
-        gpu-build clean \
+        gpu-build clean fuzz fuzz-build \
         examples
 all: $(B)/autotune
 
@@ -116,14 +132,48 @@ $(B)/tests/%: tests/%.c tests/tap.h $(B)/libautotune-san.a \
 	    $(B)/libautotune-san.a $(LIBS) $(JANSSON_A) -L$(B)/tests/lib \
 	    $(CMOCKA) -o $@
 
+# Without sanitizers, for compute-sanitizer (which cannot share a process
+# with ASan): tests/gpu/sanitize.sh.
+$(B)/tests/gpu_variants-rel: tests/gpu_variants.c tests/tap.h \
+              $(B)/libautotune.a $(B)/tests/lib/libcmocka.so.0
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -pthread $< $(B)/libautotune.a \
+	    $(LIBS) -L$(B)/tests/lib $(CMOCKA) -o $@
+
+# Fuzzing (libFuzzer, clang): the CLI's option and problem parsing,
+# problem text, replay's CSV and cache files. `make fuzz` runs each target
+# FUZZ_SECONDS and grows its committed corpus; `make check` replays the
+# corpora and fuzzes each for a few seconds (tests/fuzz/smoke.sh).
+FUZZ_CC  ?= clang
+FUZZ_WARN := $(filter-out -Wno-format-truncation,$(WARN))
+FUZZ_TARGETS := fuzz_options fuzz_problem fuzz_record fuzz_cache
+FUZZ_SECONDS ?= 600
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+              -fno-sanitize-recover=all
+FUZZ_OBJ := $(patsubst %.c,$(B)/fuzz/%.o,$(LIB_SRC) $(GEN_SRC) \
+              $(filter-out cli/main.c,$(CLI_SRC)) $(CLI_GEN))
+
+$(B)/fuzz/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_WARN) $(CPPFLAGS) $(FUZZ_FLAGS) -pthread -c $< -o $@
+
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_WARN) $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -pthread \
+	    $^ $(LIBS) $(JANSSON_A) -o $@
+
+fuzz-build: $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
+fuzz: fuzz-build
+	sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 TEST_ENV := ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 \
             LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
             UBSAN_OPTIONS=print_stacktrace=1 \
-            AUTOTUNE_BIN=$(CURDIR)/$(B)/autotune-san
+            AUTOTUNE_BIN=$(CURDIR)/$(B)/autotune-san \
+            AUTOTUNE_REL=$(CURDIR)/$(B)/autotune
 
-check: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/autotune-san
+check: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/autotune-san \
+       $(B)/autotune fuzz-build
 	$(TEST_ENV) prove -v tests/check_layers.pl \
-	    $(addprefix $(B)/tests/,$(CPU_TESTS))
+	    $(addprefix $(B)/tests/,$(CPU_TESTS)) tests/fuzz/smoke.sh
 
 # The CPU suite with its slower sweeps too (every point compiled for sm_80
 # as well as sm_90): for the GPU machine or a nightly run, not CI.
@@ -132,6 +182,7 @@ check-full: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/autotune-san
 	    $(addprefix $(B)/tests/,$(CPU_TESTS))
 
 gpu-build: $(addprefix $(B)/tests/,$(GPU_TESTS)) $(B)/autotune \
+           $(B)/tests/gpu_variants-rel \
            $(B)/autotune-san $(B)/examples/api_example
 gpu-check: gpu-build
 	sh tests/gpu/run.sh

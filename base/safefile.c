@@ -1,6 +1,8 @@
 #include "safefile.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,15 +20,45 @@ int at_safefile_open(at_safefile *s, const char *path, at_err *e)
         s->f = stdout;
         return 0;
     }
-    struct stat st;
-    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (!(s->f = fopen(path, "w")))
+    struct stat st, lst;
+    int exists = stat(path, &st) == 0;
+    if (!exists && lstat(path, &lst) == 0)
+        return at_fail(e, AUTOTUNE_EIO, "%s is a symbolic link to nothing; "
+                       "not followed", path);
+    if (exists && !S_ISREG(st.st_mode)) {
+        /* A device or a pipe: written through, never created. */
+        int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0 || !(s->f = fdopen(fd, "w"))) {
+            int err = errno;
+            if (fd >= 0)
+                close(fd);
             return at_fail(e, AUTOTUNE_EIO, "cannot write %s: %s", path,
-                           strerror(errno));
+                           strerror(err));
+        }
         return 0;
     }
-    snprintf(s->tmp, sizeof s->tmp, "%s.XXXXXX", path);
-    int fd = mkstemp(s->tmp);
+    if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        /* The user's link stays; the file it names is replaced. */
+        char *real = realpath(path, NULL);
+        if (!real || strlen(real) >= sizeof s->path) {
+            free(real);
+            return at_fail(e, AUTOTUNE_EIO, "cannot resolve the link %s",
+                           path);
+        }
+        snprintf(s->path, sizeof s->path, "%s", real);
+        free(real);
+    }
+    /* The mode bits too: root passes access(), and a read-only file is
+     * the user saying "keep this". */
+    if (exists && (access(s->path, W_OK) != 0 || !(st.st_mode & 0222)))
+        return at_fail(e, AUTOTUNE_EIO, "%s exists and is read-only; not "
+                       "replaced", path);
+    if (exists && st.st_nlink > 1)
+        return at_fail(e, AUTOTUNE_EIO, "%s has %ju hard links; replacing "
+                       "it would break them: remove it first or write "
+                       "elsewhere", path, (uintmax_t)st.st_nlink);
+    snprintf(s->tmp, sizeof s->tmp, "%s.XXXXXX", s->path);
+    int fd = mkostemp(s->tmp, O_CLOEXEC); /* O_EXCL: never follows */
     if (fd < 0) {
         int err = errno;
         s->tmp[0] = '\0';

@@ -2,7 +2,9 @@
  * created exclusively (mkstemp) in the target's directory, and is renamed
  * over the target when complete. A target that exists and is not a regular
  * file (a device, a pipe, /dev/stdout) is written through instead. "-" is
- * standard output. Emitted .cu files, records and the benchmark's CSV all
+ * standard output. A symbolic link is kept and the file it names is
+ * replaced (a dangling one is refused); an existing file that is not
+ * writable, or that has other hard links, is refused, not replaced. Emitted .cu files, records and the benchmark's CSV all
  * go through here. */
 #ifndef AT_SAFEFILE_H
 #define AT_SAFEFILE_H
@@ -11,9 +13,13 @@
 
 #include "error.h"
 
+/* The longest path written, with its terminator: a longer one is an
+ * error, never cut. */
+enum { AT_PATH_MAX = 1024 };
+
 typedef struct at_safefile {
     FILE *f;
-    char path[1024]; /* the target */
+    char path[AT_PATH_MAX]; /* the target */
     char tmp[1100];  /* the temporary file; "" when written through */
 } at_safefile;
 

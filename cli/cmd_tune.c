@@ -7,10 +7,12 @@
 
 #include "base/clock.h"
 #include "base/safefile.h"
+#include "base/text.h"
 #include "commands.h"
 #include "errors.h"
 #include "report.h"
 #include "runtime/api_internal.h"
+#include "runtime/gpu_worker.h"
 
 static void command_line(int argc, char **argv, char *buf, size_t n)
 {
@@ -86,7 +88,8 @@ static int plan(const opts *o, const place *pl, const at_problem *p,
     to.record_path = o->record;
     at_plan_env env = {.cache = pl->cache, .sm = want_sm,
                        .no_device = pl->no_device,
-                       .progress = o->quiet ? NULL : stderr};
+                       .progress = o->quiet ? NULL : stderr,
+                       .worker = at_worker_path()};
     if (pl->ctx) {
         env.dev = &pl->ctx->dev;
         env.cubins = pl->ctx->cubins;
@@ -151,11 +154,15 @@ static int emit_and_say(const opts *o, const place *pl, const at_plan *ans,
     }
     if (!d)
         at_report_offline(info, ans, want_sm);
+    char shown[AT_PATH_MAX];
+    at_text_printable(out, shown, sizeof shown, 0);
     if (strcmp(out, "-") != 0)
-        fprintf(info, "  wrote %s\n", out);
-    if (o->record && ans->how == AUTOTUNE_HOW_TUNED)
+        fprintf(info, "  wrote %s\n", shown);
+    if (o->record && ans->how == AUTOTUNE_HOW_TUNED) {
+        at_text_printable(o->record, shown, sizeof shown, 0);
         fprintf(info, "  recorded %zu evaluations in %s\n",
-                ans->tuned.evaluated, o->record);
+                ans->tuned.evaluated, shown);
+    }
     if (o->json && at_report_json(o, ans, d, at_now_s() - t0, out)) {
         at_cli_say("writing the JSON summary to stdout failed\n");
         return 1;

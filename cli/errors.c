@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "json.h"
 
 static char last[2048];
@@ -13,8 +14,11 @@ void at_cli_say(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last, sizeof last, fmt, ap);
+    char raw[sizeof last];
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    /* An argument or a cache's text never sends escapes to a terminal. */
+    at_text_printable(raw, last, sizeof last, 1);
     last_code = 0;
     fprintf(stderr, "autotune: %s", last);
     size_t n = strlen(last);

@@ -9,11 +9,13 @@
  * stderr. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "commands.h"
 #include "errors.h"
 #include "gen/family.h"
+#include "runtime/gpu_worker.h"
 
 static const char *usage =
     "usage:\n"
@@ -47,6 +49,9 @@ static const char *usage =
     "  --retune         tune even if the cache has an answer\n"
     "  --json           the run's summary as JSON on stdout\n"
     "  --compile-limit S  seconds per variant's compilation (default 60)\n"
+    "  --kernel-limit S   seconds a variant's launch may run on the GPU\n"
+    "                   before it counts as hung (default: 1000 times the\n"
+    "                   copy's time, at least 1)\n"
     "  --no-compile-cache  compile every variant (no compiled-variant cache)\n"
     "  --warm-l2        time from L2 (no buffer rotation for small inputs)\n"
     "  --seeds N        replay: seeds per strategy (default 100)\n"
@@ -57,7 +62,9 @@ static const char *usage =
 static const char *environment =
     "environment: AUTOTUNE_CACHE (cache file), AUTOTUNE_CUBIN_CACHE\n"
     "  (compiled variants; default beside the cache), XDG_CACHE_HOME,\n"
-    "  AUTOTUNE_NVRTC, AUTOTUNE_LIBCUDA, AUTOTUNE_CUBLAS\n";
+    "  AUTOTUNE_NVRTC, AUTOTUNE_LIBCUDA, AUTOTUNE_CUBLAS, AUTOTUNE_WORKER\n"
+    "  (the GPU worker binary; default this one; \"none\": tune in-process,\n"
+    "  a faulting variant then ends the run)\n";
 
 /* Each family's problem flags, from its field table. */
 static void family_help(FILE *f)
@@ -101,6 +108,16 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* The tuner's own GPU worker (runtime/gpu_worker.h). */
+    if (argc == 2 && strcmp(argv[1], "__gpu-worker") == 0)
+        return at_worker_main();
+    /* Tunes run their device work in this same binary. */
+    char self[1024];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        at_worker_set_path(self);
+    }
     if (argc < 2)
         return at_bad_usage("%s", "missing command");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {

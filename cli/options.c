@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "base/pcg.h"
+#include "base/safefile.h"
 #include "errors.h"
 #include "gen/family.h"
+#include "gen/ident.h"
 #include "search/strategy.h"
 
 int at_bad_usage(const char *fmt, const char *arg)
@@ -18,17 +20,16 @@ int at_bad_usage(const char *fmt, const char *arg)
     return 2;
 }
 
-/* A whole decimal number >= min; nothing else accepted. */
+/* A whole decimal number in [min, max]; nothing else accepted. */
 static int parse_num(const char *flag, const char *s, long long min,
-                     long long *v)
+                     long long max, long long *v)
 {
     char *end;
     errno = 0;
     long long x = strtoll(s, &end, 10);
-    if (!*s || *end || errno == ERANGE || x < min) {
-        at_cli_say(
-                "%s needs a whole number %s %lld, got '%s'\n",
-                flag, min > 0 ? "of at least" : ">=", min, s);
+    if (!*s || *end || errno == ERANGE || x < min || x > max) {
+        at_cli_say("%s needs a whole number from %lld to %lld, got '%s'\n",
+                   flag, min, max, s);
         return 2;
     }
     *v = x;
@@ -127,15 +128,19 @@ static int parse_flags(int argc, char **argv, int i, opts *o)
     const struct {
         const char *flag;
         const char **str;
-        long long *num, min;
+        long long *num, min, max;
     } flags[] = {
-        {"--arch", &o->arch, NULL, 0},      {"--type", &o->type, NULL, 0},
-        {"-o", &o->out, NULL, 0},           {"--name", &o->name, NULL, 0},
-        {"--csv", &o->csv, NULL, 0},        {"--device", NULL, &o->device, 0},
-        {"--jobs", NULL, &o->jobs, 1},      {"--strategy", &o->strategy, NULL, 0},
-        {"--budget", &o->budget, NULL, 0},  {"--record", &o->record, NULL, 0},
-        {"--compile-limit", &o->limit, NULL, 0},
-        {"--seeds", NULL, &o->seeds, 1},
+        {"--arch", &o->arch, NULL, 0, 0},   {"--type", &o->type, NULL, 0, 0},
+        {"-o", &o->out, NULL, 0, 0},        {"--name", &o->name, NULL, 0, 0},
+        {"--csv", &o->csv, NULL, 0, 0},
+        {"--device", NULL, &o->device, 0, 1023},
+        {"--jobs", NULL, &o->jobs, 1, 256},
+        {"--strategy", &o->strategy, NULL, 0, 0},
+        {"--budget", &o->budget, NULL, 0, 0},
+        {"--record", &o->record, NULL, 0, 0},
+        {"--compile-limit", &o->limit, NULL, 0, 0},
+        {"--kernel-limit", &o->klimit, NULL, 0, 0},
+        {"--seeds", NULL, &o->seeds, 1, 1000000},
     };
     const struct {
         const char *flag;
@@ -178,7 +183,8 @@ static int parse_flags(int argc, char **argv, int i, opts *o)
         } else if (flags[f].str) {
             *flags[f].str = v;
             o->shape_given |= flags[f].str == &o->type;
-        } else if (parse_num(a, v, flags[f].min, flags[f].num)) {
+        } else if (parse_num(a, v, flags[f].min, flags[f].max,
+                             flags[f].num)) {
             return 2;
         }
     }
@@ -197,7 +203,8 @@ static int check_command(opts *o)
 {
     int tuning_flags = o->out || o->name || o->device || o->jobs ||
                        o->seed || o->quiet || o->budget || o->record ||
-                       o->limit || o->retune || o->no_cubins || o->warm_l2;
+                       o->limit || o->klimit || o->retune || o->no_cubins ||
+                       o->warm_l2;
     if (strcmp(o->cmd, "space") == 0 &&
         (tuning_flags || o->strategy || o->seeds != 100 || o->csv))
         return at_bad_usage("%s", "space takes only --type, --arch, --json "
@@ -226,29 +233,42 @@ static int check_command(opts *o)
     return 0;
 }
 
-/* Values that need more than a number: budget, limit, type, name. */
+/* Seconds, more than 0 and at most an hour. */
+static int parse_seconds(const char *flag, const char *v, double *s)
+{
+    char *end;
+    errno = 0;
+    *s = strtod(v, &end);
+    if (!*v || *end || errno || !(*s > 0) || *s > 3600) {
+        at_cli_say("%s needs seconds, more than 0 and at most 3600, got "
+                   "'%s'\n", flag, v);
+        return 2;
+    }
+    return 0;
+}
+
+/* Values that need more than a number: budget, limits, type, name. */
 static int check_values(opts *o)
 {
     if (o->budget && parse_budget(o))
         return 2;
-    if (o->limit) {
-        char *end;
-        errno = 0;
-        o->limit_s = strtod(o->limit, &end);
-        if (!*o->limit || *end || errno || !(o->limit_s > 0) ||
-            o->limit_s > 3600)
-            return at_bad_usage("--compile-limit needs seconds, more than 0 "
-                                "and at most 3600, got '%s'", o->limit);
-    }
+    if (o->limit && parse_seconds("--compile-limit", o->limit, &o->limit_s))
+        return 2;
+    if (o->klimit && parse_seconds("--kernel-limit", o->klimit, &o->klimit_s))
+        return 2;
     if (!at_type_find(o->type)) {
         at_cli_say("unknown type '%s' for %s (known: %s)\n",
                 o->type, o->family, at_type_list());
         return 2;
     }
-    for (const char *c = o->name; c && *c; ++c)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-              *c == '_' || (c != o->name && *c >= '0' && *c <= '9')))
-            return at_bad_usage("--name '%s' is not a C identifier", o->name);
+    at_err e = {0};
+    if (o->name && at_ident_check(o->name, &e))
+        return at_bad_usage("--name: %s", e.msg);
+    const char *paths[] = {o->out, o->record, o->csv};
+    for (int i = 0; i < 3; ++i)
+        if (paths[i] && strlen(paths[i]) >= AT_PATH_MAX)
+            return at_bad_usage("a path is too long (at most 1023 bytes): "
+                                "%.60s...", paths[i]);
     return 0;
 }
 
@@ -301,6 +321,7 @@ void at_opts_tune(const opts *o, at_tune_opts *t)
         .jobs = (int)o->jobs, .seed = o->seed,
         .progress = o->quiet ? NULL : stderr, .strategy = o->strategy,
         .budget_evals = o->budget_evals, .budget_s = o->budget_s,
-        .compile_limit_s = o->limit_s, .warm_l2 = o->warm_l2,
+        .compile_limit_s = o->limit_s,
+        .kernel_limit_s = o->klimit_s, .warm_l2 = o->warm_l2,
         .no_cubin_cache = o->no_cubins, .retune = o->retune || o->record};
 }

@@ -13,13 +13,14 @@
 typedef struct opts {
     const char *cmd;    /* "tune", "space", "bench", "replay" */
     const char *family, *type, *arch, *out, *name;
-    const char *strategy, *budget, *record, *limit, *file, *csv;
+    const char *strategy, *budget, *record, *limit, *klimit, *file;
+    const char *csv;
     long long device, jobs, seeds;
     int shape_given; /* --type or a problem field: bench takes one problem */
     unsigned long long seed;
     int quiet, json, retune, no_cubins, warm_l2;
     size_t budget_evals;
-    double budget_s, limit_s;
+    double budget_s, limit_s, klimit_s;
     const char *field[AT_MAX_FIELDS]; /* the family's fields as given */
 } opts;
 

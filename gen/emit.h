@@ -18,9 +18,14 @@ typedef struct at_provenance {
     const char *command; /* the command line that made it */
 } at_provenance;
 
+/* in made safe for a C comment (n bytes, terminated): printable ASCII,
+ * comment delimiters broken, other bytes as \xNN. */
+void at_emit_comment_text(const char *in, char *out, size_t n);
+
 /* Writes to path ("-": stdout) through base/safefile.h, so an existing
  * file is replaced whole or not at all. name: the launcher's
- * name; the kernel is name_kernel. */
+ * name (gen/ident.h: refused unless a usable identifier); the kernel is
+ * name_kernel. Every text in the provenance header is escaped. */
 int at_emit(const char *path, const at_problem *p, const at_point *pt,
             const char *name, const at_provenance *pv, at_err *e);
 

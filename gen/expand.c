@@ -5,7 +5,7 @@
 #include <string.h>
 
 char *at_expand(const at_problem *p, const at_point *pt,
-                const char *kernel_name, at_err *e)
+                const char *kernel_name, const char *hook, at_err *e)
 {
     const at_family *f = p->family;
     char name[128], defs[1024];
@@ -13,17 +13,21 @@ char *at_expand(const at_problem *p, const at_point *pt,
     f->defines(p, pt, defs, sizeof defs);
     /* The element size, not the type's name: types of one size share
      * their compiled variants. */
-    const char *fmt = "/* %s, %d-byte elements: %s */\n%s#define AT_KERNEL "
-                      "%s\n#line 1 \"%s\"\n%s";
-    int n = snprintf(NULL, 0, fmt, f->name, p->type->bytes, name, defs,
-                     kernel_name, f->template_path, f->template_src);
+    const char *fmt = "/* %s, %d-byte elements: %s */\n%s%s%s%s#define "
+                      "AT_KERNEL %s\n#line 1 \"%s\"\n%s";
+    const char *h0 = hook ? "#define AT_TEST_HOOK " : "";
+    const char *h1 = hook ? "\n" : "";
+    hook = hook ? hook : "";
+    int n = snprintf(NULL, 0, fmt, f->name, p->type->bytes, name, h0, hook,
+                     h1, defs, kernel_name, f->template_path,
+                     f->template_src);
     char *src = malloc((size_t)n + 1);
     if (!src) {
         at_fail(e, AUTOTUNE_ENOMEM, "expanding %s", name);
         return NULL;
     }
-    snprintf(src, (size_t)n + 1, fmt, f->name, p->type->bytes, name, defs,
-             kernel_name, f->template_path, f->template_src);
+    snprintf(src, (size_t)n + 1, fmt, f->name, p->type->bytes, name, h0,
+             hook, h1, defs, kernel_name, f->template_path, f->template_src);
     return src;
 }
 
@@ -57,14 +61,14 @@ static int put(sbuf *b, const char *s, size_t n)
 }
 
 char *at_expand_program(const at_problem *p, const at_point *const *pts,
-                      int k, at_err *e)
+                        const char *const *hooks, int k, at_err *e)
 {
     sbuf b = {0};
     int bad = 0;
     for (int i = 0; i < k && !bad; ++i) {
         char name[32], head[64];
         at_program_kernel(i, name, sizeof name);
-        char *src = at_expand(p, pts[i], name, e);
+        char *src = at_expand(p, pts[i], name, hooks ? hooks[i] : NULL, e);
         if (!src)
             break;
         snprintf(head, sizeof head, "namespace at_point_%d {\n", i);

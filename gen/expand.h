@@ -7,9 +7,11 @@
 
 #include "family.h"
 
-/* malloc'd source with the kernel named kernel_name; NULL on no memory. */
+/* malloc'd source with the kernel named kernel_name; NULL on no memory.
+ * hook: NULL, or code the template's AT_TEST_HOOK becomes (the GPU
+ * suite's planted faults, runtime/tune_plant.c). */
 char *at_expand(const at_problem *p, const at_point *pt,
-                const char *kernel_name, at_err *e);
+                const char *kernel_name, const char *hook, at_err *e);
 
 /* The kernel name of the i-th point of a program (at_kernel_0, ...). */
 void at_program_kernel(int i, char *buf, size_t n);
@@ -18,6 +20,6 @@ void at_program_kernel(int i, char *buf, size_t n);
  * its kernel named at_program_kernel(i), and every macro it #defines
  * #undef'd after it. malloc'd; NULL on no memory. */
 char *at_expand_program(const at_problem *p, const at_point *const *pts,
-                      int k, at_err *e);
+                        const char *const *hooks, int k, at_err *e);
 
 #endif

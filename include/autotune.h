@@ -44,7 +44,8 @@ extern "C" {
     X(IO, -11, "file I/O failed")                                            \
     X(NOT_FOUND, -12, "no such family, type or entry")                       \
     X(NO_VARIANT, -13, "no variant of the space passed verification")        \
-    X(RANGE, -14, "size out of range")
+    X(RANGE, -14, "size out of range")                                      \
+    X(FAULT, -15, "kernel variant faulted or hung on the GPU")
 
 enum autotune_error {
 #define AUTOTUNE_ENUM_(name, value, msg) AUTOTUNE_E##name = value,

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "api_internal.h"
+#include "gpu_worker.h"
 #include "measure.h"
 #include "plan.h"
 
@@ -118,7 +119,8 @@ int at_ctx_get(autotune_ctx *c, const at_problem *p, const at_tune_opts *o,
     /* With a device the planner always has a cubin: cached or tuned. */
     at_plan pl;
     at_plan_env env = {.cache = c->cache, .cubins = c->cubins,
-                       .dev = &c->dev, .progress = c->progress};
+                       .dev = &c->dev, .progress = c->progress,
+                       .worker = at_worker_path()};
     int rc = at_plan_get(&env, p, o, &pl, &e);
     if (!rc) {
         k->pt = pl.pt;

@@ -11,14 +11,14 @@
 
 #include "base/clock.h"
 #include "base/hash.h"
+#include "base/text.h"
+#include "cache_impl.h"
+#include "sqlite_file.h"
 
-struct at_cache {
-    sqlite3 *db;
-    char path[1024];
-};
+
+static const char *const tables[] = {"wisdom", "failed", NULL};
 
 static const char *schema =
-    "PRAGMA journal_mode=WAL;"
     "CREATE TABLE IF NOT EXISTS wisdom("
     " key TEXT PRIMARY KEY,"
     " gpu TEXT NOT NULL, cc INTEGER NOT NULL, sms INTEGER NOT NULL,"
@@ -31,7 +31,14 @@ static const char *schema =
     " median_ms REAL, gbps REAL, copy_gbps REAL, frac_copy REAL,"
     " registers INTEGER, shared_bytes INTEGER, local_bytes INTEGER,"
     " seed INTEGER, tune_seconds REAL, points INTEGER,"
-    " created TEXT NOT NULL);";
+    " created TEXT NOT NULL);"
+    /* Variants that faulted, hung or failed to load on a GPU: skipped
+     * by later tunes of the same key (runtime/cache_failed.c). */
+    "CREATE TABLE IF NOT EXISTS failed("
+    " key TEXT NOT NULL, point TEXT NOT NULL, error TEXT NOT NULL,"
+    " created TEXT NOT NULL, PRIMARY KEY(key, point));";
+
+static const at_sqlite_spec spec = {"cache", NULL, tables};
 
 /* autotune 0.1 keyed transpose problems by columns of their own (rows,
  * cols, ...); its rows are refused, not migrated: every one of them is
@@ -48,34 +55,6 @@ static int refuse_old_layout(at_cache *c, at_err *e)
                    "0.1 (transpose columns); its entries cannot be used by "
                    "%s: remove the file, or set AUTOTUNE_CACHE to another "
                    "path", c->path, AUTOTUNE_VERSION);
-}
-
-int at_sql_fail(at_err *e, sqlite3 *db, int rc, const char *call,
-                const char *path)
-{
-    return at_fail(e, AUTOTUNE_ESQLITE, "%s: %s (%d): %s [cache %s]", call,
-                   sqlite3_errstr(rc), rc, db ? sqlite3_errmsg(db) : "",
-                   path);
-}
-
-static int mkdirs(char *path, at_err *e)
-{
-    for (char *s = path + 1; *s; ++s) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        int r = mkdir(path, 0700); /* XDG: user only */
-        int err = errno;
-        *s = '/';
-        if (r && err != EEXIST) {
-            *s = '\0';
-            at_fail(e, AUTOTUNE_EIO, "cannot create cache directory %s: %s",
-                    path, strerror(err));
-            *s = '/';
-            return AUTOTUNE_EIO;
-        }
-    }
-    return 0;
 }
 
 int at_cache_default_path(char *buf, size_t n, at_err *e)
@@ -101,69 +80,7 @@ int at_cache_default_path(char *buf, size_t n, at_err *e)
                        "HOME");
     if (k < 0 || (size_t)k >= n)
         return at_fail(e, AUTOTUNE_EIO, "cache path too long");
-    return mkdirs(buf, e);
-}
-
-/* The directory of path must exist and be writable: say so plainly rather
- * than let SQLite report "unable to open database file". */
-static int check_dir(const char *path, at_err *e)
-{
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
-    struct stat st;
-    if (stat(dir, &st) != 0)
-        return at_fail(e, AUTOTUNE_EIO, "cache directory %s: %s", dir,
-                       strerror(errno));
-    if (!S_ISDIR(st.st_mode))
-        return at_fail(e, AUTOTUNE_EIO, "cache directory %s: not a directory",
-                       dir);
-    if (access(dir, W_OK | X_OK) != 0)
-        return at_fail(e, AUTOTUNE_EIO, "cache directory %s: not writable "
-                       "(%s)", dir, strerror(errno));
-    if (access(path, F_OK) == 0 && access(path, R_OK | W_OK) != 0)
-        return at_fail(e, AUTOTUNE_EIO, "cache file %s: not writable (%s)",
-                       path, strerror(errno));
-    return 0;
-}
-
-int at_sqlite_open(const char *path, const char *schema_sql, sqlite3 **out,
-                   at_err *e)
-{
-    *out = NULL;
-    int rc = check_dir(path, e);
-    if (rc)
-        return rc;
-    sqlite3 *db = NULL;
-    rc = sqlite3_open_v2(path, &db,
-                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                             SQLITE_OPEN_FULLMUTEX,
-                         NULL);
-    if (rc != SQLITE_OK) {
-        rc = at_sql_fail(e, db, rc, "sqlite3_open_v2", path);
-        sqlite3_close(db);
-        return rc;
-    }
-    /* Several processes may tune at once: wait for each other's writes. */
-    sqlite3_busy_timeout(db, 30000);
-    char *msg = NULL;
-    rc = sqlite3_exec(db, schema_sql, NULL, NULL, &msg);
-    if (rc != SQLITE_OK) {
-        at_fail(e, AUTOTUNE_ESQLITE,
-                "sqlite3_exec(schema): %s (%d): %s [cache %s]",
-                sqlite3_errstr(rc), rc, msg ? msg : "", path);
-        sqlite3_free(msg);
-        sqlite3_close(db);
-        return AUTOTUNE_ESQLITE;
-    }
-    *out = db;
-    return 0;
+    return at_mkdirs(buf, e);
 }
 
 int at_cache_open(at_cache **out, const char *path, at_err *e)
@@ -176,7 +93,9 @@ int at_cache_open(at_cache **out, const char *path, at_err *e)
     if (!c)
         return at_fail(e, AUTOTUNE_ENOMEM, "cache");
     snprintf(c->path, sizeof c->path, "%s", path);
-    int rc = at_sqlite_open(path, schema, &c->db, e);
+    at_sqlite_spec sp = spec;
+    sp.schema = schema;
+    int rc = at_sqlite_open(path, &sp, &c->db, e);
     if (!rc && (rc = refuse_old_layout(c, e)) != 0)
         sqlite3_close(c->db);
     if (rc) {
@@ -260,6 +179,15 @@ static int read_row(sqlite3_stmt *st, at_entry *en, sqlite3_int64 *rowid,
                 en->point);
         return 0;
     }
+    const char *texts[] = {k->gpu, k->driver_build, k->nvrtc, k->problem,
+                           en->point, en->params};
+    for (int i = 0; i < 6; ++i)
+        if (!at_text_is_ascii(texts[i])) {
+            at_fail(e, 0, "cache entry with a control character or "
+                    "non-ASCII byte in a name (corrupt or forged; "
+                    "discarded)");
+            return 0;
+        }
     entry_hash(en->point, en->params, blob, (size_t)size, got);
     if (strcmp(got, want) != 0) {
         at_fail(e, 0, "cache entry for %s: hash %s, recorded %.40s "
@@ -282,6 +210,8 @@ static int read_row(sqlite3_stmt *st, at_entry *en, sqlite3_int64 *rowid,
     en->tune_seconds = sqlite3_column_double(st, 23);
     en->points = sqlite3_column_int(st, 24);
     copy_text(en->created, sizeof en->created, st, 25);
+    if (!at_text_is_ascii(en->created))
+        snprintf(en->created, sizeof en->created, "?");
     return 1;
 }
 
@@ -381,7 +311,42 @@ int at_cache_find_arch(at_cache *c, const at_key *k, at_entry *out,
     return rc;
 }
 
-int at_cache_put(at_cache *c, const at_entry *en, at_err *e)
+/* The median of the entry stored under key, or 0 if none. */
+static double stored_median(at_cache *c, const char *key)
+{
+    sqlite3_stmt *st = NULL;
+    double ms = 0;
+    if (sqlite3_prepare_v2(c->db, "SELECT median_ms FROM wisdom WHERE key = "
+                           "?1", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        ms = sqlite3_column_double(st, 0);
+    sqlite3_finalize(st);
+    return ms;
+}
+
+static int insert(at_cache *c, const at_entry *en, at_err *e);
+
+int at_cache_put(at_cache *c, const at_entry *en, int replace, at_err *e)
+{
+    /* One transaction: of processes that tuned the same key at once, the
+     * fastest entry stays, whichever stores last. */
+    int rc = sqlite3_exec(c->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    if (rc != SQLITE_OK)
+        return at_sql_fail(e, c->db, rc, "BEGIN IMMEDIATE", c->path);
+    char key[2048];
+    at_key_text(&en->key, key, sizeof key);
+    double old = replace ? 0 : stored_median(c, key);
+    int keep_old = old > 0 && en->median_ms > 0 && old <= en->median_ms;
+    rc = keep_old ? 0 : insert(c, en, e);
+    int end = sqlite3_exec(c->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL,
+                           NULL);
+    if (!rc && end != SQLITE_OK)
+        return at_sql_fail(e, c->db, end, "COMMIT", c->path);
+    return rc;
+}
+
+static int insert(at_cache *c, const at_entry *en, at_err *e)
 {
     char key[2048], hash[17], created[32], sql[1024];
     if (!en->cubin || en->cubin_size == 0 || en->cubin_size > INT_MAX)

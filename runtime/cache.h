@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "base/error.h"
 
@@ -55,20 +56,38 @@ void at_key_text(const at_key *k, char *buf, size_t n);
 /* 1 hit, 0 miss, < 0 error. A row whose cubin fails its hash is deleted
  * and reported as a miss with a warning in e->msg (code stays 0). */
 int at_cache_get(at_cache *c, const at_key *k, at_entry *out, at_err *e);
-int at_cache_put(at_cache *c, const at_entry *en, at_err *e);
+/* Stores en. replace 0: an entry already stored under the key with a
+ * lower median stays (several processes tuned it at once); 1: en replaces
+ * it (--retune). */
+int at_cache_put(at_cache *c, const at_entry *en, int replace, at_err *e);
 /* Newest entry for the architecture (cc) and problem with this template,
  * from any GPU of that architecture: for emitting without a device. */
 int at_cache_find_arch(at_cache *c, const at_key *k, at_entry *out,
                        at_err *e);
 void at_entry_free(at_entry *en);
 
-/* For the caches' SQLite files: opens path (its directory must exist and be
- * writable), waits up to 30 s for other processes' writes, and runs the
- * schema. And an error naming the call, its code and the file. */
-struct sqlite3;
-int at_sqlite_open(const char *path, const char *schema_sql,
-                   struct sqlite3 **db, at_err *e);
-int at_sql_fail(at_err *e, struct sqlite3 *db, int rc, const char *call,
-                const char *path);
+/* A variant that failed on a GPU (runtime/cache_failed.c). */
+typedef struct at_failed {
+    char point[128];
+    char error[512];
+} at_failed;
+
+int at_cache_failed_put(at_cache *c, const at_key *k, const char *point,
+                        const char *error, at_err *e);
+/* The key's failed variants (*out malloc'd, *n of them). */
+int at_cache_failed_list(at_cache *c, const at_key *k, at_failed **out,
+                         size_t *n, at_err *e);
+/* Forgets them (--retune). */
+int at_cache_failed_clear(at_cache *c, const at_key *k, at_err *e);
+
+/* Exclusive right to tune key, across processes (runtime/cache_lock.c);
+ * waits, saying so on progress, while another process holds it. */
+typedef struct at_cache_held {
+    int fd;
+    long long at;
+} at_cache_held;
+int at_cache_lock(at_cache *c, const at_key *k, FILE *progress,
+                  at_cache_held *h, at_err *e);
+void at_cache_unlock(at_cache_held *h);
 
 #endif

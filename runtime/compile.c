@@ -133,6 +133,7 @@ enum { MAX_THREADS = 256 };
 typedef struct slot {
     struct at_pool *pool;
     at_cproc proc; /* its worker process, if any */
+    int procs;     /* 1: compiles in worker processes (else in-process) */
 } slot;
 
 struct at_pool {
@@ -162,7 +163,10 @@ static void *worker(void *arg)
 
         double t0 = at_now_s();
         at_err_clear(&j->err);
-        if (me->proc.pid)
+        if (me->procs && !me->proc.pid && at_cproc_spawn(&me->proc,
+                                                         &j->err))
+            j->rc = j->err.code; /* says why, naming no variant */
+        else if (me->procs)
             j->rc = at_cproc_compile(&me->proc, j->src, j->variant,
                                      &j->opts, &j->cubin, &j->size, &j->err);
         else
@@ -198,16 +202,15 @@ int at_pool_create(at_pool **out, int threads, int procs, at_err *e)
     pthread_cond_init(&p->work, NULL);
     pthread_cond_init(&p->done, NULL);
     /* The processes first, while this process has no compile threads. */
-    int fds[MAX_THREADS];
     for (int i = 0; procs && i < threads; ++i) {
         p->slots[i].pool = p;
-        if ((rc = at_cproc_spawn(&p->slots[i].proc, fds, i, e))) {
+        p->slots[i].procs = 1;
+        if ((rc = at_cproc_spawn(&p->slots[i].proc, e))) {
             for (int k = 0; k < i; ++k)
                 at_cproc_stop(&p->slots[k].proc);
             free(p);
             return rc;
         }
-        fds[i] = p->slots[i].proc.fd;
     }
     for (int i = 0; i < threads; ++i) {
         p->slots[i].pool = p;
@@ -226,6 +229,14 @@ int at_pool_create(at_pool **out, int threads, int procs, at_err *e)
 }
 
 int at_pool_workers(const at_pool *p) { return p->n; }
+
+int at_pool_worker_pid(at_pool *p, int i)
+{
+    pthread_mutex_lock(&p->mu);
+    int pid = i >= 0 && i < p->n ? (int)p->slots[i].proc.pid : 0;
+    pthread_mutex_unlock(&p->mu);
+    return pid;
+}
 
 void at_pool_submit(at_pool *p, at_job *j)
 {

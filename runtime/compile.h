@@ -49,6 +49,8 @@ typedef struct at_pool at_pool;
  * worker process of its own (compile_proc.h); 0: in this process. */
 int at_pool_create(at_pool **p, int threads, int procs, at_err *e);
 int at_pool_workers(const at_pool *p);
+/* The process id of worker i's compile process (0: none now). */
+int at_pool_worker_pid(at_pool *p, int i);
 void at_pool_submit(at_pool *p, at_job *j);
 void at_pool_wait(at_pool *p, at_job *j);
 /* Drops the jobs not yet started: they are marked done with

@@ -1,17 +1,18 @@
 #include "compile_proc.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/sockio.h"
 #include "nvrtc_api.h"
 
 enum { MAGIC = 0x61746370 }; /* "atcp" */
@@ -30,62 +31,17 @@ typedef struct response {
     uint64_t size;
 } response;
 
-static int send_all(int fd, const void *buf, size_t n)
-{
-    const char *p = buf;
-    while (n) {
-        ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        p += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
-/* Reads n bytes; deadline <= 0: wait forever. -1 error or end of file,
- * -2 past the deadline. */
-static int recv_all(int fd, void *buf, size_t n, double deadline)
-{
-    char *p = buf;
-    while (n) {
-        if (deadline > 0) {
-            double left = deadline - at_now_s();
-            if (left <= 0)
-                return -2;
-            struct pollfd pf = {fd, POLLIN, 0};
-            int r = poll(&pf, 1, (int)(left * 1e3) + 1);
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r < 0)
-                return -1;
-            if (r == 0)
-                return -2;
-        }
-        ssize_t k = recv(fd, p, n, 0);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        p += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
 /* The worker: requests in, cubins or errors out, until end of file. */
 static void serve(int fd)
 {
     for (;;) {
         request q;
-        if (recv_all(fd, &q, sizeof q, 0) || q.magic != MAGIC)
+        if (at_sock_recv(fd, &q, sizeof q, 0) || q.magic != MAGIC)
             return;
         char *variant = malloc(q.variant_len + 1);
         char *src = malloc(q.src_len + 1);
-        if (!variant || !src || recv_all(fd, variant, q.variant_len, 0) ||
-            recv_all(fd, src, q.src_len, 0))
+        if (!variant || !src || at_sock_recv(fd, variant, q.variant_len, 0) ||
+            at_sock_recv(fd, src, q.src_len, 0))
             return;
         variant[q.variant_len] = src[q.src_len] = '\0';
         at_compile_opts o = {q.sm, q.limit_s};
@@ -97,9 +53,9 @@ static void serve(int fd)
         r.err_code = e.code;
         r.msg_len = r.rc ? (uint32_t)strlen(e.msg) : 0;
         r.size = r.rc ? 0 : size;
-        int bad = send_all(fd, &r, sizeof r) ||
-                  send_all(fd, e.msg, r.msg_len) ||
-                  (r.size && send_all(fd, cubin, size));
+        int bad = at_sock_send(fd, &r, sizeof r) ||
+                  at_sock_send(fd, e.msg, r.msg_len) ||
+                  (r.size && at_sock_send(fd, cubin, size));
         free(cubin);
         free(variant);
         free(src);
@@ -108,8 +64,7 @@ static void serve(int fd)
     }
 }
 
-int at_cproc_spawn(at_cproc *w, const int *close_fds, int n_close,
-                   at_err *e)
+int at_cproc_spawn(at_cproc *w, at_err *e)
 {
     w->pid = 0;
     w->fd = -1;
@@ -127,11 +82,15 @@ int at_cproc_spawn(at_cproc *w, const int *close_fds, int n_close,
                        strerror(err));
     }
     if (pid == 0) {
-        close(sv[0]);
-        for (int i = 0; i < n_close; ++i)
-            close(close_fds[i]);
+        /* Only its own socket: the other workers' must reach end of file
+         * when the pool closes them. */
+        int fd = sv[1] == 3 ? 3 : dup2(sv[1], 3);
+        if (fd != 3)
+            _exit(1);
+        close_range(4, ~0U, 0);
         signal(SIGINT, SIG_IGN); /* the parent decides; EOF ends us */
-        serve(sv[1]);
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives the tuner */
+        serve(3);
         _exit(0);
     }
     close(sv[1]);
@@ -166,15 +125,15 @@ int at_cproc_compile(at_cproc *w, const char *src, const char *variant,
     double deadline = o->limit_s > 0 ? at_now_s() + o->limit_s + 5 : 0;
     response r;
     char why[64] = "closed its socket";
-    int io = send_all(w->fd, &q, sizeof q) ||
-             send_all(w->fd, variant, q.variant_len) ||
-             send_all(w->fd, src, q.src_len);
+    int io = at_sock_send(w->fd, &q, sizeof q) ||
+             at_sock_send(w->fd, variant, q.variant_len) ||
+             at_sock_send(w->fd, src, q.src_len);
     if (!io)
-        io = recv_all(w->fd, &r, sizeof r, deadline);
+        io = at_sock_recv(w->fd, &r, sizeof r, deadline);
     char *msg = NULL;
     if (!io && r.rc) {
         msg = calloc(1, (size_t)r.msg_len + 1);
-        io = msg ? recv_all(w->fd, msg, r.msg_len, deadline) : -1;
+        io = msg ? at_sock_recv(w->fd, msg, r.msg_len, deadline) : -1;
         if (!io) {
             /* The worker's message, as at_compile gave it. */
             at_fail(e, r.rc, "%s", msg);
@@ -184,7 +143,7 @@ int at_cproc_compile(at_cproc *w, const char *src, const char *variant,
         free(msg);
     } else if (!io) {
         *cubin = malloc(r.size ? r.size : 1);
-        io = *cubin ? recv_all(w->fd, *cubin, r.size, deadline) : -1;
+        io = *cubin ? at_sock_recv(w->fd, *cubin, r.size, deadline) : -1;
         if (!io) {
             *size = r.size;
             return 0;
@@ -198,12 +157,12 @@ int at_cproc_compile(at_cproc *w, const char *src, const char *variant,
                  o->limit_s);
     reap(w, 1, io == -2 ? NULL : why, sizeof why);
     return at_fail(e, AUTOTUNE_ECOMPILE,
-                   "compile worker process %d %s [variant %s]; the pool "
-                   "goes on compiling in-process", (int)pid, why, variant);
+                   "compile worker process %d %s [variant %s]; a new worker "
+                   "takes the next job", (int)pid, why, variant);
 }
 
 void at_cproc_stop(at_cproc *w)
 {
     if (w->pid)
-        reap(w, 0, NULL, 0);
+        reap(w, 1, NULL, 0); /* a compile in progress is not waited for */
 }

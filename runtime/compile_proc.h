@@ -3,7 +3,10 @@
  * for 16 processes (docs/notes/gpu-log.md). So each thread of the pool
  * hands its jobs to a process of its own, forked when the pool starts,
  * over a socket pair. A worker that dies or hangs fails its job with a
- * message and the thread goes on compiling in-process. */
+ * message, and a new worker is forked for the next job: NVRTC never runs
+ * in the tuner's own process. (Forking from a compile thread is safe
+ * here: no thread of the tuner calls NVRTC, glibc's allocator and stdio
+ * are fork-safe, and the child closes every descriptor but its socket.) */
 #ifndef AT_COMPILE_PROC_H
 #define AT_COMPILE_PROC_H
 
@@ -16,10 +19,8 @@ typedef struct at_cproc {
     int fd;
 } at_cproc;
 
-/* Forks a worker. close_fds: descriptors the child must not keep (the
- * other workers' sockets, so they see their end of file). */
-int at_cproc_spawn(at_cproc *w, const int *close_fds, int n_close,
-                   at_err *e);
+/* Forks a worker, which keeps only its socket and dies with its parent. */
+int at_cproc_spawn(at_cproc *w, at_err *e);
 /* As at_compile, in the worker. If the worker dies or outlives the time
  * limit by 5 s, it is killed, w->pid becomes 0, and the job fails with
  * AUTOTUNE_ECOMPILE saying so. */

@@ -10,6 +10,7 @@
 #include "base/clock.h"
 #include "base/hash.h"
 #include "cache.h"
+#include "sqlite_file.h"
 
 enum { BATCH = 256 }; /* puts per transaction */
 
@@ -23,8 +24,9 @@ struct at_cubins {
 /* A cubin may hold several variants (one program of several points):
  * blobs holds each cubin once, variants says where each point's kernel
  * is. */
+static const char *const tables[] = {"blobs", "variants", NULL};
+
 static const char *schema =
-    "PRAGMA journal_mode=WAL;"
     "CREATE TABLE IF NOT EXISTS blobs("
     " id INTEGER PRIMARY KEY, cubin BLOB NOT NULL,"
     " cubin_hash TEXT NOT NULL, created TEXT NOT NULL);"
@@ -69,7 +71,8 @@ int at_cubins_open(at_cubins **out, const char *path, at_err *e)
                        "long (%zu bytes)", strlen(path));
     }
     snprintf(c->path, sizeof c->path, "%s", path);
-    int rc = at_sqlite_open(path, schema, &c->db, e);
+    const at_sqlite_spec spec = {"compiled-variant cache", schema, tables};
+    int rc = at_sqlite_open(path, &spec, &c->db, e);
     static const struct {
         size_t off;
         const char *sql;

@@ -21,7 +21,8 @@
     X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuLaunchKernel)            \
     X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)                      \
     X(cuEventSynchronize) X(cuEventElapsedTime)                              \
-    X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)
+    X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)              \
+    X(cuEventQuery) X(cuStreamQuery)
 
 #define AT_CU_MEMBER_(fn) __typeof__(fn) *fn;
 typedef struct at_cu_api {

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "base/clock.h"
 #include "measure_impl.h"
 
 /* Rotation sets for timing: enough that one round moves three L2 caches,
@@ -185,8 +187,36 @@ static int run_next_set(at_measure *b, const at_runner *run, int *s, at_err *e)
     return at_runner_once(b, run, &b->cases[0].p, b->in_set[k], b->out_set[k], e);
 }
 
+int at_measure_wait(at_measure *b, CUevent ev, int launches,
+                    const char *variant, at_err *e)
+{
+    /* Before the copy is timed, a generous limit: the copy itself. */
+    double limit = b->limit_s > 0 ? b->limit_s : 60;
+    double t0 = at_now_s(), deadline = t0 + limit * (launches > 0 ? launches
+                                                                   : 1);
+    for (;;) {
+        CUresult r = ev ? at_cu.cuEventQuery(ev) : at_cu.cuStreamQuery(b->stream);
+        if (r == CUDA_SUCCESS)
+            return 0;
+        if (r != CUDA_ERROR_NOT_READY)
+            return at_cu_fail(e, r, ev ? "cuEventQuery" : "cuStreamQuery",
+                              variant);
+        double now = at_now_s();
+        if (now > deadline)
+            return at_fail(e, AUTOTUNE_EFAULT, "[variant %s] did not finish "
+                           "within %.3g s (%d launch%s at the kernel limit of "
+                           "%.3g s): hung", variant ? variant : "?",
+                           now - t0, launches, launches == 1 ? "" : "es",
+                           limit);
+        if (now - t0 > 0.002) /* short waits spin; long ones sleep */
+            usleep(100);
+    }
+}
+
+void at_measure_set_limit(at_measure *b, double s) { b->limit_s = s; }
+
 /* One sample: per launches between two events. A kernel's own fault
- * surfaces at cuEventSynchronize. */
+ * surfaces at the wait. */
 static int sample(at_measure *b, const at_runner *run, int per, int *s, float *ms,
                   at_err *e)
 {
@@ -198,7 +228,9 @@ static int sample(at_measure *b, const at_runner *run, int per, int *s, float *m
             return rc;
     }
     AT_CU_TRY(e, variant, cuEventRecord, b->stop, b->stream);
-    AT_CU_TRY(e, variant, cuEventSynchronize, b->stop);
+    int rc = at_measure_wait(b, b->stop, per, variant, e);
+    if (rc)
+        return rc;
     AT_CU_TRY(e, variant, cuEventElapsedTime, ms, b->start, b->stop);
     return 0;
 }

@@ -87,6 +87,8 @@ int at_measure_time(at_measure *b, const at_point *pt, CUfunction fn,
                   const char *variant, int samples, double cutoff_ms,
                   int warm, at_timing *t, at_err *e);
 /* Times cuMemcpyDtoDAsync of the family's copy_bytes of the problem. */
+/* A launch's limit on the GPU from now on (tune.h: --kernel-limit). */
+void at_measure_set_limit(at_measure *b, double s);
 int at_measure_time_copy(at_measure *b, int samples, at_timing *t, at_err *e);
 
 /* An operation of the caller's on the problem (a library call, a baseline

@@ -82,9 +82,8 @@ static int report(at_measure *b, int k, const at_runner *run,
     /* The comparison poisoned the output again: run once more to read
      * what was written there, then poison it back. */
     int rc = at_runner_once(b, run, p, c->in, c->out, e);
-    if (rc)
+    if (rc || (rc = at_measure_wait(b, NULL, 1, variant, e)))
         return rc;
-    AT_CU_TRY(e, variant, cuStreamSynchronize, b->stream);
     AT_CU_TRY(e, variant, cuMemcpyDtoH, &got, c->out_alloc + byte, 4);
     AT_CU_TRY(e, variant, cuMemsetD32, c->out_alloc, AT_POISON, words);
     AT_CU_TRY(e, variant, cuMemcpyDtoH, &want, c->ref + byte, 4);
@@ -116,7 +115,9 @@ int at_check_run(at_measure *b, const at_runner *run, int n, at_err *e)
             return rc;
     }
     unsigned long long bad[2 * AT_MAX_CASES];
-    AT_CU_TRY(e, run->name, cuStreamSynchronize, b->stream);
+    int rc = at_measure_wait(b, NULL, n, run->name, e);
+    if (rc)
+        return rc;
     AT_CU_TRY(e, run->name, cuMemcpyDtoH, bad, b->bad,
               sizeof bad[0] * 2 * (size_t)n);
     for (int k = 0; k < n; ++k)

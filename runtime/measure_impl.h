@@ -33,7 +33,15 @@ struct at_measure {
     CUdeviceptr bad; /* per case 2 x u64: mismatch count, first word */
     CUstream stream;
     CUevent start, stop;
+    double limit_s; /* one launch's limit on the GPU; 0: not set yet */
 };
+
+/* Waits for ev (NULL: the stream) to complete, at most launches times the
+ * kernel limit: past it the variant counts as hung (AUTOTUNE_EFAULT; the
+ * context cannot be used again). A fault surfaces here as the CUDA error
+ * naming the variant. */
+int at_measure_wait(at_measure *b, CUevent ev, int launches,
+                    const char *variant, at_err *e);
 
 /* What is checked or timed: a kernel variant at a point (on any case's
  * problem), or an operation of the caller's (on the problem only). */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "gpu_worker.h"
 #include "key.h"
 
 static void from_entry(at_plan *pl, const at_entry *en)
@@ -98,7 +99,62 @@ static int tune_and_store(const at_plan_env *env, const at_key *key,
     /* Only a search of the whole space is stored: a budgeted winner is
      * used, not remembered. */
     pl->stored = t->evaluated == t->points;
-    return pl->stored ? at_cache_put(env->cache, &en, e) : 0;
+    return pl->stored ? at_cache_put(env->cache, &en, o->retune, e) : 0;
+}
+
+/* Leaves out the variants that failed here before; remembers one that
+ * fails now (then the caller starts afresh without it). */
+static int tune_remembering(const at_plan_env *env, const at_key *key,
+                            const at_tune_opts *o, at_plan *pl, at_err *e)
+{
+    at_tune_opts with = *o;
+    at_failed *skip = NULL;
+    int rc = at_cache_failed_list(env->cache, key, &skip, &with.n_skip, e);
+    with.skip = skip;
+    if (!rc)
+        rc = tune_and_store(env, key, &with, pl, e);
+    free(skip);
+    if (rc == AUTOTUNE_EFAULT && pl->tuned.faulted[0]) {
+        at_err w = {0};
+        if (at_cache_failed_put(env->cache, key, pl->tuned.faulted, e->msg,
+                                &w))
+            at_err_prefix(e, "%s; remembering it failed too: ", w.msg);
+    }
+    return rc;
+}
+
+/* Tunes under the key's lock: a process that waited for another's tune
+ * takes its answer from the cache instead of tuning again. */
+static int tune_locked(const at_plan_env *env, const at_key *key,
+                       const at_limits *l, const at_tune_opts *o,
+                       at_plan *pl, at_err *e)
+{
+    at_cache_held held;
+    int rc = at_cache_lock(env->cache, key, env->progress, &held, e);
+    if (rc)
+        return rc;
+    if (!o->retune)
+        rc = lookup(env, key, l, pl, e);
+    else
+        rc = at_cache_failed_clear(env->cache, key, e);
+    at_problem p = pl->p; /* pl is overwritten by the worker's answer */
+    if (rc == 0 && env->worker)
+        rc = at_worker_tune(env, &p, o, pl, e);
+    else if (rc == 0)
+        rc = tune_remembering(env, key, o, pl, e);
+    at_cache_unlock(&held);
+    return rc < 0 ? rc : 0;
+}
+
+int at_plan_tune_here(const at_plan_env *env, const at_problem *p,
+                      const at_tune_opts *o, at_plan *pl, at_err *e)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->p = *p;
+    at_limits l = at_device_limits(env->dev);
+    at_key key;
+    int rc = at_key_fill(&key, env->dev, p, &l, e);
+    return rc ? rc : tune_remembering(env, &key, o, pl, e);
 }
 
 int at_plan_get(const at_plan_env *env, const at_problem *p,
@@ -125,7 +181,7 @@ int at_plan_get(const at_plan_env *env, const at_problem *p,
     if ((!o->retune || !dev) && (rc = lookup(&here, &key, &l, pl, e)) != 0)
         return rc < 0 ? rc : 0;
     if (dev)
-        return tune_and_store(&here, &key, o, pl, e);
+        return tune_locked(&here, &key, &l, o, pl, e);
     p->family->default_point(p, l.sm, &pl->pt);
     p->family->point_name(&pl->pt, pl->name, sizeof pl->name);
     pl->how = pl->fig.how = AUTOTUNE_HOW_DEFAULT;

@@ -22,6 +22,8 @@ typedef struct at_plan_env {
     int sm;                 /* architecture asked for; 0: the device's */
     const char *no_device;  /* why there is no device (for the answer) */
     FILE *progress;         /* cache warnings; NULL: quiet */
+    const char *worker;     /* GPU worker binary (gpu_worker.h); NULL:
+                             * tune in this process */
 } at_plan_env;
 
 typedef struct at_plan {
@@ -40,7 +42,17 @@ typedef struct at_plan {
     uint64_t seed;          /* of the tune that found it (0: default) */
     int stored;             /* tuned here and stored in the cache */
     at_tuned tuned;         /* AUTOTUNE_HOW_TUNED: the tune's summary */
+    int restarts;           /* GPU workers started again after a variant
+                             * faulted or hung ... */
+    double restart_s;       /* ... and the seconds those workers ran */
+    char last_fault[1024];  /* the last such variant's error */
 } at_plan;
+
+/* Tunes p here (no lock, no cache lookup), leaving out the variants that
+ * failed before and remembering one that faults now; stores the answer.
+ * For the GPU worker. */
+int at_plan_tune_here(const at_plan_env *env, const at_problem *p,
+                      const at_tune_opts *o, at_plan *pl, at_err *e);
 
 int at_plan_get(const at_plan_env *env, const at_problem *p,
                 const at_tune_opts *o, at_plan *out, at_err *e);

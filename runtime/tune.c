@@ -133,6 +133,11 @@ static int setup(run *r, at_space_view *v, unsigned char **coord, at_err *e)
         return rc;
     out->sets = at_measure_sets(r->b);
     r->copy_gbps = at_tune_gbps(r, ct.median_ms);
+    /* A launch that runs a thousand copies' time is hung, not slow. */
+    double limit = AT_KERNEL_LIMIT_COPIES * ct.median_ms / 1e3;
+    out->kernel_limit_s = r->o->kernel_limit_s > 0 ? r->o->kernel_limit_s
+                          : limit > 1 ? limit : 1;
+    at_measure_set_limit(r->b, out->kernel_limit_s);
     if (r->o->progress)
         fprintf(r->o->progress,
                 "device-to-device copy of the same bytes: %.4f ms, %.0f GB/s "
@@ -157,7 +162,8 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
     run r = {.d = d, .p = p, .o = o, .out = out, .t0 = at_now_s()};
     r.tty = o->progress && isatty(fileno(o->progress));
     out->seed = o->seed ? o->seed : at_pcg_fresh_seed();
-    out->strategy = o->strategy ? o->strategy : "exhaustive";
+    snprintf(out->strategy, sizeof out->strategy, "%s",
+             o->strategy ? o->strategy : "exhaustive");
     if (!at_strategy_find(out->strategy))
         return at_fail(e, AUTOTUNE_ENOT_FOUND, "unknown strategy '%s' "
                        "(known: %s)", out->strategy, at_strategy_list());
@@ -168,6 +174,10 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
     char prob[256];
     at_problem_str(p, prob, sizeof prob);
     int rc = at_space_points(p->family, p, &l, &pts, &out->points, e);
+    if (!rc)
+        rc = at_tune_plants(&r, pts, out->points, e);
+    if (!rc)
+        out->left_out = at_tune_leave_out(&r, pts, &out->points);
     r.pts = pts;
     out->space_total = at_space_size(p->family);
     if (!rc && o->progress)
@@ -176,6 +186,10 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
                 "constraints; strategy %s, seed %llu; NVRTC %s\n",
                 prob, d->name, d->sm, out->points, out->space_total,
                 out->strategy, (unsigned long long)out->seed, r.co_text);
+    if (!rc && o->progress && out->left_out)
+        fprintf(o->progress, "left out %zu variant%s that failed on this "
+                "GPU before (--retune tries them again)\n", out->left_out,
+                out->left_out > 1 ? "s" : "");
     if (!rc)
         rc = at_device_push(d, e);
     if (rc) {
@@ -198,19 +212,32 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
     if (!rc)
         rc = at_tune_retime(&r, e);
     out->retime_s = at_now_s() - t1;
-    if (!rc && o->cubins)
-        rc = at_cubins_flush(o->cubins, e);
+    /* After a fault too: the next worker compiles none of them again. */
+    if ((!rc || rc == AUTOTUNE_EFAULT) && o->cubins) {
+        at_err w = {0};
+        int fr = at_cubins_flush(o->cubins, &w);
+        if (!rc && fr)
+            rc = at_fail(e, fr, "%s", w.msg);
+    }
     out->seconds = at_now_s() - r.t0;
     if (!rc)
         at_tune_progress(&r, 1);
     at_pool_destroy(r.pool);
-    for (int i = 0; i < r.n_lead; ++i)
+    /* After a fault the context is lost, or busy forever with a hung
+     * kernel that a module unload or a free would wait for: leave the
+     * device alone (the GPU worker exits next). */
+    int gpu_ok = rc != AUTOTUNE_EFAULT;
+    for (int i = 0; i < r.n_lead; ++i) {
+        if (!gpu_ok)
+            r.lead[i].mod = NULL;
         at_cand_free(&r.lead[i]);
+    }
     for (size_t i = 0; r.codes && i < r.n_codes_cap; ++i)
         free(r.codes[i].text);
     free(r.codes);
     free(coord);
-    at_measure_destroy(r.b);
+    if (gpu_ok)
+        at_measure_destroy(r.b);
     at_device_pop();
     free(pts);
     if (rc)

@@ -22,15 +22,20 @@ typedef struct at_tune_opts {
     size_t budget_evals;  /* evaluations at most; 0: no limit */
     double budget_s;      /* seconds of search at most; 0: no limit */
     double compile_limit_s; /* per variant; 0: AT_COMPILE_LIMIT_S */
+    double kernel_limit_s;  /* per launch on the GPU; 0: the default
+                             * (AT_KERNEL_LIMIT_COPIES copies, >= 1 s) */
     int warm_l2;          /* time from L2 (no buffer rotation) */
     at_cubins *cubins;    /* compiled-variant cache; NULL: none */
     int no_cubin_cache;   /* the API: do not use the context's */
     int retune;           /* the API: tune even on a cache hit */
     FILE *record;         /* one CSV row per evaluation; NULL: none */
+    const at_failed *skip; /* variants that failed here before: left out */
+    size_t n_skip;
     const char *record_path;
 } at_tune_opts;
 
 #define AT_COMPILE_LIMIT_S 60.0
+#define AT_KERNEL_LIMIT_COPIES 1000.0
 
 enum { AT_LEADERS = 5 };
 
@@ -42,8 +47,9 @@ typedef struct at_tuned {
     at_timing kernel, copy;
     double gbps, copy_gbps, frac_copy;
     int registers, shared_bytes, local_bytes;
-    const char *strategy;
+    char strategy[32];
     size_t space_total, points;
+    size_t left_out;        /* points left out: they failed here before */
     size_t evaluated;       /* points the strategy had evaluated */
     size_t compiled, compile_failed, wrong, timed;
     size_t cached;          /* cubins from the compiled-variant cache */
@@ -56,15 +62,17 @@ typedef struct at_tuned {
     double nvrtc_cpu_s; /* NVRTC time summed over the compile workers */
     double gpu_s;       /* wall time in module loads, checks and timing */
     int workers;        /* compile worker processes */
+    double kernel_limit_s; /* a launch's limit on the GPU */
     uint64_t seed;
     int sets;
-    const char *stopped; /* why the search ended */
+    char stopped[64];    /* why the search ended */
     int n_leaders;
     struct {
         char name[128];
         double ms; /* median of the round medians */
     } leaders[AT_LEADERS];   /* fastest first */
     char first_failure[1024]; /* the first failed variant's message */
+    char faulted[128]; /* AUTOTUNE_EFAULT: the variant that faulted or hung */
 } at_tuned;
 
 int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,

@@ -108,8 +108,22 @@ static int keep_if_leading(run *r, prog *g, int k, cand *c, at_err *e)
     return at_measure_prepare(r->p, &c->pt, c->fn, c->name, e);
 }
 
+/* A CUDA error while the variant ran (a fault, a trap, a launch the
+ * driver refused) or a hang: the context cannot be trusted again, so the
+ * tune ends with AUTOTUNE_EFAULT naming the variant; the planner
+ * remembers it and the GPU worker starts afresh without it. */
+static int faulted(run *r, const cand *c, int rc, at_err *e)
+{
+    if (rc != AUTOTUNE_ECUDA && rc != AUTOTUNE_EFAULT)
+        return rc;
+    snprintf(r->out->faulted, sizeof r->out->faulted, "%s", c->name);
+    e->code = AUTOTUNE_EFAULT;
+    return AUTOTUNE_EFAULT;
+}
+
 /* Loads, verifies and times point k of program g. 0: evaluated (c->fn NULL
- * and *status set if it failed); < 0: fatal. */
+ * and *status set if it failed); < 0: fatal (AUTOTUNE_EFAULT: the variant
+ * faulted or hung, r->out->faulted names it). */
 int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
                     at_err *e)
 {
@@ -173,7 +187,7 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
         return 0;
     }
     if (rc)
-        return rc;
+        return faulted(r, c, rc, e);
     /* Racing against the last leader: a variant clearly slower cannot
      * become one. */
     double cutoff = r->n_lead == AT_LEADERS
@@ -181,7 +195,7 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
                         : 0;
     if ((rc = at_measure_time(r->b, &c->pt, c->fn, c->name, FIRST_SAMPLES,
                             cutoff, 1, &c->t, e)))
-        return rc;
+        return faulted(r, c, rc, e);
     o->timed++;
     o->raced += c->t.samples < FIRST_SAMPLES;
     if (same) {
@@ -189,5 +203,4 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
         same->t = c->t;
     }
     return keep_if_leading(r, g, k, c, e);
-    return 0;
 }

@@ -63,6 +63,15 @@ typedef struct slot {
     int i;
 } slot;
 
+/* A planted variant (AUTOTUNE_PLANT, for the GPU suite): its point and
+ * the code put at the start of its kernel. */
+typedef struct plant {
+    at_point pt;
+    const char *code;
+} plant;
+
+enum { MAX_PLANTS = 8 };
+
 typedef struct run {
     const at_device *d;
     const at_problem *p;
@@ -81,6 +90,9 @@ typedef struct run {
     cand lead[AT_LEADERS];
     int n_lead;
     int tty;
+    int lost; /* a variant faulted or hung: the device is not touched */
+    plant plants[MAX_PLANTS];
+    int n_plants;
     code *codes; /* open addressing by hash */
     size_t n_codes_cap;
 } run;
@@ -91,8 +103,19 @@ void at_tune_say(run *r, const char *fmt, const char *msg);
 double at_tune_gbps(const run *r, double ms);
 void at_tune_progress(run *r, int final);
 
+/* tune_plant.c */
+/* Reads AUTOTUNE_PLANT ("fault@I,trap@J,spin@K": the I-th point of the
+ * space, before any is left out). */
+int at_tune_plants(run *r, const at_point *pts, size_t n, at_err *e);
+/* The prelude that plants a fault in pt's kernel, or NULL. */
+const char *at_tune_prelude(const run *r, const at_point *pt);
+/* Removes the points named in r->o->skip from pts; how many went. */
+size_t at_tune_leave_out(run *r, at_point *pts, size_t *n);
+
 /* tune_prog.c */
-void at_prog_free(prog *g);
+/* unload 0: the context is lost or busy with a hung kernel (a module
+ * unload would wait for it): the module is left to the process's end. */
+void at_prog_free(prog *g, int unload);
 int at_prog_start_point(run *r, slot *s, size_t i, at_err *e);
 int at_prog_submit(run *r, prog *g, at_err *e);
 int at_prog_done(run *r, prog *g, at_err *e);

@@ -11,7 +11,8 @@
  * kernel named as every stored cubin's is, and checked again. */
 static int winner_cubin(run *r, cand *c, at_err *e)
 {
-    char *src = at_expand(r->p, &c->pt, AT_KERNEL_SYMBOL, e);
+    char *src = at_expand(r->p, &c->pt, AT_KERNEL_SYMBOL,
+                          at_tune_prelude(r, &c->pt), e);
     if (!src)
         return AUTOTUNE_ENOMEM;
     char opts[160], kernel[AT_KERNEL_NAME];

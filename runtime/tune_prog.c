@@ -7,16 +7,16 @@
 #include "gen/expand.h"
 #include "tune_impl.h"
 
-void at_prog_free(prog *g)
+void at_prog_free(prog *g, int unload)
 {
     if (!g)
         return;
-    if (g->mod)
+    if (g->mod && unload)
         at_cu.cuModuleUnload(g->mod);
     at_job_release(&g->cj);
     for (int i = 0; i < g->n; ++i) {
         free(g->src[i]);
-        at_prog_free(g->single[i]);
+        at_prog_free(g->single[i], unload);
     }
     free(g);
 }
@@ -47,9 +47,12 @@ static void prog_add(prog *g, size_t i, char *src)
 int at_prog_submit(run *r, prog *g, at_err *e)
 {
     const at_point *pts[PROG_POINTS];
-    for (int k = 0; k < g->n; ++k)
+    const char *hooks[PROG_POINTS];
+    for (int k = 0; k < g->n; ++k) {
         pts[k] = &r->pts[g->idx[k]];
-    g->cj.src = at_expand_program(r->p, pts, g->n, e);
+        hooks[k] = at_tune_prelude(r, pts[k]);
+    }
+    g->cj.src = at_expand_program(r->p, pts, hooks, g->n, e);
     if (!g->cj.src)
         return AUTOTUNE_ENOMEM;
     r->p->family->point_name(pts[0], g->cj.variant, sizeof g->cj.variant);
@@ -58,7 +61,9 @@ int at_prog_submit(run *r, prog *g, at_err *e)
         snprintf(g->cj.variant + len, sizeof g->cj.variant - len,
                  " and %d more in one program", g->n - 1);
     }
-    g->cj.opts.limit_s = r->co.limit_s * g->n;
+    /* The per-variant limit holds for the program too: a program that
+     * passes it is split, and each point compiled alone within it. */
+    g->cj.opts.limit_s = r->co.limit_s;
     at_pool_submit(r->pool, &g->cj);
     return 0;
 }
@@ -68,7 +73,8 @@ int at_prog_submit(run *r, prog *g, at_err *e)
 int at_prog_start_point(run *r, slot *s, size_t i, at_err *e)
 {
     const at_family *f = r->p->family;
-    char *src = at_expand(r->p, &r->pts[i], AT_KERNEL_SYMBOL, e);
+    char *src = at_expand(r->p, &r->pts[i], AT_KERNEL_SYMBOL,
+                          at_tune_prelude(r, &r->pts[i]), e);
     if (!src)
         return AUTOTUNE_ENOMEM;
     int64_t blob = 0;

@@ -20,7 +20,7 @@ static void drain(run *r, slot *ring, size_t window, size_t head,
             if (g->single[k])
                 at_pool_wait(r->pool, &g->single[k]->cj);
         if (--g->left == 0)
-            at_prog_free(g);
+            at_prog_free(g, !r->lost);
     }
     r->last = NULL;
 }
@@ -41,7 +41,7 @@ int at_tune_walk(run *r, const at_space_view *v, at_err *e)
     slot *ring = calloc(window, sizeof *ring);
     size_t *idx = calloc(window, sizeof *idx);
     int rc = ring && idx ? 0 : at_fail(e, AUTOTUNE_ENOMEM, "point ring");
-    o->stopped = "every point evaluated";
+    snprintf(o->stopped, sizeof o->stopped, "every point evaluated");
     r->walk_t0 = at_now_s();
     while (!rc) {
         /* Ask for points a program's worth at a time (or whatever is free
@@ -80,20 +80,21 @@ int at_tune_walk(run *r, const at_space_view *v, at_err *e)
                 break;
         }
         if (r->o->budget_s && at_now_s() - r->walk_t0 > r->o->budget_s) {
-            o->stopped = "time budget reached";
+            snprintf(o->stopped, sizeof o->stopped, "time budget reached");
             break;
         }
         cand c;
         const char *status;
         double t0 = at_now_s();
         rc = at_tune_evaluate(r, own, own == g ? i : 0, &c, &status, e);
+        r->lost = rc == AUTOTUNE_EFAULT;
         o->gpu_s += at_now_s() - t0;
         head = (head + 1) % window;
         --count;
         if (--g->left == 0) {
             if (r->last == g)
                 r->last = NULL;
-            at_prog_free(g);
+            at_prog_free(g, !r->lost);
         }
         if (!rc) {
             o->evaluated++;
@@ -113,7 +114,7 @@ int at_tune_walk(run *r, const at_space_view *v, at_err *e)
     }
     if (!rc && r->o->budget_evals && r->proposed >= r->o->budget_evals &&
         o->evaluated < o->points)
-        o->stopped = "evaluation budget reached";
+        snprintf(o->stopped, sizeof o->stopped, "evaluation budget reached");
     drain(r, ring, window, head, count);
     free(ring);
     free(idx);

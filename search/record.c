@@ -1,6 +1,7 @@
 #include "record.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -93,10 +94,12 @@ static int parse_params(at_record *r, char *s, int *v, const char *where,
                            "axis=value (at most %d axes)", where, tok,
                            AT_VIEW_MAX_AXES);
         *eq = '\0';
+        errno = 0;
         long x = strtol(eq + 1, &end, 10);
-        if (!eq[1] || *end)
+        if (!eq[1] || *end || errno == ERANGE || x < INT_MIN || x > INT_MAX)
             return at_fail(e, AUTOTUNE_EINVALID, "%s: params: %s=%s is not "
-                           "a whole number", where, tok, eq + 1);
+                           "a whole number that fits an int", where, tok,
+                           eq + 1);
         if (r->view.n_axes == 0 || n >= r->view.n_axes) {
             if (r->view.n == 0 && strlen(tok) < sizeof r->axis[0]) {
                 snprintf(r->axis[n], sizeof r->axis[0], "%s", tok);

@@ -220,7 +220,7 @@ static void open_cache(fixture *f)
 static void put(fixture *f, const at_entry *en)
 {
     at_err e = {0};
-    int rc = at_cache_put(f->c, en, &e);
+    int rc = at_cache_put(f->c, en, 1, &e);
     if (rc)
         fail_msg("at_cache_put: %d %s", rc, e.msg);
 }
@@ -509,7 +509,7 @@ static void put_same_key_replaces(void **state)
     open_cache(f);
     assert_int_equal(at_cache_open(&other, f->db, &e), 0);
     put(f, &old);
-    int rc = at_cache_put(other, &young, &e);
+    int rc = at_cache_put(other, &young, 1, &e);
     at_cache_close(other);
     assert_int_equal(rc, 0);
 
@@ -590,6 +590,7 @@ static void unwritable_paths_fail_plainly(void **state)
      * in a child, instead. */
     const uid_t nobody = 65534;
     assert_int_equal(chmod(f->dir, 0711), 0);
+    assert_int_equal(chown(ro, nobody, nobody), 0); /* theirs, not root's */
     assert_int_equal(chown(rw, nobody, nobody), 0);
     assert_int_equal(chown(rw_db, nobody, nobody), 0);
     pid_t pid = fork();

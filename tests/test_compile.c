@@ -69,7 +69,7 @@ static void compile_size(int bytes, int sm)
             for (int q = 0; q < count[i]; ++q)
                 sel[q] = &pts[k + (size_t)q];
             f->point_name(sel[0], j->variant, sizeof j->variant);
-            j->src = at_expand_program(&p, sel, count[i], &e);
+            j->src = at_expand_program(&p, sel, NULL, count[i], &e);
             k += (size_t)count[i];
         }
         assert_non_null(j->src);
@@ -188,7 +188,7 @@ static void time_limit_cancels(void **state)
     assert_null(cubin);
 
     at_cproc w;
-    assert_int_equal(at_cproc_spawn(&w, NULL, 0, &e), 0);
+    assert_int_equal(at_cproc_spawn(&w, &e), 0);
     at_err_clear(&e);
     assert_int_equal(at_cproc_compile(&w, tiny, "limited", &o, &cubin,
                                       &size, &e),
@@ -211,7 +211,7 @@ static void dead_worker_is_a_compile_failure(void **state)
     (void)state;
     at_cproc w;
     at_err e = {0};
-    assert_int_equal(at_cproc_spawn(&w, NULL, 0, &e), 0);
+    assert_int_equal(at_cproc_spawn(&w, &e), 0);
     pid_t pid = w.pid;
     assert_int_equal(kill(pid, SIGKILL), 0);
     at_compile_opts o = {.sm = 90, .limit_s = 60};
@@ -263,7 +263,7 @@ static void program_of_many_points(void **state)
     for (int i = 0; i < K; ++i)
         batch[i] = &pts[(size_t)i * 37 % n];
     batch[K - 1] = batch[0]; /* the same point again */
-    char *src = at_expand_program(&p, batch, K, &e);
+    char *src = at_expand_program(&p, batch, NULL, K, &e);
     assert_non_null(src);
     at_compile_opts o = {.sm = 90, .limit_s = 600};
     void *cubin = NULL;

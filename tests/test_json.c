@@ -196,7 +196,7 @@ static void put_entry(int64_t rows, int64_t cols)
     snprintf(en.created, sizeof en.created, "2026-11-23T00:00:00Z");
     snprintf(path, sizeof path, "%s/cache.db", dir);
     assert_int_equal(at_cache_open(&c, path, &e), 0);
-    assert_int_equal(at_cache_put(c, &en, &e), 0);
+    assert_int_equal(at_cache_put(c, &en, 1, &e), 0);
     at_cache_close(c);
 }
 

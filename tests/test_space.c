@@ -197,7 +197,7 @@ static void expansion(void **state)
     at_problem p = problem("f16", 10, 20);
     at_point pt = point(64, 32, 16, 8, 2, 1, 2, 4);
     at_err e = {0};
-    char *src = at_expand(&p, &pt, "my_kernel", &e);
+    char *src = at_expand(&p, &pt, "my_kernel", NULL, &e);
     assert_non_null(src);
     const char *want[] = {"#define AT_ELEM_BYTES 2\n", "#define AT_TILE_X 64\n",
                           "#define AT_TILE_Y 32\n", "#define AT_VEC 2\n",
@@ -212,7 +212,7 @@ static void expansion(void **state)
     assert_non_null(strstr(src, F->template_src));
     /* Types of one size expand alike: they share compiled variants. */
     at_problem q = problem("bf16", 10, 20);
-    char *src2 = at_expand(&q, &pt, "my_kernel", &e);
+    char *src2 = at_expand(&q, &pt, "my_kernel", NULL, &e);
     assert_non_null(src2);
     assert_string_equal(src, src2);
     free(src);

@@ -10,6 +10,8 @@ export AT_GPU_TMP
 export ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp"
 export UBSAN_OPTIONS=print_stacktrace=1
+# The API's tunes run in this build's autotune (runtime/gpu_worker.h).
+export AUTOTUNE_WORKER=${AUTOTUNE_WORKER:-$PWD/build/autotune}
 exec prove -v build/tests/gpu_variants build/tests/gpu_api tests/gpu/examples.sh \
     tests/gpu/json.sh \
-    tests/gpu/bench_smoke.sh
+    tests/gpu/bench_smoke.sh tests/gpu/faults.sh tests/gpu/sanitize.sh

@@ -1,0 +1,223 @@
+#include "gpu_worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/sockio.h"
+#include "gpu_worker_wire.h"
+
+#ifndef AT_WORKER_DEFAULT
+#define AT_WORKER_DEFAULT ""
+#endif
+
+static char self_path[1024];
+
+void at_worker_set_path(const char *path)
+{
+    snprintf(self_path, sizeof self_path, "%s", path ? path : "");
+}
+
+const char *at_worker_path(void)
+{
+    const char *env = getenv("AUTOTUNE_WORKER");
+    if (env && *env)
+        return strcmp(env, "none") == 0 ? NULL : env;
+    if (self_path[0])
+        return self_path;
+    return AT_WORKER_DEFAULT[0] ? AT_WORKER_DEFAULT : NULL;
+}
+
+int at_wire_io(int fd, void *buf, size_t n, int out)
+{
+    return out ? at_sock_send(fd, buf, n) : at_sock_recv(fd, buf, n, 0);
+}
+
+static void fill_request(wire_request *q, const at_plan_env *env,
+                         const at_problem *p, const at_tune_opts *o)
+{
+    memset(q, 0, sizeof *q);
+    q->magic = WIRE_MAGIC;
+    q->size = sizeof *q;
+    snprintf(q->version, sizeof q->version, "%s", AUTOTUNE_VERSION);
+    q->device = env->dev->ordinal;
+    q->record = o->record != NULL;
+    q->progress = env->progress != NULL;
+    snprintf(q->cache, sizeof q->cache, "%s", at_cache_path(env->cache));
+    if (env->cubins && !o->no_cubin_cache)
+        snprintf(q->cubins, sizeof q->cubins, "%s",
+                 at_cubins_path(env->cubins));
+    snprintf(q->family, sizeof q->family, "%s", p->family->name);
+    snprintf(q->type, sizeof q->type, "%s", p->type->name);
+    at_problem_key_text(p, q->problem, sizeof q->problem);
+    q->jobs = o->jobs;
+    q->warm_l2 = o->warm_l2;
+    q->no_cubin_cache = o->no_cubin_cache || !env->cubins;
+    q->seed = o->seed;
+    q->budget_evals = o->budget_evals;
+    q->budget_s = o->budget_s;
+    q->compile_limit_s = o->compile_limit_s;
+    q->kernel_limit_s = o->kernel_limit_s;
+    snprintf(q->strategy, sizeof q->strategy, "%s",
+             o->strategy ? o->strategy : "");
+    snprintf(q->record_path, sizeof q->record_path, "%s",
+             o->record_path ? o->record_path : "");
+}
+
+/* Forks and execs the worker with the socket, the record and the
+ * progress stream on descriptors 3, 4 and 5. Between fork and exec only
+ * async-signal-safe calls: the parent may have threads and CUDA. */
+static pid_t start(const char *path, int sock, FILE *record, FILE *progress)
+{
+    int rec = record ? fileno(record) : -1;
+    int prog = progress ? fileno(progress) : -1;
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    /* Out of the way of the targets first, then onto them. */
+    int s = fcntl(sock, F_DUPFD, 10), r = rec >= 0 ? fcntl(rec, F_DUPFD, 10)
+                                                   : -1;
+    int g = prog >= 0 ? fcntl(prog, F_DUPFD, 10) : -1;
+    if (s < 0 || dup2(s, FD_SOCK) < 0 || (r >= 0 && dup2(r, FD_RECORD) < 0) ||
+        (g >= 0 && dup2(g, FD_PROGRESS) < 0))
+        _exit(126);
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives the tuner */
+    if (getppid() != parent)
+        _exit(126);
+    execl(path, path, "__gpu-worker", (char *)NULL);
+    _exit(127);
+}
+
+/* Waits for the worker to end (after its wire_reply it only exits; a hung
+ * kernel's teardown is the driver's), killing it after grace seconds. */
+static void reap(pid_t pid, double grace, char *why, size_t n)
+{
+    double t0 = at_now_s();
+    int status = 0;
+    pid_t r;
+    while ((r = waitpid(pid, &status, WNOHANG)) == 0) {
+        if (at_now_s() - t0 > grace) {
+            kill(pid, SIGKILL);
+            r = waitpid(pid, &status, 0);
+            break;
+        }
+        usleep(2000);
+    }
+    if (r != pid)
+        snprintf(why, n, "could not be waited for");
+    else if (WIFSIGNALED(status))
+        snprintf(why, n, "was killed by signal %d", WTERMSIG(status));
+    else
+        snprintf(why, n, "exited with status %d", WEXITSTATUS(status));
+}
+
+/* One worker, start to end: its wire_reply in *r (cubin malloc'd), or an
+ * error saying how it ended without one. */
+static int one_pass(const char *path, const wire_request *q, FILE *record,
+                    FILE *progress, wire_reply *r, void **cubin, at_err *e)
+{
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        return at_fail(e, AUTOTUNE_EIO, "socketpair: %s (GPU worker)",
+                       strerror(errno));
+    if (record)
+        fflush(record);
+    if (progress)
+        fflush(progress);
+    pid_t pid = start(path, sv[1], record, progress);
+    close(sv[1]);
+    if (pid < 0) {
+        close(sv[0]);
+        return at_fail(e, AUTOTUNE_EIO, "fork: %s (GPU worker)",
+                       strerror(errno));
+    }
+    *cubin = NULL;
+    int bad = at_wire_io(sv[0], (void *)q, sizeof *q, 1) ||
+              at_wire_io(sv[0], r, sizeof *r, 0) || r->magic != WIRE_MAGIC;
+    if (!bad && r->cubin_size) {
+        *cubin = malloc(r->cubin_size);
+        bad = !*cubin || at_wire_io(sv[0], *cubin, r->cubin_size, 0);
+    }
+    close(sv[0]);
+    char why[96];
+    reap(pid, bad ? 0 : 30, why, sizeof why);
+    if (!bad)
+        return r->rc;
+    free(*cubin);
+    *cubin = NULL;
+    return at_fail(e, AUTOTUNE_EIO, "GPU worker %s (%s) %s without an "
+                   "answer%s", path, "autotune __gpu-worker", why,
+                   strstr(why, "127") ? ": not an executable autotune; set "
+                   "AUTOTUNE_WORKER to the autotune binary" : "");
+}
+
+int at_worker_tune(const at_plan_env *env, const at_problem *p,
+                   const at_tune_opts *o, at_plan *pl, at_err *e)
+{
+    wire_request q;
+    fill_request(&q, env, p, o);
+    wire_reply *r = malloc(sizeof *r);
+    if (!r)
+        return at_fail(e, AUTOTUNE_ENOMEM, "GPU worker wire_reply");
+    int restarts = 0, rc;
+    double lost = 0;
+    /* A restarted tune records from scratch: what the failed worker
+     * recorded is cut off again. */
+    long long rec0 = -1;
+    if (o->record && fflush(o->record) == 0)
+        rec0 = (long long)lseek(fileno(o->record), 0, SEEK_CUR);
+    char last[1024] = "";
+    for (;;) {
+        double t0 = at_now_s();
+        void *cubin = NULL;
+        memset(r, 0, sizeof *r);
+        rc = one_pass(env->worker, &q, o->record, env->progress, r, &cubin,
+                      e);
+        if (rc == AUTOTUNE_EFAULT && restarts < AT_WORKER_RESTARTS) {
+            lost += at_now_s() - t0;
+            ++restarts;
+            if (rec0 >= 0 && (ftruncate(fileno(o->record), (off_t)rec0) ||
+                              lseek(fileno(o->record), (off_t)rec0,
+                                    SEEK_SET) < 0)) {
+                rc = at_fail(e, AUTOTUNE_EIO, "--record: cutting back the "
+                             "failed worker's rows: %s", strerror(errno));
+                break;
+            }
+            snprintf(last, sizeof last, "%s", r->msg);
+            if (env->progress)
+                fprintf(env->progress, "autotune: %s\nautotune: that "
+                        "variant is remembered as failed and left out; GPU "
+                        "worker restarted (%d so far, %.1f s)\n", r->msg,
+                        restarts, lost);
+            continue;
+        }
+        if (rc == AUTOTUNE_EFAULT)
+            at_fail(e, rc, "%s (and %d variants before it: giving up)",
+                    r->msg, restarts);
+        else if (rc && r->magic == WIRE_MAGIC)
+            at_fail(e, rc, "%s", r->msg);
+        if (!rc) {
+            *pl = r->plan;
+            pl->p = *p;
+            pl->cubin = pl->tuned.cubin = cubin;
+            pl->cubin_size = pl->tuned.cubin_size = r->cubin_size;
+        } else {
+            free(cubin);
+        }
+        break;
+    }
+    pl->restarts = restarts;
+    pl->restart_s = lost;
+    snprintf(pl->last_fault, sizeof pl->last_fault, "%s", last);
+    free(r);
+    return rc;
+}

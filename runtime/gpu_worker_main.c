@@ -1,0 +1,101 @@
+/* The GPU worker's side (gpu_worker.h): one request on descriptor 3, one
+ * tune, one wire_reply, exit. After a fault or a hang nothing more is asked of
+ * CUDA: the failure is recorded, the wire_reply sent, and the process ends,
+ * which is what frees the GPU of a kernel that never finishes. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpu_worker.h"
+#include "gpu_worker_wire.h"
+
+static int problem(const wire_request *q, at_problem *p, at_err *e)
+{
+    int rc = at_problem_begin(p, q->family, q->type, e);
+    if (!rc)
+        rc = at_problem_set_text(p, q->problem, e);
+    return rc ? rc : at_problem_finish(p, e);
+}
+
+/* Opens what the wire_request names and tunes; *pl the answer. */
+static int serve(const wire_request *q, at_plan *pl, at_err *e)
+{
+    at_device dev;
+    at_cache *cache = NULL;
+    at_cubins *cubins = NULL;
+    at_problem p;
+    FILE *record = NULL, *progress = NULL;
+    int rc = problem(q, &p, e);
+    if (!rc)
+        rc = at_device_open(&dev, q->device, e);
+    if (rc)
+        return rc;
+    if (!(rc = at_cache_open(&cache, q->cache, e)) && q->cubins[0])
+        rc = at_cubins_open(&cubins, q->cubins, e);
+    if (!rc && q->record && !(record = fdopen(FD_RECORD, "w")))
+        rc = at_fail(e, AUTOTUNE_EIO, "GPU worker: the record's descriptor");
+    if (!rc && q->progress && !(progress = fdopen(FD_PROGRESS, "w")))
+        rc = at_fail(e, AUTOTUNE_EIO, "GPU worker: the progress descriptor");
+    if (!rc) {
+        if (progress)
+            setvbuf(progress, NULL, _IOLBF, 0);
+        at_plan_env env = {.cache = cache, .cubins = cubins, .dev = &dev,
+                           .progress = progress};
+        at_tune_opts o = {
+            .jobs = q->jobs, .seed = q->seed, .progress = progress,
+            .strategy = q->strategy[0] ? q->strategy : NULL,
+            .budget_evals = q->budget_evals, .budget_s = q->budget_s,
+            .compile_limit_s = q->compile_limit_s,
+            .kernel_limit_s = q->kernel_limit_s, .warm_l2 = q->warm_l2,
+            .no_cubin_cache = q->no_cubin_cache, .record = record,
+            .record_path = q->record_path[0] ? q->record_path : NULL};
+        rc = at_plan_tune_here(&env, &p, &o, pl, e);
+    }
+    if (record)
+        fflush(record);
+    if (progress)
+        fflush(progress);
+    if (rc == AUTOTUNE_EFAULT)
+        return rc; /* the context is gone or busy forever: touch nothing */
+    at_cubins_close(cubins, NULL);
+    at_cache_close(cache);
+    at_device_close(&dev);
+    return rc;
+}
+
+int at_worker_main(void)
+{
+    wire_request q;
+    if (at_wire_io(FD_SOCK, &q, sizeof q, 0) || q.magic != WIRE_MAGIC) {
+        fprintf(stderr, "autotune __gpu-worker: no request on descriptor 3 "
+                "(this command is the tuner's own, not for use by hand)\n");
+        return 2;
+    }
+    static wire_reply r; /* large: not on the stack */
+    memset(&r, 0, sizeof r);
+    r.magic = WIRE_MAGIC;
+    at_err e = {0};
+    if (q.size != sizeof q || strcmp(q.version, AUTOTUNE_VERSION) != 0) {
+        r.rc = at_fail(&e, AUTOTUNE_EINVALID, "GPU worker is autotune %s, "
+                       "the tuner %.15s: set AUTOTUNE_WORKER to the autotune "
+                       "binary of the same build", AUTOTUNE_VERSION,
+                       q.version);
+    } else {
+        r.rc = serve(&q, &r.plan, &e);
+    }
+    snprintf(r.msg, sizeof r.msg, "%s", e.msg);
+    void *cubin = r.plan.cubin;
+    r.cubin_size = r.rc || !cubin ? 0 : r.plan.cubin_size;
+    r.plan.cubin = r.plan.tuned.cubin = NULL;
+    memset(&r.plan.p, 0, sizeof r.plan.p); /* pointers: the parent's own */
+    int bad = at_wire_io(FD_SOCK, &r, sizeof r, 1) ||
+              (r.cubin_size && at_wire_io(FD_SOCK, cubin, r.cubin_size, 1));
+    /* After a fault, end without unwinding anything that might call
+     * into the driver. */
+    if (r.rc == AUTOTUNE_EFAULT)
+        _exit(3);
+    at_plan_free(&r.plan);
+    free(cubin);
+    return bad ? 1 : r.rc ? 1 : 0;
+}

@@ -1,0 +1,39 @@
+/* What passes between the tuner and its GPU worker (gpu_worker.h) over
+ * their socket: one wire_request, one wire_reply, both made by the same binary. */
+#ifndef AT_GPU_WORKER_WIRE_H
+#define AT_GPU_WORKER_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan.h"
+
+enum { WIRE_MAGIC = 0x61746777, /* "atgw" */
+       FD_SOCK = 3, FD_RECORD = 4, FD_PROGRESS = 5 };
+
+/* What the worker is asked: everything at_plan_tune_here needs, as
+ * values. The same binary on both ends (the version is checked). */
+typedef struct wire_request {
+    uint32_t magic, size;
+    char version[16];
+    int32_t device, record, progress;
+    char cache[1024], cubins[1024];
+    char family[32], type[16], problem[512];
+    int32_t jobs, warm_l2, no_cubin_cache;
+    uint64_t seed, budget_evals;
+    double budget_s, compile_limit_s, kernel_limit_s;
+    char strategy[32], record_path[1024];
+} wire_request;
+
+typedef struct wire_reply {
+    uint32_t magic;
+    int32_t rc;
+    char msg[1024];
+    uint64_t cubin_size;
+    at_plan plan; /* pointers cleared; the cubin follows */
+} wire_reply;
+
+/* n bytes sent (out 1) or received, whole; -1 on error or end of file. */
+int at_wire_io(int fd, void *buf, size_t n, int out);
+
+#endif

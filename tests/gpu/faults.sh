@@ -1,0 +1,106 @@
+#!/bin/bash
+# GPU: variants that fault, trap and spin forever, planted in the middle of
+# a real space (AUTOTUNE_PLANT, runtime/tune_plant.c), are contained: the
+# tune finishes with the right reasons and the winner of the space without
+# them, reruns skip them, Ctrl-C ends a tune within a second with no
+# process left behind and the cache intact, and 8 processes asking for one
+# problem at once tune it once. TAP; skips without a GPU.
+cd "$(dirname "$0")/../.." || exit 1
+BIN=$PWD/build/autotune
+n=0
+ok_if() { # DESCRIPTION COMMAND...
+    local d=$1; shift
+    n=$((n + 1))
+    if "$@"; then echo "ok $n - $d"; else echo "not ok $n - $d"; fi
+}
+gpu_or_skip() { # BIN TESTS
+    local out
+    out=$(AUTOTUNE_CACHE=$T/probe.db "$1" transpose --rows 64 --cols 64 \
+          --budget 1 -o /dev/null 2>&1)
+    if [ $? -ne 0 ] && printf '%s\n' "$out" | grep -q "no CUDA"; then
+        echo "1..0 # SKIP $(printf '%s\n' "$out" | grep "no CUDA" | head -1)"
+        exit 0
+    fi
+    echo "1..$2"
+}
+T=${AT_GPU_TMP:-$(mktemp -d)}/faults
+rm -rf "$T" && mkdir -p -m 700 "$T"
+gpu_or_skip "$BIN" 7
+PROB="--rows 2048 --cols 2048 --type f32 --seed 11"
+leftovers() { pgrep -f "autotune __gpu-worker" | grep -v "^$$\$" | wc -l; }
+
+# 1. The reference: the same tune, nothing planted.
+AUTOTUNE_CACHE=$T/ref.db $BIN transpose $PROB -o "$T/ref.cu" \
+    >"$T/ref.out" 2>"$T/ref.err"
+ref_rc=$?
+ref_best=$(sed -n 's/^  best: //p' "$T/ref.out")
+ref_ms=$(sed -n 's/^  median \([0-9.]*\) ms.*/\1/p' "$T/ref.out")
+
+# 2. Planted: an illegal address, a trap and an endless loop.
+t0=$(date +%s.%N)
+AUTOTUNE_CACHE=$T/p.db AUTOTUNE_PLANT=fault@300,trap@900,spin@1500 \
+    $BIN transpose $PROB --kernel-limit 1 -o "$T/p.cu" \
+    >"$T/p.out" 2>"$T/p.err"
+p_rc=$?
+t1=$(date +%s.%N)
+p_best=$(sed -n 's/^  best: //p' "$T/p.out")
+p_ms=$(sed -n 's/^  median \([0-9.]*\) ms.*/\1/p' "$T/p.out")
+restarts=$(grep -c "GPU worker restarted" "$T/p.err")
+ok_if "planted fault, trap and hang: the tune finishes (exit $p_rc, $restarts restarts)" \
+    test "$ref_rc" = 0 -a "$p_rc" = 0 -a "$restarts" = 3
+ok_if "the right reasons: illegal address, launch failure, hung" \
+    sh -c "grep -q CUDA_ERROR_ILLEGAL_ADDRESS '$T/p.err' &&
+           grep -Eq 'CUDA_ERROR_LAUNCH_FAILED|CUDA_ERROR_ASSERT' '$T/p.err' &&
+           grep -q 'hung' '$T/p.err'"
+# Timing noise may swap near-equal leaders: the same point, or within 1%.
+ok_if "the winner of the space without them ($p_best $p_ms ms; reference $ref_best $ref_ms ms)" \
+    python3 -c "import sys; a,b=float('$p_ms'),float('$ref_ms');
+sys.exit(0 if '$p_best'=='$ref_best' or abs(a-b)<=0.01*b else 1)"
+
+# 3. A rerun skips them: no restart.
+AUTOTUNE_CACHE=$T/p.db AUTOTUNE_PLANT=fault@300,trap@900,spin@1500 \
+    $BIN transpose $PROB --retune -o "$T/p2.cu" >"$T/p2.out" 2>"$T/p2.err"
+p2_rc=$?
+AUTOTUNE_CACHE=$T/p.db $BIN transpose $PROB -o /dev/null >/dev/null 2>&1
+ok_if "--retune tries them again (and they fail again: exit $p2_rc)" \
+    sh -c "test $p2_rc = 0 && grep -c 'GPU worker restarted' '$T/p2.err' | grep -qx 3"
+
+# 4. Ctrl-C within a second, nothing behind, cache intact.
+rm -f "$T/c.db"*
+# Job control: the tune gets a process group of its own, as at a terminal
+# (without it, bash starts background commands with SIGINT ignored).
+set -m
+AUTOTUNE_CACHE=$T/c.db $BIN transpose --rows 8192 --cols 8192 \
+    --type f64 --no-compile-cache -o "$T/c.cu" >"$T/c.out" 2>"$T/c.err" &
+pid=$!
+sleep 8
+t2=$(date +%s.%N)
+kill -INT -- "-$pid"
+while kill -0 "$pid" 2>/dev/null; do sleep 0.01; done
+t3=$(date +%s.%N)
+set +m
+sleep 0.2
+left=$(leftovers)
+stop_s=$(python3 -c "print(f'{$t3-$t2:.2f}')")
+intact=$(python3 -c "import sqlite3; print(sqlite3.connect('$T/c.db').execute('PRAGMA integrity_check').fetchone()[0])")
+ok_if "Ctrl-C: stopped in $stop_s s, $left processes left, cache $intact" \
+    python3 -c "import sys; sys.exit(0 if $t3-$t2 < 1.0 and $left == 0 and '$intact' == 'ok' else 1)"
+
+# 5. Eight processes, one fresh cache, one problem: tuned once.
+rm -f "$T/m.db"*
+t4=$(date +%s.%N)
+for i in 1 2 3 4 5 6 7 8; do
+    AUTOTUNE_CACHE=$T/m.db $BIN transpose --rows 4096 --cols 4096 \
+        --type f32 -o "$T/m$i.cu" >"$T/m$i.out" 2>"$T/m$i.err" &
+done
+fails=0
+for job in $(jobs -p); do wait "$job" || fails=$((fails + 1)); done
+t5=$(date +%s.%N)
+tuned=$(grep -l "tuned in" "$T"/m?.out | wc -l)
+cached=$(grep -l "from the cache" "$T"/m?.out | wc -l)
+ok_if "8 processes at once: $fails failed, $tuned tuned, $cached from the cache ($(python3 -c "print(f'{$t5-$t4:.1f}')") s)" \
+    test "$fails" = 0 -a "$tuned" = 1 -a "$cached" = 7
+ok_if "no GPU worker left behind" test "$(leftovers)" = 0
+
+echo "# planted run $(python3 -c "print(f'{$t1-$t0:.1f}')") s:"
+grep -E "CUDA_ERROR|hung|restarted|left out|tuned in|^  best" "$T/p.err" "$T/p.out" "$T/p2.err" | sed 's/^/#   /'
