@@ -325,7 +325,8 @@ static double stored_median(at_cache *c, const char *key)
     return ms;
 }
 
-static int insert(at_cache *c, const at_entry *en, at_err *e);
+static int insert(at_cache *c, const at_entry *en, const char *key,
+                  at_err *e);
 
 int at_cache_put(at_cache *c, const at_entry *en, int replace, at_err *e)
 {
@@ -338,7 +339,7 @@ int at_cache_put(at_cache *c, const at_entry *en, int replace, at_err *e)
     at_key_text(&en->key, key, sizeof key);
     double old = replace ? 0 : stored_median(c, key);
     int keep_old = old > 0 && en->median_ms > 0 && old <= en->median_ms;
-    rc = keep_old ? 0 : insert(c, en, e);
+    rc = keep_old ? 0 : insert(c, en, key, e);
     int end = sqlite3_exec(c->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL,
                            NULL);
     if (!rc && end != SQLITE_OK)
@@ -346,14 +347,14 @@ int at_cache_put(at_cache *c, const at_entry *en, int replace, at_err *e)
     return rc;
 }
 
-static int insert(at_cache *c, const at_entry *en, at_err *e)
+static int insert(at_cache *c, const at_entry *en, const char *key,
+                  at_err *e)
 {
-    char key[2048], hash[17], created[32], sql[1024];
+    char hash[17], created[32], sql[1024];
     if (!en->cubin || en->cubin_size == 0 || en->cubin_size > INT_MAX)
         return at_fail(e, AUTOTUNE_EINVALID, "cache entry for %s: cubin of "
                        "%zu bytes cannot be stored", en->point,
                        en->cubin_size);
-    at_key_text(&en->key, key, sizeof key);
     entry_hash(en->point, en->params, en->cubin, en->cubin_size, hash);
     if (en->created[0])
         snprintf(created, sizeof created, "%s", en->created);

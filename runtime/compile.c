@@ -132,8 +132,7 @@ enum { MAX_THREADS = 256 };
 
 typedef struct slot {
     struct at_pool *pool;
-    at_cproc proc; /* its worker process, if any */
-    int procs;     /* 1: compiles in worker processes (else in-process) */
+    at_cproc proc; /* its worker process; pid 0: to be forked again */
 } slot;
 
 struct at_pool {
@@ -163,15 +162,11 @@ static void *worker(void *arg)
 
         double t0 = at_now_s();
         at_err_clear(&j->err);
-        if (me->procs && !me->proc.pid && at_cproc_spawn(&me->proc,
-                                                         &j->err))
+        if (!me->proc.pid && at_cproc_spawn(&me->proc, &j->err))
             j->rc = j->err.code; /* says why, naming no variant */
-        else if (me->procs)
+        else
             j->rc = at_cproc_compile(&me->proc, j->src, j->variant,
                                      &j->opts, &j->cubin, &j->size, &j->err);
-        else
-            j->rc = at_compile(j->src, j->variant, &j->opts, &j->cubin,
-                               &j->size, &j->err);
         j->ms = (at_now_s() - t0) * 1e3;
 
         pthread_mutex_lock(&p->mu);
@@ -182,7 +177,7 @@ static void *worker(void *arg)
     return NULL;
 }
 
-int at_pool_create(at_pool **out, int threads, int procs, at_err *e)
+int at_pool_create(at_pool **out, int threads, at_err *e)
 {
     int rc = at_nvrtc_load(e); /* loaded once, before the workers fork */
     if (rc)
@@ -202,9 +197,8 @@ int at_pool_create(at_pool **out, int threads, int procs, at_err *e)
     pthread_cond_init(&p->work, NULL);
     pthread_cond_init(&p->done, NULL);
     /* The processes first, while this process has no compile threads. */
-    for (int i = 0; procs && i < threads; ++i) {
+    for (int i = 0; i < threads; ++i) {
         p->slots[i].pool = p;
-        p->slots[i].procs = 1;
         if ((rc = at_cproc_spawn(&p->slots[i].proc, e))) {
             for (int k = 0; k < i; ++k)
                 at_cproc_stop(&p->slots[k].proc);

@@ -45,9 +45,10 @@ typedef struct at_job {
 
 typedef struct at_pool at_pool;
 
-/* threads: compile workers (<= 0: the online processors); procs: each in a
- * worker process of its own (compile_proc.h); 0: in this process. */
-int at_pool_create(at_pool **p, int threads, int procs, at_err *e);
+/* threads: compile workers (<= 0: the online processors), each with a
+ * worker process of its own (compile_proc.h): NVRTC never runs in this
+ * process. */
+int at_pool_create(at_pool **p, int threads, at_err *e);
 int at_pool_workers(const at_pool *p);
 /* The process id of worker i's compile process (0: none now). */
 int at_pool_worker_pid(at_pool *p, int i);

@@ -97,7 +97,7 @@ static pid_t start(const char *path, int sock, FILE *record, FILE *progress)
     _exit(127);
 }
 
-/* Waits for the worker to end (after its wire_reply it only exits; a hung
+/* Waits for the worker to end (after its reply it only exits; a hung
  * kernel's teardown is the driver's), killing it after grace seconds. */
 static void reap(pid_t pid, double grace, char *why, size_t n)
 {
@@ -120,7 +120,7 @@ static void reap(pid_t pid, double grace, char *why, size_t n)
         snprintf(why, n, "exited with status %d", WEXITSTATUS(status));
 }
 
-/* One worker, start to end: its wire_reply in *r (cubin malloc'd), or an
+/* One worker, start to end: its reply in *r (cubin malloc'd), or an
  * error saying how it ended without one. */
 static int one_pass(const char *path, const wire_request *q, FILE *record,
                     FILE *progress, wire_reply *r, void **cubin, at_err *e)
@@ -149,7 +149,8 @@ static int one_pass(const char *path, const wire_request *q, FILE *record,
     }
     close(sv[0]);
     char why[96];
-    reap(pid, bad ? 0 : 30, why, sizeof why);
+    /* Without an answer it is ending: a moment to see how. */
+    reap(pid, bad ? 2 : 30, why, sizeof why);
     if (!bad)
         return r->rc;
     free(*cubin);
@@ -167,7 +168,7 @@ int at_worker_tune(const at_plan_env *env, const at_problem *p,
     fill_request(&q, env, p, o);
     wire_reply *r = malloc(sizeof *r);
     if (!r)
-        return at_fail(e, AUTOTUNE_ENOMEM, "GPU worker wire_reply");
+        return at_fail(e, AUTOTUNE_ENOMEM, "GPU worker reply");
     int restarts = 0, rc;
     double lost = 0;
     /* A restarted tune records from scratch: what the failed worker

@@ -1,6 +1,6 @@
 /* The GPU worker's side (gpu_worker.h): one request on descriptor 3, one
- * tune, one wire_reply, exit. After a fault or a hang nothing more is asked of
- * CUDA: the failure is recorded, the wire_reply sent, and the process ends,
+ * tune, one reply, exit. After a fault or a hang nothing more is asked of
+ * CUDA: the failure is recorded, the reply sent, and the process ends,
  * which is what frees the GPU of a kernel that never finishes. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,7 +18,7 @@ static int problem(const wire_request *q, at_problem *p, at_err *e)
     return rc ? rc : at_problem_finish(p, e);
 }
 
-/* Opens what the wire_request names and tunes; *pl the answer. */
+/* Opens what the request names and tunes; *pl the answer. */
 static int serve(const wire_request *q, at_plan *pl, at_err *e)
 {
     at_device dev;

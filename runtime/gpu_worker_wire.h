@@ -1,5 +1,5 @@
 /* What passes between the tuner and its GPU worker (gpu_worker.h) over
- * their socket: one wire_request, one wire_reply, both made by the same binary. */
+ * their socket: one request, one reply, both made by the same binary. */
 #ifndef AT_GPU_WORKER_WIRE_H
 #define AT_GPU_WORKER_WIRE_H
 

@@ -113,7 +113,7 @@ static int setup(run *r, at_space_view *v, unsigned char **coord, at_err *e)
                                                r->o->record_path, e)))
         return rc;
     double t0 = at_now_s();
-    if ((rc = at_pool_create(&r->pool, r->o->jobs, 1, e)))
+    if ((rc = at_pool_create(&r->pool, r->o->jobs, e)))
         return rc;
     double t1 = at_now_s();
     out->workers = at_pool_workers(r->pool);

@@ -69,7 +69,7 @@ static void verify_size(int bytes)
     prog *progs = calloc(nprog, sizeof *progs);
     at_pool *pool;
     assert_non_null(progs);
-    assert_int_equal(at_pool_create(&pool, 0, 1, &e), 0);
+    assert_int_equal(at_pool_create(&pool, 0, &e), 0);
     for (size_t g = 0; g < nprog; ++g) {
         prog *pr = &progs[g];
         const at_point *sel[BATCH];

@@ -52,7 +52,7 @@ static void compile_size(int bytes, int sm)
     assert_non_null(count);
     /* Every core: no thread times a GPU here. */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    assert_int_equal(at_pool_create(&pool, cores > 0 ? (int)cores : 1, 1, &e),
+    assert_int_equal(at_pool_create(&pool, cores > 0 ? (int)cores : 1, &e),
                      0);
     for (size_t i = 0, k = 0; i < total; ++i) {
         at_job *j = &jobs[i];
@@ -152,7 +152,7 @@ static void pool_stops_with_jobs_queued(void **state)
     (void)state;
     at_pool *pool;
     at_err e = {0};
-    assert_int_equal(at_pool_create(&pool, 1, 1, &e), 0);
+    assert_int_equal(at_pool_create(&pool, 1, &e), 0);
     enum { N = 8 };
     at_job jobs[N];
     memset(jobs, 0, sizeof jobs);

@@ -328,7 +328,7 @@ static void compile_worker_replaced(void **state)
     (void)state;
     at_pool *p;
     at_err e = {0};
-    assert_int_equal(at_pool_create(&p, 1, 1, &e), 0);
+    assert_int_equal(at_pool_create(&p, 1, &e), 0);
     assert_int_equal(compile_one(p, "first", 60, &e), 0);
     int pid = at_pool_worker_pid(p, 0);
     assert_true(pid > 0 && pid != getpid());
