@@ -176,7 +176,6 @@ int at_worker_tune(const at_plan_env *env, const at_problem *p,
     long long rec0 = -1;
     if (o->record && fflush(o->record) == 0)
         rec0 = (long long)lseek(fileno(o->record), 0, SEEK_CUR);
-    char last[1024] = "";
     for (;;) {
         double t0 = at_now_s();
         void *cubin = NULL;
@@ -193,7 +192,6 @@ int at_worker_tune(const at_plan_env *env, const at_problem *p,
                              "failed worker's rows: %s", strerror(errno));
                 break;
             }
-            snprintf(last, sizeof last, "%s", r->msg);
             if (env->progress)
                 fprintf(env->progress, "autotune: %s\nautotune: that "
                         "variant is remembered as failed and left out; GPU "
@@ -216,9 +214,6 @@ int at_worker_tune(const at_plan_env *env, const at_problem *p,
         }
         break;
     }
-    pl->restarts = restarts;
-    pl->restart_s = lost;
-    snprintf(pl->last_fault, sizeof pl->last_fault, "%s", last);
     free(r);
     return rc;
 }

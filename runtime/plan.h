@@ -42,10 +42,6 @@ typedef struct at_plan {
     uint64_t seed;          /* of the tune that found it (0: default) */
     int stored;             /* tuned here and stored in the cache */
     at_tuned tuned;         /* AUTOTUNE_HOW_TUNED: the tune's summary */
-    int restarts;           /* GPU workers started again after a variant
-                             * faulted or hung ... */
-    double restart_s;       /* ... and the seconds those workers ran */
-    char last_fault[1024];  /* the last such variant's error */
 } at_plan;
 
 /* Tunes p here (no lock, no cache lookup), leaving out the variants that

@@ -123,6 +123,17 @@ static int busy(int rc)
     return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
 }
 
+/* While another process holds the database: 1 if tried for 30 s since t0,
+ * else waits 1-10 ms (spread apart by *seed) and returns 0. */
+static int given_up(double t0, unsigned *seed)
+{
+    if (at_now_s() - t0 > 30)
+        return 1;
+    *seed = *seed * 1103515245u + 12345u;
+    usleep(1000 + (*seed >> 16) % 9000);
+    return 0;
+}
+
 int at_sql_exec_retry(sqlite3 *db, const char *sql, char **msg)
 {
     double t0 = at_now_s();
@@ -136,10 +147,8 @@ int at_sql_exec_retry(sqlite3 *db, const char *sql, char **msg)
         if (!busy(rc))
             return rc;
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL); /* if one is open */
-        if (at_now_s() - t0 > 30)
+        if (given_up(t0, &seed))
             return rc;
-        seed = seed * 1103515245u + 12345u;
-        usleep(1000 + (seed >> 16) % 9000); /* 1-10 ms, spread apart */
     }
 }
 
@@ -232,9 +241,10 @@ int at_sqlite_open(const char *path, const at_sqlite_spec *s, sqlite3 **out,
      * (SQLITE_BUSY without the busy handler, as in WAL recovery): retry
      * as setup does. */
     double t0 = at_now_s();
+    unsigned seed = (unsigned)getpid();
     while ((rc = ours(db, path, s, e)) == AUTOTUNE_ESQLITE &&
-           busy(sqlite3_extended_errcode(db)) && at_now_s() - t0 < 30)
-        usleep(2000);
+           busy(sqlite3_extended_errcode(db)) && !given_up(t0, &seed))
+        ;
     if (!rc)
         rc = setup(db, path, s, e);
     if (rc) {

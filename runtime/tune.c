@@ -135,9 +135,9 @@ static int setup(run *r, at_space_view *v, unsigned char **coord, at_err *e)
     r->copy_gbps = at_tune_gbps(r, ct.median_ms);
     /* A launch that runs a thousand copies' time is hung, not slow. */
     double limit = AT_KERNEL_LIMIT_COPIES * ct.median_ms / 1e3;
-    out->kernel_limit_s = r->o->kernel_limit_s > 0 ? r->o->kernel_limit_s
-                          : limit > 1 ? limit : 1;
-    at_measure_set_limit(r->b, out->kernel_limit_s);
+    at_measure_set_limit(r->b, r->o->kernel_limit_s > 0
+                                   ? r->o->kernel_limit_s
+                                   : limit > 1 ? limit : 1);
     if (r->o->progress)
         fprintf(r->o->progress,
                 "device-to-device copy of the same bytes: %.4f ms, %.0f GB/s "

@@ -62,7 +62,6 @@ typedef struct at_tuned {
     double nvrtc_cpu_s; /* NVRTC time summed over the compile workers */
     double gpu_s;       /* wall time in module loads, checks and timing */
     int workers;        /* compile worker processes */
-    double kernel_limit_s; /* a launch's limit on the GPU */
     uint64_t seed;
     int sets;
     char stopped[64];    /* why the search ended */

@@ -23,15 +23,13 @@ static int setup(void **state)
 {
     (void)state;
     snprintf(dir, sizeof dir, "/tmp/at-hostile-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return at_tmpdir_make(dir);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "chmod -R u+w %s; rm -rf %s", dir, dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return at_tmpdir_remove(dir);
 }
 
 /* Runs "BIN ARGS" (a shell line) in dir, no driver; its exit status. */

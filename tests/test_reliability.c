@@ -24,15 +24,13 @@ static int setup(void **state)
 {
     (void)state;
     snprintf(dir, sizeof dir, "/tmp/at-rel-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return at_tmpdir_make(dir);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "chmod -R u+w %s; rm -rf %s", dir, dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return at_tmpdir_remove(dir);
 }
 
 static int open_rc(const char *path, at_err *e)
