@@ -66,7 +66,7 @@ CLI_SRC := cli/main.c cli/options.c cli/errors.c cli/cmd_tune.c \
            cli/cmd_replay.c cli/cmd_bench.c cli/report.c cli/json.c \
            cli/bench.c cli/compare.c cli/bench_families.c \
            cli/transpose_bench.c cli/transpose_baselines.c \
-           cli/transpose_cublas.c
+           cli/transpose_cublas.c cli/bench_tune.c
 LIB_SRC := $(BASE_SRC) $(GEN_SRC_) $(SEARCH_SRC) $(RUNTIME_SRC)
 TEMPLATES := templates/transpose.cu templates/check.cu
 GEN_SRC := $(B)/gen/templates.c
@@ -132,10 +132,13 @@ $(B)/tests/%: tests/%.c tests/tap.h $(B)/libautotune-san.a \
 	    $(B)/libautotune-san.a $(LIBS) $(JANSSON_A) -L$(B)/tests/lib \
 	    $(CMOCKA) -o $@
 
-# Without sanitizers, for compute-sanitizer (which cannot share a process
-# with ASan): tests/gpu/sanitize.sh.
-$(B)/tests/gpu_variants-rel: tests/gpu_variants.c tests/tap.h \
-              $(B)/libautotune.a $(B)/tests/lib/libcmocka.so.0
+# Without sanitizers: the compile sweep (NVRTC forked from an ASan binary
+# allocates through ASan and compiles at half the speed; `make check-full`
+# runs the sanitized build too), and gpu_variants for compute-sanitizer
+# (which cannot share a process with ASan): tests/gpu/sanitize.sh.
+$(B)/tests/%-rel: tests/%.c tests/tap.h $(B)/libautotune.a \
+              $(B)/tests/lib/libcmocka.so.0
+	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -pthread $< $(B)/libautotune.a \
 	    $(LIBS) -L$(B)/tests/lib $(CMOCKA) -o $@
 
@@ -170,16 +173,20 @@ TEST_ENV := ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 \
             AUTOTUNE_BIN=$(CURDIR)/$(B)/autotune-san \
             AUTOTUNE_REL=$(CURDIR)/$(B)/autotune
 
-check: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/autotune-san \
-       $(B)/autotune fuzz-build
+check: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel \
+       $(B)/autotune-san $(B)/autotune fuzz-build
 	$(TEST_ENV) prove -v tests/check_layers.pl \
-	    $(addprefix $(B)/tests/,$(CPU_TESTS)) tests/fuzz/smoke.sh
+	    $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel \
+	    tests/fuzz/smoke.sh
 
 # The CPU suite with its slower sweeps too (every point compiled for sm_80
-# as well as sm_90): for the GPU machine or a nightly run, not CI.
-check-full: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/autotune-san
+# as well as sm_90, every point with a tune's own paths, the sweep under
+# the sanitizers as well): for the GPU machine or a nightly run, not CI.
+check-full: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel \
+            $(B)/tests/test_sweep $(B)/autotune-san
 	$(TEST_ENV) AUTOTUNE_CHECK_FULL=1 prove -v tests/check_layers.pl \
-	    $(addprefix $(B)/tests/,$(CPU_TESTS))
+	    $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel \
+	    $(B)/tests/test_sweep
 
 gpu-build: $(addprefix $(B)/tests/,$(GPU_TESTS)) $(B)/autotune \
            $(B)/tests/gpu_variants-rel \

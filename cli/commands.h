@@ -10,5 +10,6 @@ int at_cmd_tune(const opts *o, int argc, char **argv);   /* cmd_tune.c */
 int at_cmd_space(const opts *o, int argc, char **argv);  /* cmd_space.c */
 int at_cmd_replay(const opts *o, int argc, char **argv); /* cmd_replay.c */
 int at_cmd_bench_opts(const opts *o, int argc, char **argv); /* cmd_bench.c */
+int at_cmd_bench_tune(const opts *o, int argc, char **argv); /* bench_tune.c */
 
 #endif

@@ -4,6 +4,7 @@
  *   autotune space FAMILY [--type T] [--arch sm_XX] [problem flags]
  *   autotune replay FILE.csv [--json] [--seeds N] [--strategy S]
  *   autotune bench FAMILY [--csv FILE] [problem flags] [tuning flags]
+ *   autotune bench tune [FAMILY] [--csv FILE] [problem flags] [--jobs N]
  *
  * Exit status: 0 done, 1 failed, 2 bad usage. Errors are one line on
  * stderr. */
@@ -27,6 +28,10 @@ static const char *usage =
     "                   bandwidth against memcpy and the libraries and\n"
     "                   kernels a user would pick instead: the suite, or\n"
     "                   the problem the flags give\n"
+    "  autotune bench tune [FAMILY] [--csv FILE] [options]\n"
+    "                   tuning times: cold, warm and cache-hit runs of\n"
+    "                   8192x8192 f32 and f64 (or the problem the flags\n"
+    "                   give) on empty caches of their own\n"
     "  autotune --help | --version\n"
     "\n"
     "options:\n"
@@ -56,7 +61,8 @@ static const char *usage =
     "  --warm-l2        time from L2 (no buffer rotation for small inputs)\n"
     "  --seeds N        replay: seeds per strategy (default 100)\n"
     "  --csv FILE       bench: where the CSV goes (default\n"
-    "                   bench_FAMILY.csv)\n"
+    "                   bench_FAMILY.csv; bench tune: GPU-tune.csv, as\n"
+    "                   h100-tune.csv)\n"
     "  --quiet          no progress on stderr\n";
 
 static const char *environment =
@@ -98,6 +104,7 @@ static int run(int argc, char **argv)
         {"space", at_cmd_space},
         {"replay", at_cmd_replay},
         {"bench", at_cmd_bench_opts},
+        {"bench-tune", at_cmd_bench_tune},
         {"tune", at_cmd_tune},
     };
     for (size_t i = 0; i < sizeof commands / sizeof *commands; ++i)

@@ -107,6 +107,15 @@ static int parse_command(int argc, char **argv, opts *o, int *i)
         o->file = argv[(*i)++];
         return 0;
     }
+    /* bench tune [FAMILY]: tuning times, transpose's by default. */
+    if (strcmp(o->cmd, "bench") == 0 && *i < argc &&
+        strcmp(argv[*i], "tune") == 0) {
+        o->cmd = "bench-tune";
+        if (++*i >= argc || argv[*i][0] == '-') {
+            o->family = "transpose";
+            return 0;
+        }
+    }
     if (*i >= argc || argv[*i][0] == '-')
         return at_bad_usage("%s", "missing family");
     o->family = argv[(*i)++];
@@ -209,8 +218,17 @@ static int check_command(opts *o)
         (tuning_flags || o->strategy || o->seeds != 100 || o->csv))
         return at_bad_usage("%s", "space takes only --type, --arch, --json "
                                   "and the problem's fields");
-    if (o->csv && strcmp(o->cmd, "bench") != 0)
+    if (o->csv && strncmp(o->cmd, "bench", 5) != 0)
         return at_bad_usage("%s", "--csv is for bench");
+    /* It times the default tune: nothing that changes what is tuned. */
+    if (strcmp(o->cmd, "bench-tune") == 0 &&
+        (o->out || o->name || o->record || strcmp(o->arch, "auto") != 0 ||
+         o->strategy || o->budget || o->seed || o->retune || o->no_cubins ||
+         o->warm_l2))
+        return at_bad_usage("%s", "bench tune takes only --csv, --device, "
+                                  "--jobs, --compile-limit, --kernel-limit, "
+                                  "--quiet, --json, --type and the "
+                                  "problem's fields");
     if (strcmp(o->cmd, "bench") == 0 &&
         (o->out || o->name || o->record || strcmp(o->arch, "auto") != 0))
         return at_bad_usage("%s", "bench takes no -o, --name, --record or "

@@ -56,6 +56,8 @@ static void header(FILE *f, const at_problem *p, const at_point *pt,
     line(f, "point:", point);
     line(f, "", params);
     line(f, "template:", p->family->template_path);
+    p->family->paths_text(p->family->paths(p, pt), text, sizeof text);
+    line(f, "paths:", text);
     if (pv->tuned) {
         snprintf(text, sizeof text, "%s on %s (sm_%d, %d SMs), driver %s "
                  "(CUDA %d.%d),", pv->tuned_at, pv->gpu, pv->sm, pv->sms,
@@ -92,7 +94,7 @@ static void write_all(FILE *f, const at_problem *p, const at_point *pt,
 {
     char defs[1024];
     header(f, p, pt, name, pv);
-    p->family->defines(p, pt, defs, sizeof defs);
+    p->family->defines(p, pt, p->family->paths(p, pt), defs, sizeof defs);
     fprintf(f, "%s#define AT_KERNEL %s_kernel\n\n", defs, name);
     fputs(p->family->template_src, f);
     fputc('\n', f);

@@ -4,13 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *at_expand(const at_problem *p, const at_point *pt,
-                const char *kernel_name, const char *hook, at_err *e)
+/* paths: NULL for the ones the problem needs. */
+static char *expand(const at_problem *p, const at_point *pt,
+                    const char *kernel_name, const char *hook,
+                    const unsigned *paths, at_err *e)
 {
     const at_family *f = p->family;
     char name[128], defs[1024];
     f->point_name(pt, name, sizeof name);
-    f->defines(p, pt, defs, sizeof defs);
+    f->defines(p, pt, paths ? *paths : f->paths(p, pt), defs, sizeof defs);
     /* The element size, not the type's name: types of one size share
      * their compiled variants. */
     const char *fmt = "/* %s, %d-byte elements: %s */\n%s%s%s%s#define "
@@ -29,6 +31,12 @@ char *at_expand(const at_problem *p, const at_point *pt,
     snprintf(src, (size_t)n + 1, fmt, f->name, p->type->bytes, name, h0,
              hook, h1, defs, kernel_name, f->template_path, f->template_src);
     return src;
+}
+
+char *at_expand(const at_problem *p, const at_point *pt,
+                const char *kernel_name, const char *hook, at_err *e)
+{
+    return expand(p, pt, kernel_name, hook, NULL, e);
 }
 
 void at_program_kernel(int i, char *buf, size_t n)
@@ -60,15 +68,17 @@ static int put(sbuf *b, const char *s, size_t n)
     return 0;
 }
 
-char *at_expand_program(const at_problem *p, const at_point *const *pts,
-                        const char *const *hooks, int k, at_err *e)
+static char *program(const at_problem *p, const at_point *const *pts,
+                     const char *const *hooks, int k, const unsigned *paths,
+                     at_err *e)
 {
     sbuf b = {0};
     int bad = 0;
     for (int i = 0; i < k && !bad; ++i) {
         char name[32], head[64];
         at_program_kernel(i, name, sizeof name);
-        char *src = at_expand(p, pts[i], name, hooks ? hooks[i] : NULL, e);
+        char *src =
+            expand(p, pts[i], name, hooks ? hooks[i] : NULL, paths, e);
         if (!src)
             break;
         snprintf(head, sizeof head, "namespace at_point_%d {\n", i);
@@ -90,4 +100,17 @@ char *at_expand_program(const at_problem *p, const at_point *const *pts,
     if (!e || !e->code)
         at_fail(e, AUTOTUNE_ENOMEM, "expanding a program of %d points", k);
     return NULL;
+}
+
+char *at_expand_program(const at_problem *p, const at_point *const *pts,
+                        const char *const *hooks, int k, at_err *e)
+{
+    return program(p, pts, hooks, k, NULL, e);
+}
+
+char *at_expand_program_paths(const at_problem *p,
+                              const at_point *const *pts, int k,
+                              unsigned paths, at_err *e)
+{
+    return program(p, pts, NULL, k, &paths, e);
 }

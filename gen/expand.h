@@ -7,7 +7,8 @@
 
 #include "family.h"
 
-/* malloc'd source with the kernel named kernel_name; NULL on no memory.
+/* malloc'd source with the kernel named kernel_name, holding the code
+ * paths the problem needs (family.h); NULL on no memory.
  * hook: NULL, or code the template's AT_TEST_HOOK becomes (the GPU
  * suite's planted faults, runtime/tune_plant.c). */
 char *at_expand(const at_problem *p, const at_point *pt,
@@ -21,5 +22,10 @@ void at_program_kernel(int i, char *buf, size_t n);
  * #undef'd after it. malloc'd; NULL on no memory. */
 char *at_expand_program(const at_problem *p, const at_point *const *pts,
                         const char *const *hooks, int k, at_err *e);
+/* The same with the given code paths (AT_PATHS_ALL: every one) instead
+ * of the problem's, and no hooks. */
+char *at_expand_program_paths(const at_problem *p,
+                              const at_point *const *pts, int k,
+                              unsigned paths, at_err *e);
 
 #endif

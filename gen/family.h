@@ -69,9 +69,18 @@ typedef struct at_family {
     void (*default_point)(const at_problem *p, int sm, at_point *pt);
 
     /* A variant: its source and launch. */
-    /* "#define AT_... v" lines that specialise the template. */
-    void (*defines)(const at_problem *p, const at_point *pt, char *buf,
-                    size_t n);
+    /* The template's optional code paths (bits of the family's own) that
+     * the problem needs at this point. NVRTC's time grows with every path
+     * compiled, so a variant holds only these; compiled without a path, a
+     * variant still gives the right answer on every problem its launcher
+     * accepts, by another path. */
+    unsigned (*paths)(const at_problem *p, const at_point *pt);
+    /* "skewed stores; 32-bit tile indices": the paths in words. */
+    void (*paths_text)(unsigned paths, char *buf, size_t n);
+    /* "#define AT_... v" lines that specialise the template: the point and
+     * the paths (AT_PATHS_ALL: every one). */
+    void (*defines)(const at_problem *p, const at_point *pt, unsigned paths,
+                    char *buf, size_t n);
     void (*launch)(const at_problem *p, const at_point *pt, at_launch *g);
     /* The kernel's arguments for device pointers in and out. */
     void (*args)(const at_problem *p, uint64_t in, uint64_t out, at_args *a);
@@ -117,6 +126,10 @@ int at_field_index(const at_family *f, const char *name);
  * (the caller names the field or flag). */
 int at_field_parse(const at_field *f, const char *value, int64_t *v,
                    at_err *e);
+
+/* Every optional code path compiled in (the GPU suite's variants, which
+ * run on every shape). */
+#define AT_PATHS_ALL (~0u)
 
 /* Kernel symbol in NVRTC-compiled variants. */
 #define AT_KERNEL_SYMBOL "at_kernel"

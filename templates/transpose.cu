@@ -23,6 +23,19 @@
  *   AT_RESTRICT            1: pointers are __restrict__
  *   AT_KERNEL              the kernel's name
  *
+ * and these code paths, each compiled in only where the problem the
+ * variant is made for needs it (NVRTC's time grows with every path):
+ *   AT_SKEW                1: skewed stores, for output rows off the
+ *                          32-byte sectors (unpacked 2- to 16-byte
+ *                          elements); without it such rows take the plain
+ *                          paths, correct and slower
+ *   AT_THIN                1: the strided copy for vectors (1 x N, N x 1);
+ *                          without it vectors go through tiles, correct
+ *                          and slower
+ *   AT_WIDE                1: 64-bit tile indices; without it a launch
+ *                          must have fewer than 2^32 tiles (the emitted
+ *                          launcher refuses more)
+ *
  * Launch: block (AT_BLOCK_X, AT_BLOCK_Y), a 1-D grid of
  * min(ceil(tiles / AT_TILES), 2^31 - 1) blocks (the kernel loops), where
  * tiles = ceil(cols / AT_TILE_X) * ceil(rows / AT_TILE_Y) * batch; dynamic
@@ -161,13 +174,16 @@ union at_w_u {
 /* The extra input rows a skewed tile reads: a 32-byte sector's elements
  * but one. Not for packed tiles (their rows are whole words), nor for
  * bytes (H100: 32 more rows a tile cost 1-byte loads more than whole
- * sectors saved, 91% of the copy down to 68% on 4099x2053 i8). */
+ * sectors saved, 91% of the copy down to 68% on 4099x2053 i8). Shared
+ * memory keeps room for them with or without AT_SKEW, so a variant's
+ * launch is the same whichever paths it was compiled with. */
 #if AT_PACK == 1 && AT_ELEM_BYTES > 1
-#define AT_SKEW 1
 #define AT_SKEW_ROWS (32 / AT_ELEM_BYTES - 1)
 #else
-#define AT_SKEW 0
 #define AT_SKEW_ROWS 0
+#endif
+#if AT_SKEW && AT_SKEW_ROWS == 0
+#error "AT_SKEW is for unpacked 2- to 16-byte elements"
 #endif
 
 #if AT_PACK == 4
@@ -212,18 +228,21 @@ __device__ __forceinline__ at_tile at_tile_at(
 {
     at_tile s;
     long long bx, by, z;
-    if (tiles_x * tiles_y <= 0xFFFFFFFFLL && t <= 0xFFFFFFFFLL) {
+#if AT_WIDE
+    if (tiles_x * tiles_y > 0xFFFFFFFFLL || t > 0xFFFFFFFFLL) {
+        const long long rest = t / tiles_x;
+        bx = t - rest * tiles_x;
+        by = rest % tiles_y;
+        z = rest / tiles_y;
+    } else
+#endif
+    {
         /* 32-bit division where it suffices: much cheaper than 64-bit. */
         const unsigned int tt = (unsigned int)t, nx = (unsigned int)tiles_x;
         const unsigned int ny = (unsigned int)tiles_y, rest = tt / nx;
         bx = tt - rest * nx;
         by = rest % ny;
         z = rest / ny;
-    } else {
-        const long long rest = t / tiles_x;
-        bx = t - rest * tiles_x;
-        by = rest % tiles_y;
-        z = rest / tiles_y;
     }
     const int x0 = (int)bx * AT_TILE_X, y0 = (int)by * AT_TILE_Y;
     /* Sizes may reach INT_MAX: compare by differences, never x0 + n. */
@@ -474,6 +493,7 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
 #endif
     at_vec_u r[AT_LOAD_ROWS][AT_LOAD_COLS][AT_PACK];
 
+#if AT_THIN
     if (rows == 1 || cols == 1) {
         /* A vector: its transpose is a strided copy over the whole grid,
          * no tile needed; a plain copy where both sides are contiguous. */
@@ -508,6 +528,7 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
         }
         return;
     }
+#endif
 
     for (long long first = (long long)blockIdx.x * AT_TILES; first < tiles;
          first += (long long)gridDim.x * AT_TILES) {

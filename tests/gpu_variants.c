@@ -1,7 +1,10 @@
 /* GPU: every point of the transpose space, for every type, verified bit for
  * bit on square, rectangular, odd, leading-dimension, thin and batched
  * shapes (each check also covers the bench's own odd shapes: odd and
- * aligned wide leading dimensions, and two batches with wide strides); and
+ * aligned wide leading dimensions, and two batches with wide strides),
+ * each point compiled twice: with every optional code path of the template
+ * (so each path runs where a shape needs it) and with the first shape's
+ * own, none (so each shape also runs where its paths were left out); and
  * the verifier itself rejects kernels that are wrong. Types of one size
  * share their compiled variants (the same source), each type is checked on
  * data of its own. Skips without a GPU. */
@@ -65,7 +68,8 @@ static void verify_size(int bytes)
     for (size_t i = 0; every > 1 && i < n; i += every)
         pts[kept++] = pts[i];
     n = every > 1 ? kept : n;
-    size_t nprog = (n + BATCH - 1) / BATCH;
+    /* Programs [0, per) with every path, [per, 2 per) with shape 0's. */
+    size_t per = (n + BATCH - 1) / BATCH, nprog = 2 * per;
     prog *progs = calloc(nprog, sizeof *progs);
     at_pool *pool;
     assert_non_null(progs);
@@ -73,14 +77,17 @@ static void verify_size(int bytes)
     for (size_t g = 0; g < nprog; ++g) {
         prog *pr = &progs[g];
         const at_point *sel[BATCH];
-        pr->first = g * BATCH;
+        pr->first = g % per * BATCH;
         pr->n = (int)(n - pr->first < BATCH ? n - pr->first : BATCH);
         for (int k = 0; k < pr->n; ++k)
             sel[k] = &pts[pr->first + (size_t)k];
         pr->job.opts.sm = dev.sm;
         p0.family->point_name(sel[0], pr->job.variant,
                               sizeof pr->job.variant);
-        pr->job.src = at_expand_program(&p0, sel, NULL, pr->n, &e);
+        pr->job.src =
+            g < per ? at_expand_program_paths(&p0, sel, pr->n, AT_PATHS_ALL,
+                                              &e)
+                    : at_expand_program(&p0, sel, NULL, pr->n, &e);
         assert_non_null(pr->job.src);
         at_pool_submit(pool, &pr->job);
     }
@@ -107,11 +114,13 @@ static void verify_size(int bytes)
                 fail_msg("%s", e.msg);
         }
         size_t verified = 0;
-        for (size_t i = 0; i < n; ++i) {
-            prog *pr = &progs[i / BATCH];
-            char kernel[AT_KERNEL_NAME], name[128];
+        for (size_t q = 0; q < 2 * n; ++q) {
+            size_t i = q % n;
+            prog *pr = &progs[q / n * per + i / BATCH];
+            char kernel[AT_KERNEL_NAME], name[160];
             at_program_kernel((int)(i - pr->first), kernel, sizeof kernel);
             p0.family->point_name(&pts[i], name, sizeof name);
+            strcat(name, q < n ? " (every path)" : " (shape 0's paths)");
             CUfunction fn;
             int rc = at_cu_fail(&e, at_cu.cuModuleGetFunction(&fn, pr->mod,
                                                              kernel),
@@ -130,8 +139,9 @@ static void verify_size(int bytes)
                 ++verified;
             }
         }
-        printf("# %s: %zu of %zu points verified on %d shapes (", 
-               types[t]->name, verified, n, N_SHAPES);
+        printf("# %s: %zu of %zu kernels (%zu points, each with every "
+               "path and with shape 0's) verified on %d shapes (",
+               types[t]->name, verified, 2 * n, n, N_SHAPES);
         for (int s = 0; s < N_SHAPES; ++s) {
             char text[256];
             at_problem_str(&p[s], text, sizeof text);

@@ -311,6 +311,12 @@ static const bad_case bad[] = {
     {"usage: bench for another architecture",
      {"bench", "transpose", "--arch", "sm_80"},
      {"bench takes no", "--arch"}},
+    {"usage: bench tune with a flag that changes the tune",
+     {"bench", "tune", "--seed", "3"},
+     {"bench tune takes only", "--jobs"}},
+    {"usage: bench tune of an unknown family",
+     {"bench", "tune", "sort"},
+     {"unknown family 'sort'", "transpose"}},
     {"usage: bench of an impossible problem",
      {"bench", "transpose", "--type", "c128", "--rows", "2000000000",
       "--cols", "2000000000"},
@@ -549,6 +555,21 @@ static void bench_without_driver(void **state)
     CHECK(fx, count_entries(fx, ".partial") == 0);
 }
 
+/* So does the tuning benchmark, before it runs anything. */
+static void bench_tune_without_driver(void **state)
+{
+    fixture *fx = *state;
+    run(fx, (const char *[]){"bench", "tune", "--type", "f64", "--csv",
+                             "t.csv", NULL},
+        NULL);
+    CHECK(fx, fx->status == 1);
+    CHECK(fx, fx->out[0] == '\0');
+    CHECK(fx, one_line(fx->err));
+    CHECK(fx, strstr(fx->err, "no CUDA driver"));
+    CHECK(fx, strstr(fx->err, "bench tune needs a CUDA GPU"));
+    CHECK(fx, count_entries(fx, ".csv") == 0);
+}
+
 static void help(void **state)
 {
     fixture *fx = *state;
@@ -628,13 +649,13 @@ int main(void)
         printf("Bail out! AUTOTUNE_BIN=%s: %s\n", bin, strerror(errno));
         return 1;
     }
-    _Static_assert(sizeof bad / sizeof bad[0] == 28, "a BAD() per case");
+    _Static_assert(sizeof bad / sizeof bad[0] == 30, "a BAD() per case");
     const struct CMUnitTest tests[] = {
         BAD(0),  BAD(1),  BAD(2),  BAD(3),  BAD(4),  BAD(5),
         BAD(6),  BAD(7),  BAD(8),  BAD(9),  BAD(10), BAD(11),
         BAD(12), BAD(13), BAD(14), BAD(15), BAD(16), BAD(17),
         BAD(18), BAD(19), BAD(20), BAD(21), BAD(22), BAD(23),
-        BAD(24), BAD(25), BAD(26), BAD(27),
+        BAD(24), BAD(25), BAD(26), BAD(27), BAD(28), BAD(29),
         TEST(replay_table_and_json),
         TEST(replay_missing_record),
         TEST(missing_cache_dir),
@@ -647,6 +668,7 @@ int main(void)
         TEST(space_f64_drops_vec4),
         TEST(emit_batched_i8),
         TEST(bench_without_driver),
+        TEST(bench_tune_without_driver),
         TEST(help),
         TEST(version),
         TEST(no_arguments),

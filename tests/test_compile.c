@@ -1,9 +1,8 @@
-/* NVRTC compiles every point of the transpose space, for every element
- * size, for sm_90 (and sm_80 under `make check-full`, which sets
- * AUTOTUNE_CHECK_FULL=1: a second architecture finds little the first
- * does not and doubles the suite's time), through the compile pool and its
- * worker processes, with one source that fails on purpose among them; the
- * time limit, and a worker that dies. Needs NVRTC, not a GPU. */
+/* The compile pool and its worker processes: NVRTC's errors named with the
+ * variant, a pool stopped with jobs queued, the compile time limit, a
+ * worker that dies, the options cache keys see, and several points in one
+ * program. The sweep of every point is tests/test_sweep.c. Needs NVRTC,
+ * not a GPU. */
 #include "tap.h"
 
 #include <signal.h>
@@ -18,120 +17,6 @@
 #include "runtime/compile_proc.h"
 #include "runtime/elf.h"
 #include "runtime/nvrtc_api.h"
-
-/* Points per NVRTC program, as the tuner compiles them. */
-enum { BATCH = 16 };
-
-/* Every point of the space for an element size (types of one size expand
- * to the same source), as 16-point programs, plus one program in the
- * middle that must fail; every kernel of every cubin is found by name. */
-static void compile_size(int bytes, int sm)
-{
-    const at_family *f = at_family_find("transpose");
-    const at_type *type = NULL;
-    for (int i = 0; at_type_at(i) && !type; ++i)
-        if (at_type_at(i)->bytes == bytes)
-            type = at_type_at(i);
-    assert_non_null(type);
-    autotune_problem u = {"transpose", type->name, 4099, 2053, 0, 0};
-    at_problem p;
-    at_limits l;
-    at_err e = {0};
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
-    assert_true(at_limits_for_arch(sm, &l));
-    at_point *pts;
-    size_t n;
-    assert_int_equal(at_space_points(f, &p, &l, &pts, &n, &e), 0);
-    size_t progs = (n + BATCH - 1) / BATCH;
-    /* One extra job, in the middle, that must fail. */
-    size_t bad = progs / 2, total = progs + 1;
-    at_job *jobs = calloc(total, sizeof *jobs);
-    int *count = calloc(total, sizeof *count);
-    at_pool *pool;
-    assert_non_null(jobs);
-    assert_non_null(count);
-    /* Every core: no thread times a GPU here. */
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    assert_int_equal(at_pool_create(&pool, cores > 0 ? (int)cores : 1, &e),
-                     0);
-    for (size_t i = 0, k = 0; i < total; ++i) {
-        at_job *j = &jobs[i];
-        j->opts.sm = sm;
-        j->opts.limit_s = 600;
-        j->index = i;
-        if (i == bad) {
-            snprintf(j->variant, sizeof j->variant, "broken_on_purpose");
-            j->src = strdup("extern \"C\" __global__ void at_kernel() "
-                            "{ this_is_not_cuda; }\n");
-        } else {
-            const at_point *sel[BATCH];
-            count[i] = (int)(n - k < BATCH ? n - k : BATCH);
-            for (int q = 0; q < count[i]; ++q)
-                sel[q] = &pts[k + (size_t)q];
-            f->point_name(sel[0], j->variant, sizeof j->variant);
-            j->src = at_expand_program(&p, sel, NULL, count[i], &e);
-            k += (size_t)count[i];
-        }
-        assert_non_null(j->src);
-        at_pool_submit(pool, j);
-    }
-    size_t ok = 0;
-    for (size_t i = 0; i < total; ++i) {
-        at_job *j = &jobs[i];
-        at_pool_wait(pool, j);
-        if (i == bad) {
-            assert_int_equal(j->rc, AUTOTUNE_ECOMPILE);
-            assert_non_null(strstr(j->err.msg, "broken_on_purpose"));
-            assert_non_null(strstr(j->err.msg, "this_is_not_cuda"));
-        } else if (j->rc) {
-            fail_msg("%s", j->err.msg);
-        } else {
-            /* A cubin is an ELF image with each point's kernel. */
-            assert_true(j->size > 4);
-            assert_memory_equal(j->cubin, "\x7f" "ELF", 4);
-            for (int q = 0; q < count[i]; ++q) {
-                char kernel[32];
-                at_program_kernel(q, kernel, sizeof kernel);
-                if (!at_elf_kernel_hash(j->cubin, j->size, kernel))
-                    fail_msg("%s: no %s in the cubin", j->variant, kernel);
-                ++ok;
-            }
-        }
-        at_job_release(j);
-    }
-    at_pool_destroy(pool);
-    printf("# %d-byte elements (%s and its kind), sm_%d: %zu of %zu points "
-           "compiled in %zu programs, plus one failing on purpose\n", bytes,
-           type->name, sm, ok, n, progs);
-    assert_int_equal(ok, n);
-    free(count);
-    free(jobs);
-    free(pts);
-}
-
-/* sm_90 always; other architectures in the full suite only. */
-static int full_suite(void)
-{
-    const char *v = getenv("AUTOTUNE_CHECK_FULL");
-    return v && strcmp(v, "1") == 0;
-}
-
-#define EVERY_POINT(bytes, sm)                                              \
-    static void every_point_##bytes##_bytes_sm##sm(void **state)           \
-    {                                                                       \
-        (void)state;                                                        \
-        compile_size(bytes, sm);                                            \
-    }
-EVERY_POINT(1, 90)
-EVERY_POINT(2, 90)
-EVERY_POINT(4, 90)
-EVERY_POINT(8, 90)
-EVERY_POINT(16, 90)
-EVERY_POINT(1, 80)
-EVERY_POINT(2, 80)
-EVERY_POINT(4, 80)
-EVERY_POINT(8, 80)
-EVERY_POINT(16, 80)
 
 static void bad_arch_is_an_nvrtc_error(void **state)
 {
@@ -307,20 +192,7 @@ int main(void)
         cmocka_unit_test(dead_worker_is_a_compile_failure),
         cmocka_unit_test(options_text),
         cmocka_unit_test(program_of_many_points),
-        cmocka_unit_test(every_point_1_bytes_sm90),
-        cmocka_unit_test(every_point_2_bytes_sm90),
-        cmocka_unit_test(every_point_4_bytes_sm90),
-        cmocka_unit_test(every_point_8_bytes_sm90),
-        cmocka_unit_test(every_point_16_bytes_sm90),
-        cmocka_unit_test(every_point_1_bytes_sm80),
-        cmocka_unit_test(every_point_2_bytes_sm80),
-        cmocka_unit_test(every_point_4_bytes_sm80),
-        cmocka_unit_test(every_point_8_bytes_sm80),
-        cmocka_unit_test(every_point_16_bytes_sm80),
     };
-    /* The last five (sm_80) run in the full suite only: not registered
-     * at all otherwise (prove counts cmocka's skips as failures). */
-    size_t n = sizeof tests / sizeof tests[0] - (full_suite() ? 0 : 5);
     cmocka_set_message_output(CM_OUTPUT_TAP);
-    return _cmocka_run_group_tests("tests", tests, n, NULL, NULL);
+    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* The emitted .cu: provenance header, stamped as generated, and it builds
  * with nvcc for sm_90 (the default point, a tuned-looking point, and a
- * point past 48 KiB of shared memory, whose launcher raises the limit). */
+ * point past 48 KiB of shared memory, whose launcher raises the limit, and
+ * a problem that needs every optional code path). */
 #include "tap.h"
 
 #include <stdlib.h>
@@ -36,12 +37,12 @@ static const char *nvcc(void)
     return path;
 }
 
-/* Emits, checks the text, builds with nvcc -arch=sm_90 -c. */
-static void emit_and_build(const char *type, const at_point *pt,
-                           const at_provenance *pv, const char *name,
-                           const char *const *want)
+/* Emits u's variant at pt, checks the text, builds with nvcc -arch=sm_90
+ * -c. */
+static void emit_problem(const autotune_problem u, const at_point *pt,
+                         const at_provenance *pv, const char *name,
+                         const char *const *want)
 {
-    autotune_problem u = {"transpose", type, 8192, 8192, 0, 0};
     at_problem p;
     at_err e = {0};
     assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
@@ -62,6 +63,15 @@ static void emit_and_build(const char *type, const at_point *pt,
     struct stat st;
     assert_int_equal(stat(obj, &st), 0);
     assert_true(st.st_size > 0);
+}
+
+/* The same for type at 8192 x 8192. */
+static void emit_and_build(const char *type, const at_point *pt,
+                           const at_provenance *pv, const char *name,
+                           const char *const *want)
+{
+    emit_problem((autotune_problem){"transpose", type, 8192, 8192, 0, 0}, pt,
+                 pv, name, want);
 }
 
 static void default_point_f32_builds(void **state)
@@ -87,8 +97,39 @@ static void default_point_f32_builds(void **state)
                           "#define AT_KERNEL autotune_f32_kernel",
                           "command:  autotune transpose --arch sm_90",
                           "tile32x32_blk32x8_ept4_vec1_pad1_tpb1_ldg1_rst1",
+                          /* 8192 x 8192 needs no optional path, and the
+                           * launcher refuses what 32-bit indices cannot
+                           * reach. */
+                          "paths:    without skewed stores (AT_SKEW), vector "
+                          "copy (AT_THIN), 64-bit tile indices (AT_WIDE)",
+                          "#define AT_SKEW 0\n#define AT_THIN 0\n"
+                          "#define AT_WIDE 0\n",
+                          "#if !AT_WIDE\n    if (tiles > 4294967295.0)\n"
+                          "        return cudaErrorInvalidValue;",
                           NULL};
     emit_and_build("f32", &pt, &pv, "autotune_f32", want);
+}
+
+/* A problem that needs every path: 2^25 vectors 1 x 4096 (thin; output
+ * rows 1 element apart, off the sectors; 2^32 tiles of 32 x 32). */
+static void every_path_builds(void **state)
+{
+    (void)state;
+    const at_family *f = at_family_find("transpose");
+    autotune_problem u = {"transpose", "f32", 1, 4096, 0, 0, 1 << 25, 0, 0};
+    at_problem p;
+    at_err e = {0};
+    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    at_point pt;
+    f->default_point(&p, 90, &pt);
+    at_provenance pv = {.sm = 90, .why = "test",
+                        .command = "autotune transpose"};
+    const char *want[] = {"paths:    with skewed stores (AT_SKEW), vector "
+                          "copy (AT_THIN), 64-bit tile indices (AT_WIDE)",
+                          "#define AT_SKEW 1\n#define AT_THIN 1\n"
+                          "#define AT_WIDE 1\n",
+                          NULL};
+    emit_problem(u, &pt, &pv, "every_path", want);
 }
 
 static void tuned_f64_header_and_big_shared_memory(void **state)
@@ -179,6 +220,7 @@ int main(void)
         return at_skip_all("nvcc not found (set CUDA to the toolkit)");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(default_point_f32_builds),
+        cmocka_unit_test(every_path_builds),
         cmocka_unit_test(tuned_f64_header_and_big_shared_memory),
         cmocka_unit_test(every_type_builds),
         cmocka_unit_test(unwritable_target_fails_cleanly),

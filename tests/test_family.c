@@ -49,7 +49,8 @@ static void entries_are_complete(void **state)
         assert_true(f->n_axes > 0 && f->n_axes <= AT_MAX_AXES);
         assert_true(f->n_checks >= 0 && f->n_checks <= AT_MAX_CHECKS);
         assert_true(f->from_api && f->finish && f->file_stem && f->valid &&
-                    f->point_name && f->default_point && f->defines &&
+                    f->point_name && f->default_point && f->paths &&
+                    f->paths_text && f->defines &&
                     f->launch && f->args && f->reference_parts &&
                     f->reference && f->verify_kernel && f->where &&
                     f->bytes_moved && f->copy_bytes && f->emit_launcher &&

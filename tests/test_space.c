@@ -219,6 +219,83 @@ static void expansion(void **state)
     free(src2);
 }
 
+/* The value a source #defines name to, -1 if it does not. */
+static int defined(const char *src, const char *name)
+{
+    char key[64];
+    snprintf(key, sizeof key, "#define %s ", name);
+    const char *c = strstr(src, key);
+    return c ? atoi(c + strlen(key)) : -1;
+}
+
+/* A variant holds the optional code paths its problem needs and no
+ * others; every path on request. */
+static void code_paths_follow_the_problem(void **state)
+{
+    (void)state;
+    typedef struct {
+        autotune_problem u;
+        at_point pt;
+        int skew, thin, wide;
+    } want_t;
+    const at_point f32 = point(64, 64, 16, 32, 4, 0, 2, 1);
+    const at_point f16pk = point(64, 64, 16, 16, 2, 1, 2, 1);
+    const want_t cases[] = {
+        /* Output rows on 32-byte sectors: nothing extra. */
+        {{"transpose", "f32", 8192, 8192, 0, 0}, f32, 0, 0, 0},
+        /* An odd ld_out: skewed stores, where the type can skew. */
+        {{"transpose", "f32", 8191, 8192, 0, 0}, f32, 1, 0, 0},
+        {{"transpose", "f64", 4096, 4096, 0, 4097},
+         point(64, 64, 16, 32, 2, 0, 1, 1), 1, 0, 0},
+        {{"transpose", "f16", 8191, 8192, 0, 0}, f16pk, 0, 0, 0},
+        {{"transpose", "i8", 8191, 8192, 0, 0},
+         point(64, 64, 32, 8, 1, 0, 1, 1), 0, 0, 0},
+        /* Aligned rows, matrices off the sectors. */
+        {{"transpose", "f32", 64, 64, 0, 0, 3, 64 * 64, 64 * 64 + 4}, f32,
+         1, 0, 0},
+        /* Vectors. */
+        {{"transpose", "f32", 1, 4096, 0, 0}, f32, 1, 1, 0}, /* ld_out 1 */
+        {{"transpose", "f32", 4096, 1, 0, 0}, f32, 0, 1, 0},
+        /* 2^32 tiles: 64-bit tile indices (nothing is allocated). */
+        {{"transpose", "f32", 4096, 4096, 0, 0, 1 << 20, 0, 0}, f32, 0, 0,
+         1},
+        {{"transpose", "f32", 4096, 4096, 0, 0, (1 << 20) - 1, 0, 0}, f32,
+         0, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        at_problem p;
+        at_err e = {0};
+        if (at_problem_from_api(&p, &cases[i].u, &e))
+            fail_msg("case %zu: %s", i, e.msg);
+        char *src = at_expand(&p, &cases[i].pt, "k", NULL, &e);
+        assert_non_null(src);
+        if (defined(src, "AT_SKEW") != cases[i].skew ||
+            defined(src, "AT_THIN") != cases[i].thin ||
+            defined(src, "AT_WIDE") != cases[i].wide)
+            fail_msg("case %zu: AT_SKEW %d AT_THIN %d AT_WIDE %d, want %d "
+                     "%d %d", i, defined(src, "AT_SKEW"),
+                     defined(src, "AT_THIN"), defined(src, "AT_WIDE"),
+                     cases[i].skew, cases[i].thin, cases[i].wide);
+        free(src);
+        const at_point *one[] = {&cases[i].pt};
+        src = at_expand_program_paths(&p, one, 1, AT_PATHS_ALL, &e);
+        assert_non_null(src);
+        /* Every path, but skewing only where the type can. */
+        assert_int_equal(defined(src, "AT_SKEW"),
+                         cases[i].pt.v[5] || p.type->bytes == 1 ? 0 : 1);
+        assert_int_equal(defined(src, "AT_THIN"), 1);
+        assert_int_equal(defined(src, "AT_WIDE"), 1);
+        free(src);
+    }
+    char text[256];
+    F->paths_text(0, text, sizeof text);
+    assert_string_equal(text, "without skewed stores (AT_SKEW), vector copy "
+                              "(AT_THIN), 64-bit tile indices (AT_WIDE)");
+    F->paths_text(AT_PATHS_ALL, text, sizeof text);
+    assert_string_equal(text, "with skewed stores (AT_SKEW), vector copy "
+                              "(AT_THIN), 64-bit tile indices (AT_WIDE)");
+}
+
 static void launch_geometry(void **state)
 {
     (void)state;
@@ -374,6 +451,7 @@ int main(void)
         cmocka_unit_test(rejections_say_why),
         cmocka_unit_test(parse_errors),
         cmocka_unit_test(expansion),
+        cmocka_unit_test(code_paths_follow_the_problem),
         cmocka_unit_test(launch_geometry),
         cmocka_unit_test(reference_transposes_and_keeps_padding),
         cmocka_unit_test(problem_validation),

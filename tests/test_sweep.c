@@ -1,0 +1,203 @@
+/* NVRTC compiles every point of the transpose space, for every element
+ * size, for sm_90 with every optional code path of the template compiled
+ * in (so every line of it is compiled at every point); the paths a tune of
+ * 8192 x 8192 compiles (none of them) at every 8th point, and at every
+ * point under `make check-full` (AUTOTUNE_CHECK_FULL=1), which also
+ * compiles everything for sm_80: a second architecture finds little the
+ * first does not and doubles the suite's time. Through the compile pool
+ * and its worker processes, with one source that fails on purpose among
+ * them. Needs NVRTC, not a GPU.
+ *
+ * `make check` builds this one without sanitizers: NVRTC in a worker
+ * forked from a sanitized binary allocates through AddressSanitizer's
+ * malloc and compiled at half the speed; `make check-full` runs the
+ * sanitized build as well. */
+#include "tap.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gen/expand.h"
+#include "gen/family.h"
+#include "runtime/compile.h"
+#include "runtime/elf.h"
+#include "runtime/nvrtc_api.h"
+
+/* Points per NVRTC program, as the tuner compiles them. */
+enum { BATCH = 16 };
+
+static int full_suite(void);
+
+/* Which code paths a sweep compiles: all of them (AT_PATHS_ALL), or the
+ * problem's own (NEEDED). */
+enum { NEEDED = 0 };
+
+/* Every point of the space for an element size (types of one size expand
+ * to the same source), or every 8th where a sweep of the problem's own
+ * paths is not the full suite's, as 16-point programs, plus one program
+ * in the middle that must fail; every kernel of every cubin is found by
+ * name. */
+static void compile_size(int bytes, int sm, unsigned paths, int rows,
+                         int cols)
+{
+    const at_family *f = at_family_find("transpose");
+    const at_type *type = NULL;
+    for (int i = 0; at_type_at(i) && !type; ++i)
+        if (at_type_at(i)->bytes == bytes)
+            type = at_type_at(i);
+    assert_non_null(type);
+    autotune_problem u = {"transpose", type->name, rows, cols, 0, 0};
+    at_problem p;
+    at_limits l;
+    at_err e = {0};
+    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    assert_true(at_limits_for_arch(sm, &l));
+    at_point *pts;
+    size_t n;
+    assert_int_equal(at_space_points(f, &p, &l, &pts, &n, &e), 0);
+    size_t space = n;
+    if (paths == NEEDED && !full_suite()) {
+        size_t kept = 0;
+        for (size_t i = 0; i < n; i += 8)
+            pts[kept++] = pts[i];
+        n = kept;
+    }
+    size_t progs = (n + BATCH - 1) / BATCH;
+    /* One extra job, in the middle, that must fail. */
+    size_t bad = progs / 2, total = progs + 1;
+    at_job *jobs = calloc(total, sizeof *jobs);
+    int *count = calloc(total, sizeof *count);
+    at_pool *pool;
+    assert_non_null(jobs);
+    assert_non_null(count);
+    /* Every core: no thread times a GPU here. */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    assert_int_equal(at_pool_create(&pool, cores > 0 ? (int)cores : 1, &e),
+                     0);
+    for (size_t i = 0, k = 0; i < total; ++i) {
+        at_job *j = &jobs[i];
+        j->opts.sm = sm;
+        j->opts.limit_s = 600;
+        j->index = i;
+        if (i == bad) {
+            snprintf(j->variant, sizeof j->variant, "broken_on_purpose");
+            j->src = strdup("extern \"C\" __global__ void at_kernel() "
+                            "{ this_is_not_cuda; }\n");
+        } else {
+            const at_point *sel[BATCH];
+            count[i] = (int)(n - k < BATCH ? n - k : BATCH);
+            for (int q = 0; q < count[i]; ++q)
+                sel[q] = &pts[k + (size_t)q];
+            f->point_name(sel[0], j->variant, sizeof j->variant);
+            j->src = paths == NEEDED
+                         ? at_expand_program(&p, sel, NULL, count[i], &e)
+                         : at_expand_program_paths(&p, sel, count[i],
+                                                   paths, &e);
+            k += (size_t)count[i];
+        }
+        assert_non_null(j->src);
+        at_pool_submit(pool, j);
+    }
+    size_t ok = 0;
+    for (size_t i = 0; i < total; ++i) {
+        at_job *j = &jobs[i];
+        at_pool_wait(pool, j);
+        if (i == bad) {
+            assert_int_equal(j->rc, AUTOTUNE_ECOMPILE);
+            assert_non_null(strstr(j->err.msg, "broken_on_purpose"));
+            assert_non_null(strstr(j->err.msg, "this_is_not_cuda"));
+        } else if (j->rc) {
+            fail_msg("%s", j->err.msg);
+        } else {
+            /* A cubin is an ELF image with each point's kernel. */
+            assert_true(j->size > 4);
+            assert_memory_equal(j->cubin, "\x7f" "ELF", 4);
+            for (int q = 0; q < count[i]; ++q) {
+                char kernel[32];
+                at_program_kernel(q, kernel, sizeof kernel);
+                if (!at_elf_kernel_hash(j->cubin, j->size, kernel))
+                    fail_msg("%s: no %s in the cubin", j->variant, kernel);
+                ++ok;
+            }
+        }
+        at_job_release(j);
+    }
+    at_pool_destroy(pool);
+    printf("# %d-byte elements (%s and its kind), sm_%d, %s: %zu of %zu "
+           "points compiled in %zu programs, plus one failing on purpose\n",
+           bytes, type->name, sm,
+           paths == NEEDED ? "the problem's own paths" : "every path", ok,
+           space, progs);
+    assert_int_equal(ok, n);
+    free(count);
+    free(jobs);
+    free(pts);
+}
+
+/* sm_90 always; other architectures in the full suite only. */
+static int full_suite(void)
+{
+    const char *v = getenv("AUTOTUNE_CHECK_FULL");
+    return v && strcmp(v, "1") == 0;
+}
+
+/* Every path (4099 x 2053: the problem's own would be the skewed stores). */
+#define EVERY_POINT(bytes, sm)                                              \
+    static void every_point_##bytes##_bytes_sm##sm(void **state)           \
+    {                                                                       \
+        (void)state;                                                        \
+        compile_size(bytes, sm, AT_PATHS_ALL, 4099, 2053);                  \
+    }
+EVERY_POINT(1, 90)
+EVERY_POINT(2, 90)
+EVERY_POINT(4, 90)
+EVERY_POINT(8, 90)
+EVERY_POINT(16, 90)
+EVERY_POINT(1, 80)
+EVERY_POINT(2, 80)
+EVERY_POINT(4, 80)
+EVERY_POINT(8, 80)
+EVERY_POINT(16, 80)
+
+/* The paths of 8192 x 8192 (none): what a tune of it compiles. */
+#define OWN_PATHS(bytes)                                                    \
+    static void own_paths_##bytes##_bytes_sm90(void **state)               \
+    {                                                                       \
+        (void)state;                                                        \
+        compile_size(bytes, 90, NEEDED, 8192, 8192);                        \
+    }
+OWN_PATHS(1)
+OWN_PATHS(2)
+OWN_PATHS(4)
+OWN_PATHS(8)
+OWN_PATHS(16)
+
+int main(void)
+{
+    at_err e = {0};
+    if (at_nvrtc_load(&e))
+        return at_skip_all(e.msg);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_point_1_bytes_sm90),
+        cmocka_unit_test(every_point_2_bytes_sm90),
+        cmocka_unit_test(every_point_4_bytes_sm90),
+        cmocka_unit_test(every_point_8_bytes_sm90),
+        cmocka_unit_test(every_point_16_bytes_sm90),
+        cmocka_unit_test(own_paths_1_bytes_sm90),
+        cmocka_unit_test(own_paths_2_bytes_sm90),
+        cmocka_unit_test(own_paths_4_bytes_sm90),
+        cmocka_unit_test(own_paths_8_bytes_sm90),
+        cmocka_unit_test(own_paths_16_bytes_sm90),
+        cmocka_unit_test(every_point_1_bytes_sm80),
+        cmocka_unit_test(every_point_2_bytes_sm80),
+        cmocka_unit_test(every_point_4_bytes_sm80),
+        cmocka_unit_test(every_point_8_bytes_sm80),
+        cmocka_unit_test(every_point_16_bytes_sm80),
+    };
+    /* The last five (sm_80) run in the full suite only: not registered
+     * at all otherwise (prove counts cmocka's skips as failures). */
+    size_t n = sizeof tests / sizeof tests[0] - (full_suite() ? 0 : 5);
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    return _cmocka_run_group_tests("tests", tests, n, NULL, NULL);
+}
