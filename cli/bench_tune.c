@@ -215,7 +215,7 @@ static long long count(json_t *o, const char *k)
 /* One run of p into r: spawned, its summary read and checked against what
  * the run must have been. 0, or 1 said. */
 static int one_run(const char *self, const opts *o, const at_problem *p,
-                   const char *dir, int cache, row *r, char *gpu, size_t n)
+                   const char *dir, int cache, row *r)
 {
     argv_buf a;
     child_args(&a, self, o, p, dir, cache);
@@ -235,7 +235,7 @@ static int one_run(const char *self, const opts *o, const at_problem *p,
     }
     const char *how = json_string_value(json_object_get(j, "how"));
     const char *point = json_string_value(json_object_get(j, "point"));
-    const char *g = json_string_value(json_object_get(j, "gpu"));
+    const char *gpu = json_string_value(json_object_get(j, "gpu"));
     long long from_cc = count(j, "from_compile_cache");
     r->compiled = count(j, "compiled");
     r->workers = count(j, "compile_workers");
@@ -243,11 +243,9 @@ static int one_run(const char *self, const opts *o, const at_problem *p,
     r->nvrtc_cpu_s = num(j, "nvrtc_cpu_s");
     r->best_ms = num(j, "median_ms");
     snprintf(r->point, sizeof r->point, "%s", point ? point : "");
-    if (g && gpu[0] == '\0')
-        snprintf(gpu, n, "%s", g);
     /* A row is what its name says, or no row. */
     const char *bad = NULL;
-    if (!how || !point || !g)
+    if (!how || !point || !gpu)
         bad = "lacks how, point or gpu";
     else if (cache == HIT && strcmp(how, "cached") != 0)
         bad = "was not a cache hit";
@@ -443,8 +441,7 @@ int at_cmd_bench_tune(const opts *o, int argc, char **argv)
             at_problem_str(&ps[i], prob, sizeof prob);
             if (!o->quiet)
                 at_cli_say("bench tune: %s, %s\n", prob, run_name[c]);
-            rc = one_run(self, o, &ps[i], dir, c, &rows[n], gpu,
-                         sizeof gpu);
+            rc = one_run(self, o, &ps[i], dir, c, &rows[n]);
             if (!rc)
                 csv_row(sf.f, gpu, &rows[n++]);
         }

@@ -34,7 +34,8 @@ for b in ("old", "new"):
     j = json.load(open(os.path.join(d, b, "tune.json")))
     t0, t1 = map(float, open(os.path.join(d, b, "wall")).read().split())
     rows = [r for r in csv.DictReader(open(os.path.join(d, b, "record.csv")))
-            if r.get("median_ms") not in (None, "", "nan")]
+            if r.get("status") == "ok"
+            and r.get("median_ms") not in (None, "", "nan")]
     opt = min(rows, key=lambda r: float(r["median_ms"]))
     best[b] = float(opt["median_ms"])
     print(f"{b} | {t1 - t0:.1f} | {j['tune_s']:.1f} | {j['variants_per_s']:.0f} | "
