@@ -12,7 +12,6 @@
  * (a hit's variants/s) are empty. */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,18 +87,19 @@ static void child_args(argv_buf *a, const char *self, const opts *o,
     arg(a, "auto");
     arg(a, "--type");
     arg(a, p->type->name);
-    for (int i = 0; i < p->family->n_fields; ++i) {
-        snprintf(buf, sizeof buf, "--%s", p->family->fields[i].name);
-        for (char *c = buf + 2; *c; ++c)
-            if (*c == '_')
-                *c = '-';
+    /* The problem's key text, which parses back to the same problem:
+     * "rows=8192 cols=8192 ..." as "--rows 8192 --cols 8192 ...". */
+    char key[1024], *save = NULL;
+    at_problem_key_text(p, key, sizeof key);
+    for (char *t = strtok_r(key, " ", &save); t;
+         t = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(t, '=');
+        if (!eq)
+            continue; /* cannot happen: every field is name=value */
+        *eq = '\0';
+        at_field_flag(t, buf, sizeof buf);
         arg(a, buf);
-        const at_field *f = &p->family->fields[i];
-        if (f->choices)
-            snprintf(buf, sizeof buf, "%s", f->choices[p->v[i]]);
-        else
-            snprintf(buf, sizeof buf, "%lld", (long long)p->v[i]);
-        arg(a, buf);
+        arg(a, eq + 1);
     }
     snprintf(buf, sizeof buf, "%lld", o->device);
     arg(a, "--device");

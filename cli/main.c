@@ -80,10 +80,7 @@ static void family_help(FILE *f)
         fprintf(f, "\n%s problem flags:\n", fam->name);
         for (int k = 0; k < fam->n_fields; ++k) {
             char flag[64];
-            snprintf(flag, sizeof flag, "--%s", fam->fields[k].name);
-            for (char *c = flag + 2; *c; ++c)
-                if (*c == '_')
-                    *c = '-';
+            at_field_flag(fam->fields[k].name, flag, sizeof flag);
             fprintf(f, "  %-15s  %s\n", flag, fam->fields[k].help);
         }
     }

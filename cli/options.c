@@ -73,6 +73,14 @@ static int parse_seed(const char *v, unsigned long long *seed)
     return 0;
 }
 
+void at_field_flag(const char *field, char *buf, size_t n)
+{
+    snprintf(buf, n, "--%s", field);
+    for (char *c = buf + 2; *c; ++c)
+        if (*c == '_')
+            *c = '-';
+}
+
 /* "ld_in" for "--ld-in", if it names a field of f; else -1. */
 static int field_of_flag(const at_family *f, const char *flag)
 {

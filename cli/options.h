@@ -30,6 +30,8 @@ int at_opts_parse(int argc, char **argv, opts *o);
 int at_opts_problem(const opts *o, at_problem *p);
 /* The tuning options the flags give (record: the caller's). */
 void at_opts_tune(const opts *o, at_tune_opts *t);
+/* "--ld-in" for the field "ld_in": how a field is spelled as a flag. */
+void at_field_flag(const char *field, char *buf, size_t n);
 /* "sm_90" -> 90; 0 unless "sm_" and two or three digits, no leading 0. */
 int at_parse_arch(const char *s);
 /* Prints "autotune: <fmt with arg> (see autotune --help)"; returns 2. */
