@@ -62,7 +62,10 @@ void at_tune_progress(run *r, int final)
     size_t goal = o->points;
     if (r->o->budget_evals && r->o->budget_evals < goal)
         goal = r->o->budget_evals;
-    if (!final && rate > 0 && goal > o->evaluated) {
+    /* No ETA from the first few points: they waited for the first
+     * programs to compile. */
+    if (!final && rate > 0 && goal > o->evaluated &&
+        o->evaluated * 20 >= goal) {
         double left = (double)(goal - o->evaluated) / rate;
         if (r->o->budget_s && r->o->budget_s - walk < left)
             left = r->o->budget_s - walk;

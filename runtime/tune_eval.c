@@ -154,6 +154,7 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
         return 0;
     }
     o->compiled++;
+    o->cached += g->cached != 0;
     at_launch launch;
     r->p->family->launch(r->p, &c->pt, &launch);
     const unsigned char *text = NULL;

@@ -85,6 +85,7 @@ typedef struct run {
     at_cubin_key ckey;
     prog *open;   /* the program being filled with cache misses */
     prog *last;   /* the last program started (cache hits join it) */
+    int prog_points; /* the open program's size (tune_walk.c) */
     double t0, walk_t0, last_print, copy_gbps;
     size_t proposed;
     cand lead[AT_LEADERS];

@@ -1,5 +1,5 @@
 /* Points grouped into NVRTC programs: a program of up to PROG_POINTS
- * points is compiled by the pool, or its points are found in the
+ * points (r->prog_points) is compiled by the pool, or its points are found in the
  * compiled-variant cache. */
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +120,6 @@ int at_prog_start_point(run *r, slot *s, size_t i, at_err *e)
         g = r->last;
         prog_add(g, i, src);
         snprintf(g->kernel[g->n - 1], AT_KERNEL_NAME, "%s", kernel);
-        r->out->cached++;
     } else {
         if (!r->open && !(r->open = prog_new(r, e))) {
             free(src);
@@ -133,7 +132,7 @@ int at_prog_start_point(run *r, slot *s, size_t i, at_err *e)
     /* In flight from here on, whatever follows. */
     s->g = g;
     s->i = g->n - 1;
-    if (g == r->open && g->n == PROG_POINTS) {
+    if (g == r->open && g->n >= r->prog_points) {
         r->open = NULL;
         if ((rc = at_prog_submit(r, g, e)))
             return rc;

@@ -25,6 +25,21 @@ static void drain(run *r, slot *ring, size_t window, size_t head,
     r->last = NULL;
 }
 
+/* Points a program gets: PROG_POINTS, but near the end of the walk a
+ * worker's share of what is left, so that the workers finish together
+ * rather than a few compiling whole programs while the rest wait (as in
+ * guided self-scheduling). */
+static int program_points(const run *r)
+{
+    size_t total = r->out->points;
+    if (r->o->budget_evals && r->o->budget_evals < total)
+        total = r->o->budget_evals;
+    size_t left = total > r->proposed ? total - r->proposed : 1;
+    size_t workers = r->out->workers > 0 ? (size_t)r->out->workers : 1;
+    size_t share = (left + workers - 1) / workers;
+    return share >= PROG_POINTS ? PROG_POINTS : (int)share;
+}
+
 int at_tune_walk(run *r, const at_space_view *v, at_err *e)
 {
     at_tuned *o = r->out;
@@ -47,7 +62,8 @@ int at_tune_walk(run *r, const at_space_view *v, at_err *e)
         /* Ask for points a program's worth at a time (or whatever is free
          * when nothing is in flight), so programs fill. */
         size_t want = window - count;
-        if (want < PROG_POINTS && count > 0)
+        r->prog_points = program_points(r);
+        if (want < (size_t)r->prog_points && count > 0)
             want = 0;
         if (r->o->budget_evals && r->o->budget_evals - r->proposed < want)
             want = r->o->budget_evals - r->proposed;
@@ -55,6 +71,7 @@ int at_tune_walk(run *r, const at_space_view *v, at_err *e)
         for (size_t i = 0; i < k && !rc; ++i) {
             slot *sl = &ring[(head + count) % window];
             sl->g = NULL;
+            r->prog_points = program_points(r);
             rc = at_prog_start_point(r, sl, idx[i], e);
             count += sl->g != NULL;
             ++r->proposed;

@@ -3,7 +3,8 @@
 # problem from empty caches (NVRTC's on-disk cache off): a cold exhaustive
 # tune each, then each build's winner and the optimum of each space. For
 # a change to the template or the compiler options: the optimum must be
-# no slower, the tune faster. Needs a GPU.
+# no slower, the tune faster. Needs a GPU. With KEEP=DIR, each build's
+# summary and record are kept there (old-tune.json, old-record.csv, ...).
 # Usage: tests/gpu/compare_builds.sh OLD_AUTOTUNE NEW_AUTOTUNE [tune flags]
 # (default flags: --type f32 --rows 8192 --cols 8192)
 [ $# -ge 2 ] || { echo "usage: $0 OLD NEW [tune flags]" >&2; exit 2; }
@@ -24,6 +25,10 @@ for b in old new; do
         --record "$T/$b/record.csv" > "$T/$b/tune.json" || exit 1
     t1=$(date +%s.%N)
     echo "$t0 $t1" > "$T/$b/wall"
+    if [ -n "$KEEP" ]; then
+        mkdir -p "$KEEP" && cp "$T/$b/tune.json" "$KEEP/$b-tune.json" &&
+        cp "$T/$b/record.csv" "$KEEP/$b-record.csv" || exit 1
+    fi
 done
 python3 - "$T" <<'PY'
 import csv, json, sys, os

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The GPU suite (`make gpu-check`, or this script where the binaries were
-# built elsewhere and carried): every point verified, the API, the cache
+# built elsewhere and carried; `sh tests/gpu/run.sh TEST...` runs some): every point verified, the API, the cache
 # across processes, the examples. Needs a CUDA GPU; skips without one.
 cd "$(dirname "$0")/../.." || exit 1
 AT_GPU_TMP=${AT_GPU_TMP:-$(mktemp -d)}
@@ -12,6 +12,9 @@ export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp"
 export UBSAN_OPTIONS=print_stacktrace=1
 # The API's tunes run in this build's autotune (runtime/gpu_worker.h).
 export AUTOTUNE_WORKER=${AUTOTUNE_WORKER:-$PWD/build/autotune}
-exec prove -v build/tests/gpu_variants build/tests/gpu_api tests/gpu/examples.sh \
-    tests/gpu/json.sh \
-    tests/gpu/bench_smoke.sh tests/gpu/faults.sh tests/gpu/sanitize.sh
+# Arguments: some of the suite's tests only (on an H100 the whole suite
+# takes about 16 minutes, sanitize.sh 6 of them; a lease's call has 10).
+[ $# -gt 0 ] || set -- build/tests/gpu_variants build/tests/gpu_api \
+    tests/gpu/examples.sh tests/gpu/json.sh tests/gpu/bench_smoke.sh \
+    tests/gpu/faults.sh tests/gpu/sanitize.sh
+exec prove -v "$@"
