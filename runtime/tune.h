@@ -52,7 +52,7 @@ typedef struct at_tuned {
     size_t left_out;        /* points left out: they failed here before */
     size_t evaluated;       /* points the strategy had evaluated */
     size_t compiled, compile_failed, wrong, timed;
-    size_t cached;          /* evaluated from the compiled-variant cache (of compiled) */
+    size_t cached;          /* of compiled: from the compiled-variant cache */
     size_t same_code;       /* cubins identical to an evaluated one */
     size_t raced;           /* stopped after the quick samples */
     double seconds;         /* the whole tune */

@@ -1,6 +1,6 @@
-/* Points grouped into NVRTC programs: a program of up to PROG_POINTS
- * points (r->prog_points) is compiled by the pool, or its points are found in the
- * compiled-variant cache. */
+/* Points grouped into NVRTC programs: a program of r->prog_points points
+ * (at most PROG_POINTS) is compiled by the pool, or its points are found
+ * in the compiled-variant cache. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -568,9 +568,9 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
 
 #if AT_TILES > 1
     /* Rotated so that each step (load, put, store) has one site in the
-     * code, the unrolled loads above all (a second site cost 26% more
-     * NVRTC time): step k loads tile k, stores tile k - 1 (its loads so
-     * go out before the store), then puts tile k. */
+     * code, the unrolled loads above all (a second site made these
+     * points 12-14% slower to compile): step k loads tile k, stores tile
+     * k - 1 (so the loads go out before that store), then puts tile k. */
     for (long long first = (long long)blockIdx.x * AT_TILES; first < tiles;
          first += (long long)gridDim.x * AT_TILES) {
         const int count =
