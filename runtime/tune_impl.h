@@ -128,6 +128,11 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
              at_err *e);
 
 /* tune_walk.c */
+/* Points the next program gets: PROG_POINTS, but near the end of a walk
+ * (total points, proposed so far) a worker's share of what is left, so
+ * that the workers finish together rather than a few compiling whole
+ * programs while the rest wait (as in guided self-scheduling). */
+int at_program_points(size_t total, size_t proposed, int workers);
 int at_tune_walk(run *r, const at_space_view *v, at_err *e);
 
 /* tune_leaders.c */

@@ -6,6 +6,14 @@
 #include "base/clock.h"
 #include "tune_impl.h"
 
+int at_program_points(size_t total, size_t proposed, int workers)
+{
+    size_t left = total > proposed ? total - proposed : 1;
+    size_t w = workers > 0 ? (size_t)workers : 1;
+    size_t share = (left + w - 1) / w;
+    return share >= PROG_POINTS ? PROG_POINTS : (int)share;
+}
+
 /* The end of a walk: drops what is queued, waits for what runs, frees
  * every program still in the ring once. */
 static void drain(run *r, slot *ring, size_t window, size_t head,
@@ -25,19 +33,12 @@ static void drain(run *r, slot *ring, size_t window, size_t head,
     r->last = NULL;
 }
 
-/* Points a program gets: PROG_POINTS, but near the end of the walk a
- * worker's share of what is left, so that the workers finish together
- * rather than a few compiling whole programs while the rest wait (as in
- * guided self-scheduling). */
 static int program_points(const run *r)
 {
     size_t total = r->out->points;
     if (r->o->budget_evals && r->o->budget_evals < total)
         total = r->o->budget_evals;
-    size_t left = total > r->proposed ? total - r->proposed : 1;
-    size_t workers = r->out->workers > 0 ? (size_t)r->out->workers : 1;
-    size_t share = (left + workers - 1) / workers;
-    return share >= PROG_POINTS ? PROG_POINTS : (int)share;
+    return at_program_points(total, r->proposed, r->out->workers);
 }
 
 int at_tune_walk(run *r, const at_space_view *v, at_err *e)

@@ -14,6 +14,7 @@
 #include "gen/expand.h"
 #include "gen/family.h"
 #include "runtime/compile.h"
+#include "runtime/tune_impl.h"
 #include "runtime/compile_proc.h"
 #include "runtime/elf.h"
 #include "runtime/nvrtc_api.h"
@@ -180,6 +181,35 @@ static void program_of_many_points(void **state)
     free(pts);
 }
 
+/* Programs shrink near a walk's end to a worker's share of what is left:
+ * a 1840-point walk on 16 workers proposes full programs first, never a
+ * larger one after a smaller, and ends with 16 programs of one point, so
+ * no worker is left compiling a whole program while the rest wait. */
+static void program_points_share_the_tail(void **state)
+{
+    (void)state;
+    assert_int_equal(at_program_points(1840, 0, 16), PROG_POINTS);
+    assert_int_equal(at_program_points(1840, 1840 - 200, 16), 13);
+    assert_int_equal(at_program_points(1840, 1839, 16), 1);
+    assert_int_equal(at_program_points(1840, 1840, 16), 1);
+    /* One worker, or none counted (taken as one): the rest at once. */
+    assert_int_equal(at_program_points(1840, 1830, 1), 10);
+    assert_int_equal(at_program_points(1840, 1830, 0), 10);
+    int sizes[1840], n = 0;
+    size_t proposed = 0;
+    while (proposed < 1840) {
+        int k = at_program_points(1840, proposed, 16);
+        assert_true(k >= 1 && k <= PROG_POINTS);
+        assert_true(n == 0 || k <= sizes[n - 1]);
+        sizes[n++] = k;
+        proposed += (size_t)k;
+    }
+    assert_int_equal(proposed, 1840);
+    assert_int_equal(sizes[0], PROG_POINTS);
+    for (int i = n - 16; i < n; ++i)
+        assert_int_equal(sizes[i], 1);
+}
+
 int main(void)
 {
     at_err e = {0};
@@ -192,6 +222,7 @@ int main(void)
         cmocka_unit_test(dead_worker_is_a_compile_failure),
         cmocka_unit_test(options_text),
         cmocka_unit_test(program_of_many_points),
+        cmocka_unit_test(program_points_share_the_tail),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, NULL, NULL);
