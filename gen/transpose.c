@@ -186,12 +186,15 @@ static void point_name(const at_point *pt, char *buf, size_t n)
  * division. */
 enum { PATH_SKEW = 1, PATH_THIN = 2, PATH_WIDE = 4 };
 
-static long double tiles_of(const at_problem *p, const at_point *pt)
+/* Tiles of a problem at this point, every matrix of the batch. Under
+ * 2^63 (each factor is under 2^31, nx * ny at most rows * cols / 64), so
+ * a double holds it to within its rounding. */
+static double tiles_of(const at_problem *p, const at_point *pt)
 {
     const int64_t *v = p->v;
-    return (long double)((v[TP_COLS] + pt->v[TILE_X] - 1) / pt->v[TILE_X]) *
-           (long double)((v[TP_ROWS] + pt->v[TILE_Y] - 1) / pt->v[TILE_Y]) *
-           (long double)v[TP_BATCH];
+    int64_t nx = (v[TP_COLS] + pt->v[TILE_X] - 1) / pt->v[TILE_X];
+    int64_t ny = (v[TP_ROWS] + pt->v[TILE_Y] - 1) / pt->v[TILE_Y];
+    return (double)nx * (double)ny * (double)v[TP_BATCH];
 }
 
 static unsigned paths(const at_problem *p, const at_point *pt)
@@ -205,7 +208,7 @@ static unsigned paths(const at_problem *p, const at_point *pt)
         k |= PATH_SKEW;
     if (v[TP_ROWS] == 1 || v[TP_COLS] == 1)
         k |= PATH_THIN;
-    if (tiles_of(p, pt) > 4294967295.0L)
+    if (tiles_of(p, pt) > 4294967295.0)
         k |= PATH_WIDE;
     return k;
 }
@@ -253,20 +256,15 @@ static void defines(const at_problem *p, const at_point *pt, unsigned k,
 
 /* Blocks for a problem: a tiles-per-block share of every tile, at most
  * what a 1-D grid holds (the kernel loops over the rest). */
-static unsigned grid_blocks(const at_problem *p, int tx, int ty, int tiles)
+static unsigned grid_blocks(const at_problem *p, const at_point *pt)
 {
-    int64_t nx = (p->v[TP_COLS] + tx - 1) / tx;
-    int64_t ny = (p->v[TP_ROWS] + ty - 1) / ty;
-    /* nx * ny * batch stays far below 2^63: each factor is under 2^31 and
-     * nx * ny is at most rows * cols / 64. */
-    double total = (double)nx * (double)ny * (double)p->v[TP_BATCH];
-    double blocks = (total + tiles - 1) / tiles;
+    double blocks = (tiles_of(p, pt) + pt->v[TILES] - 1) / pt->v[TILES];
     return blocks > 2147483647.0 ? 2147483647u : (unsigned)blocks;
 }
 
 static void launch(const at_problem *p, const at_point *pt, at_launch *g)
 {
-    g->grid[0] = grid_blocks(p, pt->v[TILE_X], pt->v[TILE_Y], pt->v[TILES]);
+    g->grid[0] = grid_blocks(p, pt);
     g->grid[1] = 1;
     g->grid[2] = 1;
     g->block[0] = (unsigned)pt->v[BLOCK_X];
