@@ -57,6 +57,7 @@ RUNTIME_SRC := runtime/cuda_api.c runtime/nvrtc_api.c runtime/device.c \
                runtime/measure_check.c runtime/rounds.c \
                runtime/tune.c runtime/tune_prog.c runtime/tune_eval.c \
                runtime/tune_walk.c runtime/tune_leaders.c \
+               runtime/tune_alone.c \
                runtime/tune_plant.c runtime/plan.c runtime/gpu_worker.c \
                runtime/gpu_worker_main.c runtime/api.c
 # The command line, its subcommands and the benchmark with its contenders:

@@ -48,7 +48,8 @@ static int check_one(run *r, int row, at_err *e)
     if (row == AT_CMP_MEMCPY)
         return 0; /* the copy is the yardstick, not the operation */
     if (row == AT_CMP_TUNED)
-        return at_measure_verify(r->m, &r->k->pt, r->k->fn, r->k->name, e);
+        return at_measure_verify(r->m, &r->k->pt, r->k->fn, r->k->name,
+                                 AT_CHECK_ALL, e);
     return at_measure_verify_op(r->m, op_run, &r->ops[row],
                                 r->ops[row].c->name, e);
 }

@@ -165,7 +165,7 @@ static int parse_flags(int argc, char **argv, int i, opts *o)
     } switches[] = {
         {"--quiet", &o->quiet},         {"--json", &o->json},
         {"--retune", &o->retune},       {"--no-compile-cache", &o->no_cubins},
-        {"--warm-l2", &o->warm_l2},
+        {"--warm-l2", &o->warm_l2},     {"--verify-all", &o->verify_all},
     };
     for (; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -221,7 +221,7 @@ static int check_command(opts *o)
     int tuning_flags = o->out || o->name || o->device || o->jobs ||
                        o->seed || o->quiet || o->budget || o->record ||
                        o->limit || o->klimit || o->retune || o->no_cubins ||
-                       o->warm_l2;
+                       o->warm_l2 || o->verify_all;
     if (strcmp(o->cmd, "space") == 0 &&
         (tuning_flags || o->strategy || o->seeds != 100 || o->csv))
         return at_bad_usage("%s", "space takes only --type, --arch, --json "
@@ -232,7 +232,7 @@ static int check_command(opts *o)
     if (strcmp(o->cmd, "bench-tune") == 0 &&
         (o->out || o->name || o->record || strcmp(o->arch, "auto") != 0 ||
          o->strategy || o->budget || o->seed || o->retune || o->no_cubins ||
-         o->warm_l2))
+         o->warm_l2 || o->verify_all))
         return at_bad_usage("%s", "bench tune takes only --csv, --device, "
                                   "--jobs, --compile-limit, --kernel-limit, "
                                   "--quiet, --json, --type and the "
@@ -349,5 +349,6 @@ void at_opts_tune(const opts *o, at_tune_opts *t)
         .budget_evals = o->budget_evals, .budget_s = o->budget_s,
         .compile_limit_s = o->limit_s,
         .kernel_limit_s = o->klimit_s, .warm_l2 = o->warm_l2,
+        .verify_all = o->verify_all,
         .no_cubin_cache = o->no_cubins, .retune = o->retune || o->record};
 }

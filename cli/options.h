@@ -18,7 +18,7 @@ typedef struct opts {
     long long device, jobs, seeds;
     int shape_given; /* --type or a problem field: bench takes one problem */
     unsigned long long seed;
-    int quiet, json, retune, no_cubins, warm_l2;
+    int quiet, json, retune, no_cubins, warm_l2, verify_all;
     size_t budget_evals;
     double budget_s, limit_s, klimit_s;
     const char *field[AT_MAX_FIELDS]; /* the family's fields as given */

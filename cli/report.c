@@ -23,16 +23,17 @@ void at_report_plan(FILE *f, const at_plan *pl, const at_device *d,
         fprintf(f, "  tuned in %.1f s (%.0f variants/s): strategy %s, %zu "
                 "of %zu points evaluated (%s); %zu compiled, %zu from the "
                 "compiled-variant cache, %zu same code as another, %zu "
-                "failed to compile, %zu wrong, %zu timed (%zu raced); seed "
-                "%llu\n  time: setup %.1f s, search %.1f s, leaders %.1f s; "
-                "NVRTC %.0f CPU-s in %d worker processes, GPU (load, check, "
-                "time) %.1f s\n%s",
+                "failed to compile, %zu wrong, %zu timed (%zu raced), %zu "
+                "checked on the problem itself; seed %llu\n  time: setup "
+                "%.1f s, search %.1f s, leaders %.1f s; NVRTC %.0f CPU-s in "
+                "%d worker processes, GPU %.1f s (checks %.1f s, timing "
+                "%.1f s)\n%s",
                 t->seconds, t->evaluated / t->seconds, t->strategy,
                 t->evaluated, t->points, t->stopped, t->compiled - t->cached,
                 t->cached, t->same_code, t->compile_failed, t->wrong,
-                t->timed, t->raced, (unsigned long long)t->seed, t->setup_s,
-                t->search_s, t->retime_s, t->nvrtc_cpu_s, t->workers,
-                t->gpu_s,
+                t->timed, t->raced, t->verified, (unsigned long long)t->seed,
+                t->setup_s, t->search_s, t->retime_s, t->nvrtc_cpu_s,
+                t->workers, t->gpu_s, t->check_s, t->time_s,
                 pl->stored ? "" : "  not stored in the cache: only a search "
                                   "of the whole space is\n");
     fprintf(f, "  best: %s\n  median %.4f ms, %.1f GB/s, %.1f%% of the "
@@ -74,6 +75,7 @@ static void json_tuned(json_t *o, const opts *op, const at_tuned *t,
     at_json_int(o, "wrong", (int64_t)t->wrong);
     at_json_int(o, "timed", (int64_t)t->timed);
     at_json_int(o, "raced", (int64_t)t->raced);
+    at_json_int(o, "verified", (int64_t)t->verified);
     at_json_real(o, "tune_s", t->seconds);
     at_json_real(o, "variants_per_s", t->evaluated / t->seconds);
     at_json_real(o, "setup_s", t->setup_s);
@@ -82,6 +84,8 @@ static void json_tuned(json_t *o, const opts *op, const at_tuned *t,
     at_json_real(o, "nvrtc_cpu_s", t->nvrtc_cpu_s);
     at_json_int(o, "compile_workers", t->workers);
     at_json_real(o, "gpu_s", t->gpu_s);
+    at_json_real(o, "check_s", t->check_s);
+    at_json_real(o, "time_s", t->time_s);
     at_json_bool(o, "stored", stored);
     json_t *leaders = json_array();
     for (int i = 0; i < t->n_leaders; ++i) {

@@ -1,6 +1,7 @@
 #include "compile.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +134,7 @@ enum { MAX_THREADS = 256 };
 typedef struct slot {
     struct at_pool *pool;
     at_cproc proc; /* its worker process; pid 0: to be forked again */
+    int running;   /* a job is being compiled (under the pool's lock) */
 } slot;
 
 struct at_pool {
@@ -140,6 +142,7 @@ struct at_pool {
     pthread_cond_t work, done;
     at_job *head, *tail;
     int stop, n;
+    int busy; /* workers compiling a job */
     pthread_t threads[MAX_THREADS];
     slot slots[MAX_THREADS];
 };
@@ -158,6 +161,8 @@ static void *worker(void *arg)
         p->head = j->next;
         if (!p->head)
             p->tail = NULL;
+        p->busy++;
+        me->running = 1;
         pthread_mutex_unlock(&p->mu);
 
         double t0 = at_now_s();
@@ -170,6 +175,8 @@ static void *worker(void *arg)
         j->ms = (at_now_s() - t0) * 1e3;
 
         pthread_mutex_lock(&p->mu);
+        p->busy--;
+        me->running = 0;
         j->done = 1;
         pthread_cond_broadcast(&p->done);
     }
@@ -223,6 +230,14 @@ int at_pool_create(at_pool **out, int threads, at_err *e)
 }
 
 int at_pool_workers(const at_pool *p) { return p->n; }
+
+int at_pool_idle(at_pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    int idle = p->head ? 0 : p->n - p->busy;
+    pthread_mutex_unlock(&p->mu);
+    return idle;
+}
 
 int at_pool_worker_pid(at_pool *p, int i)
 {
@@ -279,6 +294,12 @@ void at_pool_destroy(at_pool *p)
     pthread_mutex_lock(&p->mu);
     p->stop = 1;
     drop_queued(p);
+    /* Nobody waits for what still compiles (a leader compiled alone
+     * ahead, tune_alone.c): its worker process is killed, so the job
+     * fails at once instead of holding up the end. */
+    for (int i = 0; i < p->n; ++i)
+        if (p->slots[i].running && p->slots[i].proc.pid > 0)
+            kill(p->slots[i].proc.pid, SIGKILL);
     pthread_cond_broadcast(&p->work);
     pthread_mutex_unlock(&p->mu);
     for (int i = 0; i < p->n; ++i)

@@ -50,6 +50,8 @@ typedef struct at_pool at_pool;
  * process. */
 int at_pool_create(at_pool **p, int threads, at_err *e);
 int at_pool_workers(const at_pool *p);
+/* Workers with nothing to do now (0 while jobs wait in the queue). */
+int at_pool_idle(at_pool *p);
 /* The process id of worker i's compile process (0: none now). */
 int at_pool_worker_pid(at_pool *p, int i);
 void at_pool_submit(at_pool *p, at_job *j);
@@ -57,7 +59,8 @@ void at_pool_wait(at_pool *p, at_job *j);
 /* Drops the jobs not yet started: they are marked done with
  * rc = AUTOTUNE_EINVALID. Running ones finish (wait for them). */
 void at_pool_cancel(at_pool *p);
-/* Cancels, waits for running jobs, joins the threads. */
+/* Cancels queued jobs, ends running ones (their worker processes are
+ * killed: the jobs fail), joins the threads. */
 void at_pool_destroy(at_pool *p);
 /* Frees a job's source and cubin (not the job itself). */
 void at_job_release(at_job *j);

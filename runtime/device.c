@@ -88,7 +88,6 @@ int at_device_open(at_device *d, int ordinal, at_err *e)
             return rc;
     d->sm = d->cc_major * 10 + d->cc_minor;
     snprintf(d->nvrtc, sizeof d->nvrtc, "%s", at_nvrtc_version_str());
-    AT_CU_TRY(e, NULL, cuDevicePrimaryCtxRetain, &d->ctx, d->dev);
     return 0;
 }
 
@@ -108,6 +107,12 @@ at_limits at_device_limits(const at_device *d)
 
 int at_device_push(const at_device *d, at_err *e)
 {
+    if (!d->ctx) {
+        /* Every at_device is a caller's variable, never a const object:
+         * retaining the context on first use fills in what open left. */
+        at_device *m = (at_device *)d;
+        AT_CU_TRY(e, NULL, cuDevicePrimaryCtxRetain, &m->ctx, m->dev);
+    }
     AT_CU_TRY(e, NULL, cuCtxPushCurrent, d->ctx);
     return 0;
 }

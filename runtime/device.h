@@ -11,7 +11,7 @@
 typedef struct at_device {
     int ordinal;
     CUdevice dev;
-    CUcontext ctx; /* retained primary context */
+    CUcontext ctx; /* retained primary context, from the first push */
     char name[256];
     int cc_major, cc_minor, sm; /* sm = 10 * major + minor */
     int sms, l2_bytes, max_threads, max_smem_optin, clock_khz;
@@ -21,8 +21,10 @@ typedef struct at_device {
     size_t total_mem;
 } at_device;
 
-/* Loads the driver and NVRTC, checks the ordinal, retains the primary
- * context and reads the attributes. */
+/* Loads the driver and NVRTC, checks the ordinal and reads the
+ * attributes. The primary context is retained at the first push: a
+ * process that only looks the device up (a cache hit, or a tune its GPU
+ * worker does) never pays for creating one. */
 int at_device_open(at_device *d, int ordinal, at_err *e);
 void at_device_close(at_device *d);
 at_limits at_device_limits(const at_device *d);

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -60,6 +61,7 @@ static void fill_request(wire_request *q, const at_plan_env *env,
     at_problem_key_text(p, q->problem, sizeof q->problem);
     q->jobs = o->jobs;
     q->warm_l2 = o->warm_l2;
+    q->verify_all = o->verify_all;
     q->no_cubin_cache = o->no_cubin_cache || !env->cubins;
     q->seed = o->seed;
     q->budget_evals = o->budget_evals;
@@ -120,6 +122,50 @@ static void reap(pid_t pid, double grace, char *why, size_t n)
         snprintf(why, n, "exited with status %d", WEXITSTATUS(status));
 }
 
+/* A worker that has answered well only exits (its context's teardown
+ * takes tens of ms): a thread of ours reaps it while the tuner goes on.
+ * The next worker starts only once it is gone, so that two contexts of
+ * ours never meet (an exclusive-process GPU takes one). */
+static pthread_mutex_t ending_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ending_cv = PTHREAD_COND_INITIALIZER;
+static int ending; /* workers being reaped on a thread */
+
+static void *reaper(void *arg)
+{
+    char why[96];
+    reap((pid_t)(intptr_t)arg, 30, why, sizeof why);
+    pthread_mutex_lock(&ending_mu);
+    --ending;
+    pthread_cond_broadcast(&ending_cv);
+    pthread_mutex_unlock(&ending_mu);
+    return NULL;
+}
+
+static void reap_later(pid_t pid)
+{
+    pthread_t t;
+    pthread_attr_t a;
+    pthread_mutex_lock(&ending_mu);
+    ++ending;
+    pthread_mutex_unlock(&ending_mu);
+    int ok = pthread_attr_init(&a) == 0;
+    if (ok) {
+        ok = pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED) == 0 &&
+             pthread_create(&t, &a, reaper, (void *)(intptr_t)pid) == 0;
+        pthread_attr_destroy(&a);
+    }
+    if (!ok)
+        reaper((void *)(intptr_t)pid);
+}
+
+static void wait_ended(void)
+{
+    pthread_mutex_lock(&ending_mu);
+    while (ending > 0)
+        pthread_cond_wait(&ending_cv, &ending_mu);
+    pthread_mutex_unlock(&ending_mu);
+}
+
 /* One worker, start to end: its reply in *r (cubin malloc'd), or an
  * error saying how it ended without one. */
 static int one_pass(const char *path, const wire_request *q, FILE *record,
@@ -133,6 +179,7 @@ static int one_pass(const char *path, const wire_request *q, FILE *record,
         fflush(record);
     if (progress)
         fflush(progress);
+    wait_ended();
     pid_t pid = start(path, sv[1], record, progress);
     close(sv[1]);
     if (pid < 0) {
@@ -148,6 +195,13 @@ static int one_pass(const char *path, const wire_request *q, FILE *record,
         bad = !*cubin || at_wire_io(sv[0], *cubin, r->cubin_size, 0);
     }
     close(sv[0]);
+    /* A worker that answered well is reaped on a thread; after a fault
+     * the next worker must not meet this one's context (a hung kernel's
+     * teardown is the driver's), so wait for it here. */
+    if (!bad && r->rc == 0) {
+        reap_later(pid);
+        return 0;
+    }
     char why[96];
     /* Without an answer it is ending: a moment to see how. */
     reap(pid, bad ? 2 : 30, why, sizeof why);

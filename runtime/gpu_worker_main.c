@@ -18,19 +18,28 @@ static int problem(const wire_request *q, at_problem *p, at_err *e)
     return rc ? rc : at_problem_finish(p, e);
 }
 
-/* Opens what the request names and tunes; *pl the answer. */
-static int serve(const wire_request *q, at_plan *pl, at_err *e)
-{
+/* What a request opened: closed after the reply has gone, so that the
+ * tuner does not wait for the context's teardown (tens of ms). */
+typedef struct served {
     at_device dev;
-    at_cache *cache = NULL;
-    at_cubins *cubins = NULL;
+    int dev_open;
+    at_cache *cache;
+    at_cubins *cubins;
+} served;
+
+/* Opens what the request names (into s) and tunes; *pl the answer. */
+static int serve(const wire_request *q, served *s, at_plan *pl, at_err *e)
+{
     at_problem p;
     FILE *record = NULL, *progress = NULL;
     int rc = problem(q, &p, e);
     if (!rc)
-        rc = at_device_open(&dev, q->device, e);
+        rc = at_device_open(&s->dev, q->device, e);
     if (rc)
         return rc;
+    s->dev_open = 1;
+    at_cache *cache = NULL;
+    at_cubins *cubins = NULL;
     if (!(rc = at_cache_open(&cache, q->cache, e)) && q->cubins[0])
         rc = at_cubins_open(&cubins, q->cubins, e);
     if (!rc && q->record && !(record = fdopen(FD_RECORD, "w")))
@@ -40,14 +49,15 @@ static int serve(const wire_request *q, at_plan *pl, at_err *e)
     if (!rc) {
         if (progress)
             setvbuf(progress, NULL, _IOLBF, 0);
-        at_plan_env env = {.cache = cache, .cubins = cubins, .dev = &dev,
-                           .progress = progress};
+        at_plan_env env = {.cache = cache, .cubins = cubins,
+                           .dev = &s->dev, .progress = progress};
         at_tune_opts o = {
             .jobs = q->jobs, .seed = q->seed, .progress = progress,
             .strategy = q->strategy[0] ? q->strategy : NULL,
             .budget_evals = q->budget_evals, .budget_s = q->budget_s,
             .compile_limit_s = q->compile_limit_s,
             .kernel_limit_s = q->kernel_limit_s, .warm_l2 = q->warm_l2,
+            .verify_all = q->verify_all,
             .no_cubin_cache = q->no_cubin_cache, .record = record,
             .record_path = q->record_path[0] ? q->record_path : NULL};
         rc = at_plan_tune_here(&env, &p, &o, pl, e);
@@ -56,12 +66,17 @@ static int serve(const wire_request *q, at_plan *pl, at_err *e)
         fflush(record);
     if (progress)
         fflush(progress);
-    if (rc == AUTOTUNE_EFAULT)
-        return rc; /* the context is gone or busy forever: touch nothing */
-    at_cubins_close(cubins, NULL);
-    at_cache_close(cache);
-    at_device_close(&dev);
+    s->cache = cache;
+    s->cubins = cubins;
     return rc;
+}
+
+static void unserve(served *s)
+{
+    at_cubins_close(s->cubins, NULL);
+    at_cache_close(s->cache);
+    if (s->dev_open)
+        at_device_close(&s->dev);
 }
 
 int at_worker_main(void)
@@ -76,13 +91,14 @@ int at_worker_main(void)
     memset(&r, 0, sizeof r);
     r.magic = WIRE_MAGIC;
     at_err e = {0};
+    served s = {0};
     if (q.size != sizeof q || strcmp(q.version, AUTOTUNE_VERSION) != 0) {
         r.rc = at_fail(&e, AUTOTUNE_EINVALID, "GPU worker is autotune %s, "
                        "the tuner %.15s: set AUTOTUNE_WORKER to the autotune "
                        "binary of the same build", AUTOTUNE_VERSION,
                        q.version);
     } else {
-        r.rc = serve(&q, &r.plan, &e);
+        r.rc = serve(&q, &s, &r.plan, &e);
     }
     snprintf(r.msg, sizeof r.msg, "%s", e.msg);
     void *cubin = r.plan.cubin;
@@ -91,11 +107,13 @@ int at_worker_main(void)
     memset(&r.plan.p, 0, sizeof r.plan.p); /* pointers: the parent's own */
     int bad = at_wire_io(FD_SOCK, &r, sizeof r, 1) ||
               (r.cubin_size && at_wire_io(FD_SOCK, cubin, r.cubin_size, 1));
-    /* After a fault, end without unwinding anything that might call
-     * into the driver. */
+    /* After a fault (the context gone, or busy forever with a hung
+     * kernel), end without unwinding anything that might call into the
+     * driver. */
     if (r.rc == AUTOTUNE_EFAULT)
         _exit(3);
     at_plan_free(&r.plan);
     free(cubin);
+    unserve(&s);
     return bad ? 1 : r.rc ? 1 : 0;
 }

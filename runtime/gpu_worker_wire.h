@@ -19,7 +19,7 @@ typedef struct wire_request {
     int32_t device, record, progress;
     char cache[1024], cubins[1024];
     char family[32], type[16], problem[512];
-    int32_t jobs, warm_l2, no_cubin_cache;
+    int32_t jobs, warm_l2, no_cubin_cache, verify_all;
     uint64_t seed, budget_evals;
     double budget_s, compile_limit_s, kernel_limit_s;
     char strategy[32], record_path[1024];

@@ -235,18 +235,19 @@ static int sample(at_measure *b, const at_runner *run, int per, int *s, float *m
     return 0;
 }
 
-/* Racing: a variant whose first samples are all clearly slower than the
- * cutoff cannot lead, and stops there; its few samples are its time. One
- * sample must be 10% slower, two 3% (samples spread well under 1%). */
-static int raced(const double *x, int k, double cutoff_ms)
+/* One sample 5% slower, two 3% (samples spread well under 1%). */
+int at_measure_raced(const double *x, int k, int samples, double cutoff_ms)
 {
-    static const double margin[] = {0, 1.10, 1.03};
-    if (cutoff_ms <= 0 || k > AT_QUICK_SAMPLES)
+    static const double margin[] = {0, 1.05, 1.03};
+    if (cutoff_ms <= 0 || k <= 0)
         return 0;
-    for (int q = 0; q < k; ++q)
-        if (x[q] <= margin[k] * cutoff_ms)
-            return 0;
-    return 1;
+    int slower = 0, clearly = 1;
+    for (int q = 0; q < k; ++q) {
+        slower += x[q] > cutoff_ms;
+        if (k > AT_QUICK_SAMPLES || x[q] <= margin[k] * cutoff_ms)
+            clearly = 0;
+    }
+    return clearly || slower > samples / 2;
 }
 
 static int time_run(at_measure *b, const at_runner *run, int samples,
@@ -274,7 +275,7 @@ static int time_run(at_measure *b, const at_runner *run, int samples,
     int k = 0;
     if (per == b->sets) { /* the sizing round was a sample like the others */
         x[k++] = (double)ms / per;
-        if (raced(x, k, cutoff_ms))
+        if (at_measure_raced(x, k, samples, cutoff_ms))
             samples = k;
     }
     for (; k < samples; ++k) {
@@ -284,7 +285,7 @@ static int time_run(at_measure *b, const at_runner *run, int samples,
             return rc;
         }
         x[k] = (double)ms / per;
-        if (raced(x, k + 1, cutoff_ms)) {
+        if (at_measure_raced(x, k + 1, samples, cutoff_ms)) {
             ++k;
             break;
         }

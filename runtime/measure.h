@@ -13,8 +13,8 @@
  * AT_SAMPLE_MS (AT_SAMPLE_MS_LONG for the benchmark), median, with min and max kept; inputs smaller than a few L2
  * caches rotate over several buffer sets so they are timed from memory
  * (unless kept warm on purpose). A variant whose first samples (at most
- * AT_QUICK_SAMPLES) are all clearly slower than a cutoff stops there
- * (racing: it cannot lead). The
+ * AT_QUICK_SAMPLES) are all clearly slower than a cutoff, or whose median
+ * is bound to be slower, stops there (racing: it cannot lead). The
  * device-to-device copy of the same bytes is timed the same way. */
 #ifndef AT_MEASURE_H
 #define AT_MEASURE_H
@@ -75,14 +75,23 @@ int at_measure_past_l2(const at_measure *b);
 /* Prepares fn for the point's launch (dynamic shared memory). */
 int at_measure_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
                      const char *variant, at_err *e);
-/* Checks fn on the problem and on the family's check problems. Returns 0 if right;
- * AUTOTUNE_EWRONG (not fatal) with where it went wrong; AUTOTUNE_ECUDA if
- * the context failed (fatal: later calls cannot succeed). */
+/* What at_measure_verify checks: the problem itself, the family's check
+ * problems (small odd shapes), or both. */
+enum { AT_CHECK_PROBLEM = 1, AT_CHECK_SHAPES = 2, AT_CHECK_ALL = 3 };
+/* Checks fn on what (AT_CHECK_*). Returns 0 if right; AUTOTUNE_EWRONG
+ * (not fatal) with where it went wrong; AUTOTUNE_ECUDA if the context
+ * failed (fatal: later calls cannot succeed). */
 int at_measure_verify(at_measure *b, const at_point *pt, CUfunction fn,
-                    const char *variant, at_err *e);
+                      const char *variant, int what, at_err *e);
+/* Racing: whether a variant whose first k of samples samples are x[0..k)
+ * cannot lead against cutoff_ms (<= 0: no racing). Either its first
+ * samples (at most AT_QUICK_SAMPLES) are all clearly slower, or so many
+ * are slower that the median of all would be, whatever the rest; then
+ * the median of x[0..k) is slower too. */
+int at_measure_raced(const double *x, int k, int samples, double cutoff_ms);
 /* Times fn (samples >= AT_QUICK_SAMPLES); cutoff_ms > 0 races it against
- * that time (measure.c says how); warm:
- * fn has just run (verified), no warm-up launch. */
+ * that time (at_measure_raced); warm:
+ * fn has just run (its checks), no warm-up launch. */
 int at_measure_time(at_measure *b, const at_point *pt, CUfunction fn,
                   const char *variant, int samples, double cutoff_ms,
                   int warm, at_timing *t, at_err *e);

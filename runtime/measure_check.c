@@ -44,8 +44,9 @@ int at_check_load(at_measure *b, const char *kname, at_cubins *cache,
     return 0;
 }
 
-/* Queues the check of one case: the runner into the poisoned output, the
- * comparison into the case's counters (which poisons the output again). */
+/* Queues the check of one case: the runner into the poisoned output, then
+ * the comparison (which poisons the output again) into the case's
+ * counters, which at_check_run has zeroed. */
 static int queue_case(at_measure *b, int k, const at_runner *run, at_err *e)
 {
     at_case *c = &b->cases[k];
@@ -55,9 +56,6 @@ static int queue_case(at_measure *b, int k, const at_runner *run, at_err *e)
     int rc = at_runner_once(b, run, p, c->in, c->out, e);
     if (rc)
         return rc;
-    AT_CU_TRY(e, run->name, cuMemsetD32Async, bad, 0, 2, b->stream);
-    AT_CU_TRY(e, run->name, cuMemsetD32Async, bad + 8, 0xFFFFFFFFu, 2,
-              b->stream);
     unsigned long long n = words;
     unsigned poison = AT_POISON;
     void *args[] = {&c->out_alloc, &c->ref, &n, &bad, &poison};
@@ -76,7 +74,7 @@ static int report(at_measure *b, int k, const at_runner *run,
     at_case *c = &b->cases[k];
     const at_problem *p = &c->p;
     size_t words = (at_whole_words(p->out_bytes) + 2 * AT_GUARD) / 4;
-    size_t byte = (size_t)bad[1] * 4;
+    size_t byte = (size_t)~bad[1] * 4; /* check.cu keeps ~first */
     unsigned got = 0, want = 0;
     const char *variant = run->name;
     /* The comparison poisoned the output again: run once more to read
@@ -105,38 +103,48 @@ static int report(at_measure *b, int k, const at_runner *run,
                    want == AT_POISON ? " (written outside the matrix)" : "");
 }
 
-/* Checks run on cases [0, n): every case queued, then one wait: a
+/* Checks run on cases [first, end): every case queued, then one wait: a
  * kernel's own fault (illegal address, ...) surfaces there. */
-int at_check_run(at_measure *b, const at_runner *run, int n, at_err *e)
+int at_check_run(at_measure *b, const at_runner *run, int first, int end,
+                 at_err *e)
 {
-    for (int k = 0; k < n; ++k) {
+    if (end > first)
+        AT_CU_TRY(e, run->name, cuMemsetD32Async, b->bad + 16 * (size_t)first,
+                  0, 4 * (size_t)(end - first), b->stream);
+    for (int k = first; k < end; ++k) {
         int rc = queue_case(b, k, run, e);
         if (rc)
             return rc;
     }
+    if (end <= first)
+        return 0;
     unsigned long long bad[2 * AT_MAX_CASES];
-    int rc = at_measure_wait(b, NULL, n, run->name, e);
+    int rc = at_measure_wait(b, NULL, end - first, run->name, e);
     if (rc)
         return rc;
-    AT_CU_TRY(e, run->name, cuMemcpyDtoH, bad, b->bad,
-              sizeof bad[0] * 2 * (size_t)n);
-    for (int k = 0; k < n; ++k)
+    AT_CU_TRY(e, run->name, cuMemcpyDtoH, bad + 2 * first,
+              b->bad + 16 * (size_t)first,
+              sizeof bad[0] * 2 * (size_t)(end - first));
+    for (int k = first; k < end; ++k)
         if (bad[2 * k])
             return report(b, k, run, &bad[2 * k], e);
     return 0;
 }
 
 int at_measure_verify(at_measure *b, const at_point *pt, CUfunction fn,
-                    const char *variant, at_err *e)
+                      const char *variant, int what, at_err *e)
 {
     at_runner r = {pt, fn, NULL, NULL, variant};
-    return at_check_run(b, &r, b->n_cases, e);
+    /* A family without check shapes is checked on the problem. */
+    int first = what & AT_CHECK_PROBLEM || b->n_cases == 1 ? 0 : 1;
+    int end = what & AT_CHECK_SHAPES ? b->n_cases : 1;
+    return at_check_run(b, &r, first, end, e);
 }
 
 int at_measure_verify_op(at_measure *b, at_measure_op op, void *ctx,
                        const char *name, at_err *e)
 {
     at_runner r = {NULL, NULL, op, ctx, name};
-    return at_check_run(b, &r, 1, e);
+    return at_check_run(b, &r, 0, 1, e);
 }
 

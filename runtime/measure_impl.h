@@ -30,7 +30,7 @@ struct at_measure {
     CUdeviceptr *in_set, *out_set;
     CUmodule check_mod;
     CUfunction compare;
-    CUdeviceptr bad; /* per case 2 x u64: mismatch count, first word */
+    CUdeviceptr bad; /* per case 2 x u64: mismatch count, ~first word */
     CUstream stream;
     CUevent start, stop;
     double limit_s; /* one launch's limit on the GPU; 0: not set yet */
@@ -71,6 +71,7 @@ void at_case_free(at_case *c);
  * by name. */
 int at_check_load(at_measure *m, const char *kname, at_cubins *cache,
                   at_err *e);
-int at_check_run(at_measure *m, const at_runner *run, int n, at_err *e);
+int at_check_run(at_measure *m, const at_runner *run, int first, int end,
+                 at_err *e);
 
 #endif

@@ -108,7 +108,6 @@ static int setup(run *r, at_space_view *v, unsigned char **coord, at_err *e)
 {
     const at_problem *p = r->p;
     at_tuned *out = r->out;
-    at_timing ct;
     int rc;
     if (!(*coord = space_view(p->family, r->pts, out->points, v)))
         return at_fail(e, AUTOTUNE_ENOMEM, "space view");
@@ -127,6 +126,17 @@ static int setup(run *r, at_space_view *v, unsigned char **coord, at_err *e)
     r->n_codes_cap = cap;
     if (!r->codes)
         return at_fail(e, AUTOTUNE_ENOMEM, "evaluated code table");
+    r->pool_s = t1 - t0;
+    return 0;
+}
+
+int at_tune_measure(run *r, at_err *e)
+{
+    const at_problem *p = r->p;
+    at_tuned *out = r->out;
+    at_timing ct;
+    int rc;
+    double t1 = at_now_s();
     if ((rc = at_measure_create(&r->b, r->d, p, out->seed,
                               r->o->warm_l2 ? AT_MEASURE_WARM_L2 : 0,
                               r->o->cubins, e)))
@@ -154,7 +164,8 @@ static int setup(run *r, at_space_view *v, unsigned char **coord, at_err *e)
     if (r->o->progress)
         fprintf(r->o->progress, "setup: %d compile worker processes %.2f s, inputs "
                 "and references %.2f s, copy timing %.2f s\n", out->workers,
-                t1 - t0, t2 - t1, at_now_s() - t2);
+                r->pool_s, t2 - t1, at_now_s() - t2);
+    out->setup_s += at_now_s() - t1;
     return 0;
 }
 
@@ -202,7 +213,7 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
     at_space_view v;
     unsigned char *coord = NULL;
     rc = setup(&r, &v, &coord, e);
-    out->setup_s = at_now_s() - r.t0;
+    out->setup_s = at_now_s() - r.t0; /* and the measurement's, in the walk */
     if (!rc)
         rc = at_tune_walk(&r, &v, e);
     out->search_s = at_now_s() - r.walk_t0;
@@ -226,6 +237,7 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
     if (!rc)
         at_tune_progress(&r, 1);
     at_pool_destroy(r.pool);
+    at_alone_free(&r);
     /* After a fault the context is lost, or busy forever with a hung
      * kernel that a module unload or a free would wait for: leave the
      * device alone (the GPU worker exits next). */

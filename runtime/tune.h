@@ -25,6 +25,9 @@ typedef struct at_tune_opts {
     double kernel_limit_s;  /* per launch on the GPU; 0: the default
                              * (AT_KERNEL_LIMIT_COPIES copies, >= 1 s) */
     int warm_l2;          /* time from L2 (no buffer rotation) */
+    int verify_all;       /* every point checked on the problem itself
+                           * before it is timed, not only those that
+                           * could lead */
     at_cubins *cubins;    /* compiled-variant cache; NULL: none */
     int no_cubin_cache;   /* the API: do not use the context's */
     int retune;           /* the API: tune even on a cache hit */
@@ -55,12 +58,17 @@ typedef struct at_tuned {
     size_t cached;          /* of compiled: from the compiled-variant cache */
     size_t same_code;       /* cubins identical to an evaluated one */
     size_t raced;           /* stopped after the quick samples */
+    size_t verified;        /* checked on the problem itself (passed or
+                             * not) */
     double seconds;         /* the whole tune */
     double setup_s;         /* inputs, references, copy timing */
-    double search_s;        /* the walk: compile, check, time */
+    double search_s;        /* the walk: compile, check, time (its first
+                             * compiles overlap the measurement's setup) */
     double retime_s;        /* the leaders again */
     double nvrtc_cpu_s; /* NVRTC time summed over the compile workers */
     double gpu_s;       /* wall time in module loads, checks and timing */
+    double check_s;     /* of gpu_s: the checks */
+    double time_s;      /* of gpu_s: the timing */
     int workers;        /* compile worker processes */
     uint64_t seed;
     int sets;

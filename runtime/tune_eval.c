@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "base/hash.h"
 #include "elf.h"
 #include "search/record.h"
@@ -80,18 +81,45 @@ int at_tune_record(run *r, const cand *c, const char *status, at_err *e)
         .gpu = r->d->name, .family = p->family->name,
         .type = p->type->name, .problem = prob,
         .point = c->name, .params = params, .status = status,
+        .verified = c->verified,
         .median_ms = c->t.median_ms, .min_ms = c->t.min_ms,
         .max_ms = c->t.max_ms, .samples = c->t.samples,
         .gbps = c->t.median_ms > 0 ? at_tune_gbps(r, c->t.median_ms) : 0};
     return at_record_write(r->o->record, r->o->record_path, &row, e);
 }
 
-/* A possible leader gets a module of its own (its program's goes when the
- * program's last point is done); any other timed point is not kept. */
-static int keep_if_leading(run *r, prog *g, int k, cand *c, at_err *e)
+/* A point that failed a check: counted, said, not timed or kept. */
+static int wrong(run *r, cand *c, const char **status, at_err *e)
+{
+    r->out->wrong++;
+    *status = "wrong";
+    note_failure(r, e->msg);
+    at_err_clear(e);
+    c->fn = NULL;
+    return 0;
+}
+
+/* A possible leader is checked on the problem itself first (unless it
+ * was already, --verify-all), then gets a module of its own (its
+ * program's goes when the program's last point is done); any other
+ * timed point is not kept. */
+static int keep_if_leading(run *r, prog *g, int k, cand *c,
+                           const char **status, at_err *e)
 {
     int leads = r->n_lead < AT_LEADERS ||
                 c->t.median_ms < r->lead[AT_LEADERS - 1].t.median_ms;
+    if (leads && !c->verified) {
+        double t0 = at_now_s();
+        int rc = at_measure_verify(r->b, &c->pt, c->fn, c->name,
+                                   AT_CHECK_PROBLEM, e);
+        r->out->check_s += at_now_s() - t0;
+        r->out->verified++;
+        if (rc == AUTOTUNE_EWRONG)
+            return wrong(r, c, status, e);
+        if (rc)
+            return rc;
+        c->verified = 1;
+    }
     if (!leads) {
         c->fn = NULL;
         c->t.samples = c->t.samples ? c->t.samples : 1;
@@ -163,6 +191,7 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
     if (same && same->text) { /* the same code was evaluated: so is this */
         o->same_code++;
         c->t = same->t;
+        c->verified = same->verified;
         if (!same->ok)
             *status = "wrong";
         return 0;
@@ -171,37 +200,46 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
                                                      c->kernel),
                          "cuModuleGetFunction", c->name)))
         return rc;
+    /* Every point is checked on the family's check shapes before it is
+     * timed, and on the problem itself before it can lead (the problem's
+     * full-size check costs as much as its timing): --verify-all checks
+     * every point on both first. */
+    int what = r->o->verify_all ? AT_CHECK_ALL : AT_CHECK_SHAPES;
+    double t0 = at_now_s();
     rc = at_measure_prepare(r->p, &c->pt, c->fn, c->name, e);
     if (!rc)
-        rc = at_measure_verify(r->b, &c->pt, c->fn, c->name, e);
+        rc = at_measure_verify(r->b, &c->pt, c->fn, c->name, what, e);
+    o->check_s += at_now_s() - t0;
+    o->verified += (what & AT_CHECK_PROBLEM) != 0;
     if (same) { /* remember this code, whatever its outcome */
         if (!(same->text = malloc(same->size ? same->size : 1)))
             return at_fail(e, AUTOTUNE_ENOMEM, "evaluated code");
         memcpy(same->text, text, same->size);
     }
-    if (rc == AUTOTUNE_EWRONG) {
-        o->wrong++;
-        *status = "wrong";
-        note_failure(r, e->msg);
-        at_err_clear(e);
-        c->fn = NULL;
-        return 0;
-    }
+    if (rc == AUTOTUNE_EWRONG)
+        return wrong(r, c, status, e);
     if (rc)
         return faulted(r, c, rc, e);
+    c->verified = (what & AT_CHECK_PROBLEM) != 0;
     /* Racing against the last leader: a variant clearly slower cannot
      * become one. */
     double cutoff = r->n_lead == AT_LEADERS
                         ? r->lead[AT_LEADERS - 1].t.median_ms
                         : 0;
-    if ((rc = at_measure_time(r->b, &c->pt, c->fn, c->name, FIRST_SAMPLES,
-                            cutoff, 1, &c->t, e)))
+    t0 = at_now_s();
+    rc = at_measure_time(r->b, &c->pt, c->fn, c->name, FIRST_SAMPLES, cutoff,
+                         1, &c->t, e);
+    o->time_s += at_now_s() - t0;
+    if (rc)
         return faulted(r, c, rc, e);
     o->timed++;
     o->raced += c->t.samples < FIRST_SAMPLES;
+    if ((rc = keep_if_leading(r, g, k, c, status, e)))
+        return faulted(r, c, rc, e);
     if (same) {
-        same->ok = 1;
+        same->ok = strcmp(*status, "ok") == 0;
+        same->verified = c->verified;
         same->t = c->t;
     }
-    return keep_if_leading(r, g, k, c, e);
+    return 0;
 }

@@ -1,8 +1,8 @@
 /* Inside the tuner (tune.h): the state its files share. tune.c sets up
  * and runs a tune; tune_prog.c groups points into NVRTC programs;
  * tune_eval.c loads, verifies and times one point; tune_walk.c walks the
- * strategy's proposals; tune_leaders.c re-times the leaders and builds the
- * winner's cubin. */
+ * strategy's proposals; tune_leaders.c re-times the leaders and checks
+ * the winner's cubin, which tune_alone.c compiles alone. */
 #ifndef AT_TUNE_IMPL_H
 #define AT_TUNE_IMPL_H
 
@@ -10,7 +10,9 @@
 #include "search/strategy.h"
 #include "tune.h"
 
-enum { FIRST_SAMPLES = 5 }; /* per variant in the walk, unless raced */
+/* Per variant in the walk, unless raced: the leaders are timed again in
+ * rounds (rounds.h), so the walk's median only has to find them. */
+enum { FIRST_SAMPLES = 3 };
 
 typedef struct cand {
     size_t idx;
@@ -23,6 +25,7 @@ typedef struct cand {
     size_t size;
     at_timing t;
     double final_ms;
+    int verified; /* checked on the problem itself, not only the shapes */
 } cand;
 
 /* A kernel already evaluated, with its launch: identical code launched
@@ -33,7 +36,8 @@ typedef struct code {
     at_launch g;
     unsigned char *text;
     size_t size;
-    int ok; /* verified */
+    int ok;       /* passed its checks */
+    int verified; /* on the problem itself too */
     at_timing t;
 } code;
 
@@ -67,10 +71,19 @@ typedef struct slot {
  * the code put at the start of its kernel. */
 typedef struct plant {
     at_point pt;
-    const char *code;
+    char code[160];
 } plant;
 
 enum { MAX_PLANTS = 8 };
+
+/* A leader's point compiled alone ahead of the end (tune_alone.c): job
+ * NULL if the cache had it. */
+typedef struct alone {
+    size_t idx;
+    at_job *job;
+} alone;
+
+enum { MAX_ALONE = 64 };
 
 typedef struct run {
     const at_device *d;
@@ -86,6 +99,7 @@ typedef struct run {
     prog *open;   /* the program being filled with cache misses */
     prog *last;   /* the last program started (cache hits join it) */
     int prog_points; /* the open program's size (tune_walk.c) */
+    double pool_s;   /* starting the compile workers */
     double t0, walk_t0, last_print, copy_gbps;
     size_t proposed;
     cand lead[AT_LEADERS];
@@ -96,6 +110,8 @@ typedef struct run {
     int n_plants;
     code *codes; /* open addressing by hash */
     size_t n_codes_cap;
+    alone alone[MAX_ALONE];
+    int n_alone;
 } run;
 
 void at_cand_free(cand *c);
@@ -104,9 +120,13 @@ void at_tune_say(run *r, const char *fmt, const char *msg);
 double at_tune_gbps(const run *r, double ms);
 void at_tune_progress(run *r, int final);
 
+/* tune.c: the measurement (r->b: inputs, references, the copy's time),
+ * made by the walk once its first programs are compiling. */
+int at_tune_measure(run *r, at_err *e);
+
 /* tune_plant.c */
-/* Reads AUTOTUNE_PLANT ("fault@I,trap@J,spin@K": the I-th point of the
- * space, before any is left out). */
+/* Reads AUTOTUNE_PLANT ("fault@I,trap@J,spin@K,skip@L": the I-th point
+ * of the space, before any is left out). */
 int at_tune_plants(run *r, const at_point *pts, size_t n, at_err *e);
 /* The prelude that plants a fault in pt's kernel, or NULL. */
 const char *at_tune_prelude(const run *r, const at_point *pt);
@@ -137,5 +157,16 @@ int at_tune_walk(run *r, const at_space_view *v, at_err *e);
 
 /* tune_leaders.c */
 int at_tune_retime(run *r, at_err *e);
+
+/* tune_alone.c */
+/* Compiles the leaders alone in the pool's idle workers, from halfway
+ * through the walk. */
+int at_alone_prefetch(run *r, at_err *e);
+/* c's cubin compiled alone: from the cache, the prefetch or NVRTC now;
+ * stored in the cache. */
+int at_alone_cubin(run *r, const cand *c, void **cubin, size_t *size,
+                   at_err *e);
+/* After the pool is gone: their NVRTC time counted, the jobs freed. */
+void at_alone_free(run *r);
 
 #endif

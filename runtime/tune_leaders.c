@@ -7,39 +7,13 @@
 #include "rounds.h"
 #include "tune_impl.h"
 
-/* The winner's cubin for the cache and the API: compiled alone, its
- * kernel named as every stored cubin's is, and checked again. */
+/* The winner's cubin for the cache and the API (tune_alone.c), checked
+ * again. */
 static int winner_cubin(run *r, cand *c, at_err *e)
 {
-    char *src = at_expand(r->p, &c->pt, AT_KERNEL_SYMBOL,
-                          at_tune_prelude(r, &c->pt), e);
-    if (!src)
-        return AUTOTUNE_ENOMEM;
-    char opts[160], kernel[AT_KERNEL_NAME];
-    snprintf(opts, sizeof opts, "%s; alone", r->co_text);
-    at_cubin_key key = r->ckey;
-    key.options = opts;
     void *cubin = NULL;
     size_t size = 0;
-    at_err w = {0};
-    int rc = r->o->cubins ? at_cubins_get(r->o->cubins, &key, src, &cubin,
-                                          &size, kernel, &w)
-                          : 0;
-    if (rc < 0) {
-        free(src);
-        return at_fail(e, rc, "%s", w.msg);
-    }
-    if (rc == 0) {
-        rc = at_compile(src, c->name, &r->co, &cubin, &size, e);
-        const char *k = AT_KERNEL_SYMBOL;
-        const char *srcs[] = {src};
-        if (!rc && r->o->cubins)
-            rc = at_cubins_put(r->o->cubins, &key, 1, srcs, &k, cubin, size,
-                               e);
-    } else {
-        rc = 0;
-    }
-    free(src);
+    int rc = at_alone_cubin(r, c, &cubin, &size, e);
     CUmodule mod = NULL;
     CUfunction fn;
     if (!rc)
@@ -52,7 +26,8 @@ static int winner_cubin(run *r, cand *c, at_err *e)
     if (!rc)
         rc = at_measure_prepare(r->p, &c->pt, fn, c->name, e);
     if (!rc)
-        rc = at_measure_verify(r->b, &c->pt, fn, c->name, e);
+        rc = at_measure_verify(r->b, &c->pt, fn, c->name, AT_CHECK_ALL,
+                               e);
     if (mod)
         at_cu.cuModuleUnload(mod);
     if (rc) {

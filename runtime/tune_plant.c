@@ -4,10 +4,13 @@
  * cache's failed list (runtime/cache_failed.c) and is left out before the
  * walk, so the tune goes on as if it had not been in the space.
  *
- * AUTOTUNE_PLANT="fault@I,trap@J,spin@K" makes the I-th point of the space
- * write to an illegal address, the J-th execute __trap() and the K-th spin
- * forever: real variants of a real space, for the GPU suite to prove that
- * such variants are contained (tests/gpu/faults.sh). */
+ * AUTOTUNE_PLANT="fault@I,trap@J,spin@K,skip@L" makes the I-th point of
+ * the space write to an illegal address, the J-th execute __trap(), the
+ * K-th spin forever and the L-th return at once when launched on the
+ * problem (its grid), so that it is fast and wrong there but right on the
+ * check shapes: real variants of a real space, for the GPU suite to prove
+ * that such variants are contained and never chosen
+ * (tests/gpu/faults.sh). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +25,8 @@ static const struct {
              "&& threadIdx.y == 0) __trap();"},
     {"spin", "if (blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0 "
              "&& threadIdx.y == 0) for (;;) __nanosleep(1000);"},
+    {"skip", "if (gridDim.x == %uu && gridDim.y == %uu && gridDim.z == %uu) "
+             "return;"},
 };
 
 int at_tune_plants(run *r, const at_point *pts, size_t n, at_err *e)
@@ -47,10 +52,14 @@ int at_tune_plants(run *r, const at_point *pts, size_t n, at_err *e)
         if (!at || k == nk || !at[1] || *end || i >= n ||
             r->n_plants == MAX_PLANTS)
             return at_fail(e, AUTOTUNE_EINVALID, "AUTOTUNE_PLANT: '%s' is "
-                           "not fault@I, trap@I or spin@I with I below %zu "
-                           "(at most %d)", env, n, MAX_PLANTS);
-        r->plants[r->n_plants].pt = pts[i];
-        r->plants[r->n_plants++].code = kinds[k].code;
+                           "not fault@I, trap@I, spin@I or skip@I with I "
+                           "below %zu (at most %d)", env, n, MAX_PLANTS);
+        plant *pl = &r->plants[r->n_plants++];
+        at_launch g;
+        r->p->family->launch(r->p, &pts[i], &g);
+        pl->pt = pts[i];
+        snprintf(pl->code, sizeof pl->code, kinds[k].code, g.grid[0],
+                 g.grid[1], g.grid[2]);
     }
     return 0;
 }

@@ -33,6 +33,17 @@ static void drain(run *r, slot *ring, size_t window, size_t head,
     r->last = NULL;
 }
 
+/* Waits for g's compilation and handles it. The measurement is made
+ * first, while the first programs compile. */
+static int wait_compiled(run *r, prog *g, at_err *e)
+{
+    int rc = r->b ? 0 : at_tune_measure(r, e);
+    if (rc)
+        return rc;
+    at_pool_wait(r->pool, &g->cj);
+    return at_prog_done(r, g, e);
+}
+
 static int program_points(const run *r)
 {
     size_t total = r->out->points;
@@ -88,15 +99,11 @@ int at_tune_walk(run *r, const at_space_view *v, at_err *e)
         slot *sl = &ring[head];
         prog *g = sl->g;
         int i = sl->i;
-        at_pool_wait(r->pool, &g->cj);
-        if ((rc = at_prog_done(r, g, e)))
+        if ((rc = wait_compiled(r, g, e)))
             break;
         prog *own = g->single[i] ? g->single[i] : g;
-        if (own != g) {
-            at_pool_wait(r->pool, &own->cj);
-            if ((rc = at_prog_done(r, own, e)))
-                break;
-        }
+        if (own != g && (rc = wait_compiled(r, own, e)))
+            break;
         if (r->o->budget_s && at_now_s() - r->walk_t0 > r->o->budget_s) {
             snprintf(o->stopped, sizeof o->stopped, "time budget reached");
             break;
@@ -128,6 +135,7 @@ int at_tune_walk(run *r, const at_space_view *v, at_err *e)
             at_lead_offer(r, &c);
         else
             at_cand_free(&c);
+        rc = at_alone_prefetch(r, e);
         at_tune_progress(r, 0);
     }
     if (!rc && r->o->budget_evals && r->proposed >= r->o->budget_evals &&

@@ -36,10 +36,10 @@ int at_record_write(FILE *f, const char *path, const at_record_row *r,
     int ok = strcmp(r->status, "ok") == 0;
     int n;
     if (ok)
-        n = fprintf(f, "%s,%s,%s,%s,%s,%s,1,ok,%.17g,%.17g,%.17g,%d,%.17g\n",
+        n = fprintf(f, "%s,%s,%s,%s,%s,%s,%d,ok,%.17g,%.17g,%.17g,%d,%.17g\n",
                     r->gpu, r->family, r->type, r->problem, r->point,
-                    r->params, r->median_ms, r->min_ms, r->max_ms,
-                    r->samples, r->gbps);
+                    r->params, r->verified != 0, r->median_ms, r->min_ms,
+                    r->max_ms, r->samples, r->gbps);
     else
         n = fprintf(f, "%s,%s,%s,%s,%s,%s,0,%s,,,,0,\n", r->gpu, r->family,
                     r->type, r->problem, r->point, r->params, r->status);
@@ -211,20 +211,24 @@ static int parse_row(at_record *r, char *line, int v1, size_t n, raw *x,
     int rc = parse_params(r, fld[C_PARAMS], x->v, where, e);
     if (rc)
         return rc;
-    int verified = strcmp(fld[C_VERIFIED], "1") == 0;
-    char *end;
-    x->ms = verified ? strtod(fld[C_MEDIAN], &end) : -1.0;
-    if (verified && (!fld[C_MEDIAN][0] || *end || !(x->ms > 0) ||
-                     !isfinite(x->ms)))
-        return at_fail(e, AUTOTUNE_EINVALID, "%s: verified, but median_ms "
-                       "'%s' is not a positive time", where, fld[C_MEDIAN]);
-    if (!verified && strcmp(fld[C_VERIFIED], "0") != 0)
+    if (strcmp(fld[C_VERIFIED], "0") != 0 && strcmp(fld[C_VERIFIED], "1") != 0)
         return at_fail(e, AUTOTUNE_EINVALID, "%s: verified is '%s', not 0 "
                        "or 1", where, fld[C_VERIFIED]);
+    /* A point that passed its checks has a time, whether or not it was
+     * checked on the problem itself (record.h). */
+    int ok = strcmp(fld[C_STATUS], "ok") == 0;
+    char *end;
+    x->ms = ok ? strtod(fld[C_MEDIAN], &end) : -1.0;
+    if (ok && (!fld[C_MEDIAN][0] || *end || !(x->ms > 0) || !isfinite(x->ms)))
+        return at_fail(e, AUTOTUNE_EINVALID, "%s: status ok, but median_ms "
+                       "'%s' is not a positive time", where, fld[C_MEDIAN]);
+    if (!ok && strcmp(fld[C_VERIFIED], "0") != 0)
+        return at_fail(e, AUTOTUNE_EINVALID, "%s: verified, but status '%s'",
+                       where, fld[C_STATUS]);
     return 0;
 }
 
-/* The rows' times and names into r, and the fastest verified point. */
+/* The rows' times and names into r, and the fastest point. */
 static int keep_rows(at_record *r, const raw *rows, size_t n,
                      const char *path, at_err *e)
 {
@@ -240,8 +244,8 @@ static int keep_rows(at_record *r, const raw *rows, size_t n,
             r->best = i;
     }
     if (r->best == AT_NONE)
-        return at_fail(e, AUTOTUNE_EINVALID, "record %s: no verified point",
-                       path);
+        return at_fail(e, AUTOTUNE_EINVALID,
+                       "record %s: no point passed its checks", path);
     return 0;
 }
 

@@ -6,9 +6,12 @@
  *
  * problem is the family's key text of the problem ("rows=8192 cols=8192
  * ..."); params is the point as "axis=value" pairs separated by spaces;
- * status is ok, compile_failed or wrong (then verified is 0 and the times
- * empty). Fields hold no commas or quotes (checked on writing). Records of
- * autotune 0.1 (rows,cols in place of problem) load too. */
+ * status is ok (passed its checks, timed), compile_failed or wrong (then
+ * the times are empty). verified is 1 if the point was checked on the
+ * problem itself, 0 if only on the family's check shapes (a point that
+ * could not lead, tune_eval.c) or not at all. Fields hold no commas or
+ * quotes (checked on writing). Records of autotune 0.1 (rows,cols in
+ * place of problem) load too. */
 #ifndef AT_RECORD_H
 #define AT_RECORD_H
 
@@ -30,6 +33,7 @@ typedef struct at_record_row {
     const char *point, *params, *status; /* status: "ok", ... */
     double median_ms, min_ms, max_ms, gbps;
     int samples;
+    int verified; /* on the problem itself */
 } at_record_row;
 
 /* Writes the header (once, at the start) or a row; 0 or AUTOTUNE_EIO. */
@@ -45,7 +49,7 @@ typedef struct at_record {
     int values[AT_VIEW_MAX_AXES][255]; /* value index -> value */
     double *ms;                        /* per point; < 0 failed */
     char (*point)[128];                /* names */
-    size_t best;                       /* fastest verified point */
+    size_t best;                       /* fastest point */
     char gpu[256], family[32], type[16], problem[512];
     unsigned char *coord;
 } at_record;

@@ -2,7 +2,8 @@
  * differs from the reference and records the first such word, then writes
  * the poison back, so the buffer is ready for the next variant's check
  * without a separate memset. Compiled once per tuning run with NVRTC;
- * bad[0] must start at 0, bad[1] at ~0. */
+ * bad[0] and bad[1] must start at 0 (bad[1] keeps ~first, so that one
+ * memset of zeros readies every case's counters). */
 extern "C" __global__ void at_compare_bits(unsigned *got, const unsigned *want,
                                            unsigned long long n,
                                            unsigned long long *bad,
@@ -13,7 +14,7 @@ extern "C" __global__ void at_compare_bits(unsigned *got, const unsigned *want,
          i < n; i += (unsigned long long)gridDim.x * blockDim.x) {
         if (got[i] != want[i]) {
             atomicAdd(&bad[0], 1ULL);
-            atomicMin(&bad[1], i);
+            atomicMax(&bad[1], ~i);
         }
         got[i] = poison;
     }

@@ -128,7 +128,8 @@ static void verify_size(int bytes)
             for (int s = 0; s < N_SHAPES && !rc; ++s) {
                 rc = at_measure_prepare(&p[s], &pts[i], fn, name, &e);
                 if (!rc)
-                    rc = at_measure_verify(b[s], &pts[i], fn, name, &e);
+                    rc = at_measure_verify(b[s], &pts[i], fn, name,
+                                           AT_CHECK_ALL, &e);
             }
             if (rc) {
                 if (failed++ < 10)
@@ -258,7 +259,7 @@ static void verifier_rejects_wrong_kernels(void **state)
         assert_int_equal(at_cu.cuModuleGetFunction(&fn, mod, "at_kernel"),
                          CUDA_SUCCESS);
         assert_int_equal(at_measure_prepare(&p, &pt, fn, name, &e), 0);
-        int rc = at_measure_verify(b, &pt, fn, name, &e);
+        int rc = at_measure_verify(b, &pt, fn, name, AT_CHECK_ALL, &e);
         printf("# %s: %s\n", name, e.msg);
         assert_int_equal(rc, AUTOTUNE_EWRONG);
         assert_non_null(strstr(e.msg, name));

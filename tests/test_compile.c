@@ -210,6 +210,67 @@ static void program_points_share_the_tail(void **state)
         assert_int_equal(sizes[i], 1);
 }
 
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(const double *x, int n)
+{
+    double s[8];
+    memcpy(s, x, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_d);
+    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+/* Every sequence of samples from a grid around the cutoff: where racing
+ * stops a variant, its median so far is slower than the cutoff (it could
+ * not join the leaders); where no sample is clearly slower, no way the
+ * remaining samples could fall would have made it a leader; and a
+ * variant as fast as the cutoff runs all its samples. */
+static void racing_stops_only_variants_that_cannot_lead(void **state)
+{
+    (void)state;
+    static const double grid[] = {0.95, 1.0, 1.01, 1.04, 1.06, 1.2};
+    enum { G = sizeof grid / sizeof grid[0] };
+    const double c = 0.2;
+    for (int samples = 3; samples <= 5; samples += 2) {
+        int total = 1;
+        for (int i = 0; i < samples; ++i)
+            total *= G;
+        int stopped = 0;
+        for (int seq = 0; seq < total; ++seq) {
+            double x[8];
+            int rest = seq;
+            for (int i = 0; i < samples; ++i, rest /= G)
+                x[i] = grid[rest % G] * c;
+            for (int k = 1; k <= samples; ++k) {
+                if (!at_measure_raced(x, k, samples, c))
+                    continue;
+                ++stopped;
+                assert_true(median(x, k) > c);
+                /* The quick margins aside, even the fastest remaining
+                 * samples would leave the full median slower. */
+                int quick = x[0] > 1.05 * c ||
+                            (k == 2 && x[0] > 1.03 * c && x[1] > 1.03 * c);
+                double best_case[8];
+                memcpy(best_case, x, sizeof best_case);
+                for (int i = k; i < samples; ++i)
+                    best_case[i] = 0;
+                if (!quick)
+                    assert_true(median(best_case, samples) > c);
+                break;
+            }
+            assert_int_equal(at_measure_raced(x, samples, samples, 0), 0);
+        }
+        assert_true(stopped > 0);
+        double even[5] = {c, c, c, c, c};
+        for (int k = 1; k <= samples; ++k)
+            assert_int_equal(at_measure_raced(even, k, samples, c), 0);
+    }
+}
+
 int main(void)
 {
     at_err e = {0};
@@ -223,6 +284,7 @@ int main(void)
         cmocka_unit_test(options_text),
         cmocka_unit_test(program_of_many_points),
         cmocka_unit_test(program_points_share_the_tail),
+        cmocka_unit_test(racing_stops_only_variants_that_cannot_lead),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, NULL, NULL);

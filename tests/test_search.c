@@ -198,6 +198,7 @@ static void record_round_trip(void **state)
         row.point = names[i];
         row.params = params[i];
         row.status = ms[i] > 0 ? "ok" : "wrong";
+        row.verified = i == 1; /* the others only on the check shapes */
         row.median_ms = row.min_ms = row.max_ms = ms[i];
         assert_int_equal(at_record_write(f, tmp_path, &row, &e), 0);
     }
@@ -205,6 +206,16 @@ static void record_round_trip(void **state)
     assert_int_equal(at_record_write(f, tmp_path, &row, &e),
                      AUTOTUNE_EINVALID);
     fclose(f);
+    /* verified says which points were checked on the problem itself. */
+    char text[2048] = {0};
+    FILE *in = fopen(tmp_path, "r");
+    assert_non_null(in);
+    size_t got = fread(text, 1, sizeof text - 1, in);
+    fclose(in);
+    assert_true(got > 0);
+    assert_non_null(strstr(text, ",a1b2,a=1 b=20,1,ok,"));
+    assert_non_null(strstr(text, ",a1b1,a=1 b=10,0,ok,"));
+    assert_non_null(strstr(text, ",a2b1,a=2 b=10,0,wrong,"));
     at_record r;
     assert_int_equal(at_record_load(tmp_path, &r, &e), 0);
     assert_int_equal(r.view.n, 4);
@@ -215,6 +226,8 @@ static void record_round_trip(void **state)
     assert_int_equal(r.values[1][1], 20);
     assert_string_equal(r.point[r.best], "a1b2");
     assert_true(r.ms[2] < 0); /* the wrong one */
+    /* Points checked only on the check shapes keep their times. */
+    assert_true(r.ms[0] == 0.5 && r.ms[3] == 0.75);
     assert_string_equal(r.gpu, "GPU X");
     assert_string_equal(r.problem, "rows=4 cols=5");
     at_record_free(&r);
@@ -231,13 +244,15 @@ static void bad_records_name_the_line(void **state)
         /* Today's rows: the problem in one field. */
         {AT_RECORD_HEADER "\ng,f,t,rows=1,p,a=1,1,ok,0.5\n", ":2: 9 fields"},
         {AT_RECORD_HEADER "\ng,f,t,rows=1,p,a=1,1,ok,-2,,,5,1\n",
-         ":2: verified, but median_ms"},
+         ":2: status ok, but median_ms"},
         /* autotune 0.1's rows: rows and cols in two. */
         {AT_RECORD_HEADER_V1 "\ng,f,t,1,1,p,a=1,1,ok,0.5\n", ":2: 10 fields"},
         {AT_RECORD_HEADER_V1 "\ng,f,t,1,1,p,a=1,1,ok,-2,,,5,1\n",
-         ":2: verified, but median_ms"},
+         ":2: status ok, but median_ms"},
         {AT_RECORD_HEADER_V1 "\ng,f,t,1,1,p,a=1,2,ok,1,,,5,1\n",
          ":2: verified is '2'"},
+        {AT_RECORD_HEADER "\ng,f,t,rows=1,p,a=1,1,wrong,,,,0,\n",
+         ":2: verified, but status 'wrong'"},
         {AT_RECORD_HEADER_V1 "\ng,f,t,1,1,p,a=1,1,ok,1,,,5,1\n"
                           "g,f,t,1,1,q,b=1,1,ok,1,,,5,1\n",
          ":3: params: axis 1 is 'b'"},
@@ -247,7 +262,7 @@ static void bad_records_name_the_line(void **state)
                           "g,f,t,1,1,q,a=1,1,ok,2,,,5,1\n",
          "appears more than once"},
         {AT_RECORD_HEADER_V1 "\ng,f,t,1,1,p,a=1,0,wrong,,,,0,\n",
-         "no verified point"},
+         "no point passed its checks"},
         {AT_RECORD_HEADER_V1 "\n", "has no points"},
         {"", "is empty"},
     };
