@@ -142,7 +142,6 @@ struct at_pool {
     pthread_cond_t work, done;
     at_job *head, *tail;
     int stop, n;
-    int busy; /* workers compiling a job */
     pthread_t threads[MAX_THREADS];
     slot slots[MAX_THREADS];
 };
@@ -161,7 +160,6 @@ static void *worker(void *arg)
         p->head = j->next;
         if (!p->head)
             p->tail = NULL;
-        p->busy++;
         me->running = 1;
         pthread_mutex_unlock(&p->mu);
 
@@ -175,7 +173,6 @@ static void *worker(void *arg)
         j->ms = (at_now_s() - t0) * 1e3;
 
         pthread_mutex_lock(&p->mu);
-        p->busy--;
         me->running = 0;
         j->done = 1;
         pthread_cond_broadcast(&p->done);
@@ -234,7 +231,9 @@ int at_pool_workers(const at_pool *p) { return p->n; }
 int at_pool_idle(at_pool *p)
 {
     pthread_mutex_lock(&p->mu);
-    int idle = p->head ? 0 : p->n - p->busy;
+    int idle = 0;
+    for (int i = 0; i < p->n && !p->head; ++i)
+        idle += !p->slots[i].running;
     pthread_mutex_unlock(&p->mu);
     return idle;
 }

@@ -241,10 +241,10 @@ int at_measure_raced(const double *x, int k, int samples, double cutoff_ms)
     static const double margin[] = {0, 1.05, 1.03};
     if (cutoff_ms <= 0 || k <= 0)
         return 0;
-    int slower = 0, clearly = 1;
+    int slower = 0, clearly = k <= AT_QUICK_SAMPLES;
     for (int q = 0; q < k; ++q) {
         slower += x[q] > cutoff_ms;
-        if (k > AT_QUICK_SAMPLES || x[q] <= margin[k] * cutoff_ms)
+        if (clearly && x[q] <= margin[k] * cutoff_ms)
             clearly = 0;
     }
     return clearly || slower > samples / 2;
