@@ -35,6 +35,10 @@
  *   AT_WIDE                1: 64-bit tile indices; without it a launch
  *                          must have fewer than 2^32 tiles (the emitted
  *                          launcher refuses more)
+ *   AT_EDGE                1: the element path, for tiles cut by the
+ *                          matrix's edge and rows the vector width does
+ *                          not divide; without it those are copied
+ *                          element by element, correct and slower
  *
  * Launch: block (AT_BLOCK_X, AT_BLOCK_Y), a 1-D grid of
  * min(ceil(tiles / AT_TILES), 2^31 - 1) blocks (the kernel loops), where
@@ -57,7 +61,8 @@
  * reads it down columns and stores whole vectors. Edge tiles and rows the
  * vector width does not divide take the element path, which walks the
  * valid part of the tile linearly so that thin matrices (3 x 1000000,
- * 1 x N) keep every thread busy and their stores contiguous. */
+ * 1 x N) keep every thread busy and their stores contiguous (with AT_EDGE;
+ * without it, a plain element copy). */
 
 #if AT_ELEM_BYTES == 1
 typedef unsigned char at_elem;
@@ -159,11 +164,59 @@ union at_w_u {
  * multiple of AT_VEC) spread over the banks, and the row writes stay
  * whole chunks. */
 #define AT_NS (128 / (AT_W * AT_UNIT_BYTES))
+#define AT_ROW AT_TILE_X
 #define AT_SIDX(g, c) \
-    ((g) * AT_TILE_X + ((c) ^ ((((g) / AT_VEC) % AT_NS) * AT_W)))
+    ((g) * AT_ROW + ((c) ^ ((((g) / AT_VEC) % AT_NS) * AT_W)))
 #else
-#define AT_SIDX(g, c) ((g) * (AT_TILE_X + AT_SMEM) + (c))
+#define AT_ROW (AT_TILE_X + AT_SMEM)
+#define AT_SIDX(g, c) ((g) * AT_ROW + (c))
 #endif
+
+/* Shared memory offsets of the fast path's unrolled steps: at_put's unit
+ * k of load step (i, j), at_store's column of store step (i, j). Swizzled,
+ * the XOR changes only the low AT_M units of a column, so the part of a
+ * step's offset above them is added after it, and the XORs repeat every
+ * few steps, where NVVM shares them (with one XOR per unit, swizzled
+ * points compiled 10 ms slower than padded ones, f32, 16 to a program).
+ * The same layout as AT_SIDX, checked for every point's geometry. */
+#if AT_SMEM == 2
+#define AT_M (AT_NS * AT_W)
+/* Steps of n units repeat their low AT_M units every AT_PERIOD(n). */
+#define AT_PERIOD(n) ((n) < AT_M ? AT_M / (n) : 1)
+#endif
+
+__device__ __forceinline__ int at_put_idx(int i, int j, int k, int tx, int ty)
+{
+    const int g = ty + i * AT_BLOCK_Y;
+#if AT_SMEM == 2
+    /* Rows repeat their swizzle every R steps, columns their low part
+     * every J. */
+    const int R = AT_BLOCK_Y < AT_VEC * AT_NS ? AT_VEC * AT_NS / AT_BLOCK_Y
+                                              : 1;
+    const int J = AT_PERIOD(AT_BLOCK_X * AT_CH);
+    const int s = (ty + i % R * AT_BLOCK_Y) / AT_VEC % AT_NS * AT_W;
+    const int lo = ((tx + j % J * AT_BLOCK_X) * AT_CH + k) ^ s;
+    return g * AT_ROW + lo + j / J * J * AT_BLOCK_X * AT_CH;
+#else
+    return AT_SIDX(g, (tx + j * AT_BLOCK_X) * AT_CH + k);
+#endif
+}
+
+__device__ __forceinline__ int at_store_idx(int i, int j, int tx, int ty)
+{
+    const int g0 = (tx + j * AT_BLOCK_X) * AT_VEC;
+#if AT_SMEM == 2
+    /* Columns repeat their swizzle every Q steps, rows their low part
+     * every P. */
+    const int P = AT_PERIOD(AT_BLOCK_Y);
+    const int Q = AT_BLOCK_X < AT_NS ? AT_NS / AT_BLOCK_X : 1;
+    const int s = (tx + j % Q * AT_BLOCK_X) % AT_NS * AT_W;
+    return g0 * AT_ROW + ((ty + i % P * AT_BLOCK_Y) ^ s) +
+           i / P * P * AT_BLOCK_Y;
+#else
+    return AT_SIDX(g0, ty + i * AT_BLOCK_Y);
+#endif
+}
 
 #define AT_THREADS (AT_BLOCK_X * AT_BLOCK_Y)
 #define AT_LOAD_ROWS (AT_G / AT_BLOCK_Y)
@@ -257,22 +310,23 @@ __device__ __forceinline__ at_tile at_tile_at(
     return s;
 }
 
-/* Fast path, step 1: this thread's part of a whole tile into registers. */
+/* Fast path, step 1: this thread's part of a whole tile into registers.
+ * Addresses as a base and constant steps: the unrolled body's index
+ * arithmetic is a large share of NVVM's time. */
 __device__ __forceinline__ void at_load(
     at_vec_u (&r)[AT_LOAD_ROWS][AT_LOAD_COLS][AT_PACK],
     const at_elem *AT_RST src, long long ld_in, int tx, int ty)
 {
+    const at_elem *p = src + (long long)(ty * AT_PACK) * ld_in + tx * AT_CH;
+    const long long step = ld_in * (AT_BLOCK_Y * AT_PACK);
 #pragma unroll
-    for (int i = 0; i < AT_LOAD_ROWS; ++i)
+    for (int i = 0; i < AT_LOAD_ROWS; ++i, p += step)
 #pragma unroll
         for (int j = 0; j < AT_LOAD_COLS; ++j)
 #pragma unroll
-            for (int q = 0; q < AT_PACK; ++q) {
-                const int row = (ty + i * AT_BLOCK_Y) * AT_PACK + q;
-                const int col = (tx + j * AT_BLOCK_X) * AT_CH;
-                r[i][j][q].v = AT_LD(
-                    (const at_vec *)(src + (long long)row * ld_in + col));
-            }
+            for (int q = 0; q < AT_PACK; ++q)
+                r[i][j][q].v = AT_LD((const at_vec *)(
+                    p + q * ld_in + j * (AT_BLOCK_X * AT_CH)));
 }
 
 /* Fast path, step 2: the registers into shared memory along rows, packed
@@ -285,9 +339,7 @@ __device__ __forceinline__ void at_put(
     for (int i = 0; i < AT_LOAD_ROWS; ++i)
 #pragma unroll
         for (int j = 0; j < AT_LOAD_COLS; ++j) {
-            const int g = ty + i * AT_BLOCK_Y;
-            const int c0 = (tx + j * AT_BLOCK_X) * AT_CH;
-            at_unit u[AT_CH]; /* units for columns c0 .. c0 + AT_CH - 1 */
+            at_unit u[AT_CH]; /* this step's AT_CH consecutive units */
 #pragma unroll
             for (int k = 0; k < AT_VEC; ++k) {
 #if AT_PACK > 1
@@ -307,7 +359,7 @@ __device__ __forceinline__ void at_put(
             /* Padded rows are not aligned to a chunk: unit by unit. */
 #pragma unroll
             for (int k = 0; k < AT_CH; ++k)
-                tile[AT_SIDX(g, c0 + k)] = u[k];
+                tile[at_put_idx(i, j, k, tx, ty)] = u[k];
 #else
 #pragma unroll
             for (int k = 0; k < AT_CH; k += AT_W) {
@@ -315,29 +367,31 @@ __device__ __forceinline__ void at_put(
 #pragma unroll
                 for (int q = 0; q < AT_W; ++q)
                     w.u[q] = u[k + q];
-                *(at_wvec *)&tile[AT_SIDX(g, c0 + k)] = w.v;
+                *(at_wvec *)&tile[at_put_idx(i, j, k, tx, ty)] = w.v;
             }
 #endif
         }
 }
 
 /* Fast path, step 3: shared memory down columns into whole vectors of the
- * output. */
+ * output. A vector's AT_VEC units share one swizzle (their rows share
+ * g / AT_VEC), so they are a column's offset and constant row steps. */
 __device__ __forceinline__ void at_store(
     at_elem *AT_RST dst, const at_unit *tile, long long ld_out, int tx,
     int ty)
 {
+    at_elem *p = dst + (long long)ty * ld_out + tx * (AT_VEC * AT_PACK);
+    const long long step = ld_out * AT_BLOCK_Y;
 #pragma unroll
-    for (int i = 0; i < AT_STORE_ROWS; ++i) {
-        const int c = ty + i * AT_BLOCK_Y; /* output row within the tile */
+    for (int i = 0; i < AT_STORE_ROWS; ++i, p += step) {
 #pragma unroll
         for (int j = 0; j < AT_STORE_COLS; ++j) {
-            const int g0 = (tx + j * AT_BLOCK_X) * AT_VEC;
+            const at_unit *col = tile + at_store_idx(i, j, tx, ty);
             at_vec_u u;
 #pragma unroll
             for (int k = 0; k < AT_VEC; ++k)
-                u.u[k] = tile[AT_SIDX(g0 + k, c)];
-            *(at_vec *)(dst + (long long)c * ld_out + g0 * AT_PACK) = u.v;
+                u.u[k] = col[k * AT_ROW];
+            *(at_vec *)(p + j * (AT_BLOCK_X * AT_VEC * AT_PACK)) = u.v;
         }
     }
 }
@@ -407,6 +461,7 @@ __device__ __forceinline__ void at_store_skewed(
 }
 #endif
 
+#if AT_EDGE
 /* i / d for i < 2^18 and 1 <= d <= 512 (an index into a tile, a side of
  * one), by a multiply: m = 2^32 / d rounded up is off by less than 2^-14
  * of i / d, which never crosses an integer when d <= 2^9. */
@@ -447,13 +502,30 @@ __device__ __forceinline__ void at_edge_store(const at_elem *t,
         s.out[(long long)c * ld_out + r] = t[r * (AT_TILE_X + 1) + c];
     }
 }
+#else
+/* Without the element path: a tile that is not whole (or rows the vector
+ * width does not divide) is copied element by element from the input to
+ * the output, correct and slow, for a problem whose tiles are all whole
+ * (its check shapes take it). Half the path's code, 6 ms of NVRTC a point
+ * (f32, 16 to a program, the build machine). */
+__device__ __forceinline__ void at_edge_copy(const at_tile &s, long long ld_in,
+                                             long long ld_out, int tx, int ty)
+{
+#pragma unroll 1
+    for (int r = ty; r < s.rv; r += AT_BLOCK_Y)
+#pragma unroll 1
+        for (int c = tx; c < s.cv; c += AT_BLOCK_X)
+            s.out[(long long)c * ld_out + r] =
+                AT_LD(s.in + (long long)r * ld_in + c);
+}
+#endif
 
 /* A tile into shared memory: the fast path's registers (loaded already),
  * or the element path. */
 __device__ __forceinline__ void at_tile_in(
     at_unit *tile, at_elem *etile, const at_tile &s,
     at_vec_u (&r)[AT_LOAD_ROWS][AT_LOAD_COLS][AT_PACK], long long ld_in,
-    int tx, int ty, int tid, bool skew)
+    long long ld_out, int tx, int ty, int tid, bool skew)
 {
     if (s.fast) {
         at_put(tile, r, tx, ty);
@@ -462,7 +534,11 @@ __device__ __forceinline__ void at_tile_in(
             at_put_extra(tile, s, ld_in, tid);
 #endif
     } else {
+#if AT_EDGE
         at_edge_load(etile, s, ld_in, tid);
+#else
+        at_edge_copy(s, ld_in, ld_out, tx, ty);
+#endif
     }
 }
 
@@ -480,8 +556,10 @@ __device__ __forceinline__ void at_tile_out(const at_unit *tile,
 #endif
     if (s.fast)
         at_store(s.out, tile, ld_out, tx, ty);
+#if AT_EDGE
     else
         at_edge_store(etile, s, ld_out, tid);
+#endif
 }
 
 /* Empty; the GPU suite's planted faulting, trapping and hanging
@@ -592,7 +670,7 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
             }
             if (k == count)
                 break;
-            at_tile_in(tile, etile, n, r, ld_in, tx, ty, tid, skew);
+            at_tile_in(tile, etile, n, r, ld_in, ld_out, tx, ty, tid, skew);
             __syncthreads();
             s = n;
         }
@@ -604,7 +682,7 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
                                      t, vec_ok);
         if (s.fast)
             at_load(r, s.in, ld_in, tx, ty);
-        at_tile_in(tile, etile, s, r, ld_in, tx, ty, tid, skew);
+        at_tile_in(tile, etile, s, r, ld_in, ld_out, tx, ty, tid, skew);
         __syncthreads();
         at_tile_out(tile, etile, s, ld_out, tx, ty, tid, skew);
         __syncthreads();

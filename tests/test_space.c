@@ -236,31 +236,37 @@ static void code_paths_follow_the_problem(void **state)
     typedef struct {
         autotune_problem u;
         at_point pt;
-        int skew, thin, wide;
+        int skew, thin, wide, edge;
     } want_t;
     const at_point f32 = point(64, 64, 16, 32, 4, 0, 2, 1);
     const at_point f16pk = point(64, 64, 16, 16, 2, 1, 2, 1);
     const want_t cases[] = {
-        /* Output rows on 32-byte sectors: nothing extra. */
-        {{"transpose", "f32", 8192, 8192, 0, 0}, f32, 0, 0, 0},
-        /* An odd ld_out: skewed stores, where the type can skew. */
-        {{"transpose", "f32", 8191, 8192, 0, 0}, f32, 1, 0, 0},
+        /* Output rows on 32-byte sectors, whole tiles: nothing extra. */
+        {{"transpose", "f32", 8192, 8192, 0, 0}, f32, 0, 0, 0, 0},
+        /* An odd ld_out: skewed stores, where the type can skew; the
+         * edge tiles of 8191 rows take the element path. */
+        {{"transpose", "f32", 8191, 8192, 0, 0}, f32, 1, 0, 0, 1},
         {{"transpose", "f64", 4096, 4096, 0, 4097},
-         point(64, 64, 16, 32, 2, 0, 1, 1), 1, 0, 0},
-        {{"transpose", "f16", 8191, 8192, 0, 0}, f16pk, 0, 0, 0},
+         point(64, 64, 16, 32, 2, 0, 1, 1), 1, 0, 0, 1},
+        {{"transpose", "f16", 8191, 8192, 0, 0}, f16pk, 0, 0, 0, 1},
         {{"transpose", "i8", 8191, 8192, 0, 0},
-         point(64, 64, 32, 8, 1, 0, 1, 1), 0, 0, 0},
-        /* Aligned rows, matrices off the sectors. */
+         point(64, 64, 32, 8, 1, 0, 1, 1), 0, 0, 0, 1},
+        /* Whole tiles, input rows off the vector width (4 floats). */
+        {{"transpose", "f32", 8192, 8192, 8194, 0}, f32, 0, 0, 0, 1},
+        /* Aligned rows, matrices off the sectors; whole tiles. */
         {{"transpose", "f32", 64, 64, 0, 0, 3, 64 * 64, 64 * 64 + 4}, f32,
-         1, 0, 0},
+         1, 0, 0, 0},
+        /* Matrices off the vector width. */
+        {{"transpose", "f32", 64, 64, 0, 0, 3, 64 * 64 + 2, 64 * 64}, f32,
+         0, 0, 0, 1},
         /* Vectors. */
-        {{"transpose", "f32", 1, 4096, 0, 0}, f32, 1, 1, 0}, /* ld_out 1 */
-        {{"transpose", "f32", 4096, 1, 0, 0}, f32, 0, 1, 0},
+        {{"transpose", "f32", 1, 4096, 0, 0}, f32, 1, 1, 0, 1}, /* ld_out 1 */
+        {{"transpose", "f32", 4096, 1, 0, 0}, f32, 0, 1, 0, 1},
         /* 2^32 tiles: 64-bit tile indices (nothing is allocated). */
         {{"transpose", "f32", 4096, 4096, 0, 0, 1 << 20, 0, 0}, f32, 0, 0,
-         1},
+         1, 0},
         {{"transpose", "f32", 4096, 4096, 0, 0, (1 << 20) - 1, 0, 0}, f32,
-         0, 0, 0},
+         0, 0, 0, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         at_problem p;
@@ -271,11 +277,13 @@ static void code_paths_follow_the_problem(void **state)
         assert_non_null(src);
         if (defined(src, "AT_SKEW") != cases[i].skew ||
             defined(src, "AT_THIN") != cases[i].thin ||
-            defined(src, "AT_WIDE") != cases[i].wide)
-            fail_msg("case %zu: AT_SKEW %d AT_THIN %d AT_WIDE %d, want %d "
-                     "%d %d", i, defined(src, "AT_SKEW"),
+            defined(src, "AT_WIDE") != cases[i].wide ||
+            defined(src, "AT_EDGE") != cases[i].edge)
+            fail_msg("case %zu: AT_SKEW %d AT_THIN %d AT_WIDE %d AT_EDGE "
+                     "%d, want %d %d %d %d", i, defined(src, "AT_SKEW"),
                      defined(src, "AT_THIN"), defined(src, "AT_WIDE"),
-                     cases[i].skew, cases[i].thin, cases[i].wide);
+                     defined(src, "AT_EDGE"), cases[i].skew, cases[i].thin,
+                     cases[i].wide, cases[i].edge);
         free(src);
         const at_point *one[] = {&cases[i].pt};
         src = at_expand_program_paths(&p, one, 1, AT_PATHS_ALL, &e);
@@ -285,15 +293,18 @@ static void code_paths_follow_the_problem(void **state)
                          cases[i].pt.v[5] || p.type->bytes == 1 ? 0 : 1);
         assert_int_equal(defined(src, "AT_THIN"), 1);
         assert_int_equal(defined(src, "AT_WIDE"), 1);
+        assert_int_equal(defined(src, "AT_EDGE"), 1);
         free(src);
     }
     char text[256];
     F->paths_text(0, text, sizeof text);
     assert_string_equal(text, "without skewed stores (AT_SKEW), vector copy "
-                              "(AT_THIN), 64-bit tile indices (AT_WIDE)");
+                              "(AT_THIN), 64-bit tile indices (AT_WIDE), "
+                              "element path for edge tiles (AT_EDGE)");
     F->paths_text(AT_PATHS_ALL, text, sizeof text);
     assert_string_equal(text, "with skewed stores (AT_SKEW), vector copy "
-                              "(AT_THIN), 64-bit tile indices (AT_WIDE)");
+                              "(AT_THIN), 64-bit tile indices (AT_WIDE), "
+                              "element path for edge tiles (AT_EDGE)");
 }
 
 static void launch_geometry(void **state)
