@@ -183,8 +183,9 @@ static void point_name(const at_point *pt, char *buf, size_t n)
  * not need them, they halve NVRTC's time a point (f32, sm_90: 144 -> 63
  * ms on the build machine): the skewed stores and the vector path are
  * each a second copy of a tile's stores, 64-bit tile indices a 64-bit
- * division; the element path for edge tiles is a sixth of what is left
- * (68 -> 58 ms, 16 to a program). */
+ * division; the element path for edge tiles is 13 ms of what is left
+ * (64 ms, f32, 16 to a program), half of it where a plain element copy
+ * stands in. */
 enum { PATH_SKEW = 1, PATH_THIN = 2, PATH_WIDE = 4, PATH_EDGE = 8 };
 
 /* Tiles of a problem at this point, every matrix of the batch. Under
