@@ -67,7 +67,7 @@ CLI_SRC := cli/main.c cli/options.c cli/errors.c cli/cmd_tune.c \
            cli/cmd_replay.c cli/cmd_bench.c cli/report.c cli/json.c \
            cli/bench.c cli/compare.c cli/bench_families.c \
            cli/transpose_bench.c cli/transpose_baselines.c \
-           cli/transpose_cublas.c cli/bench_tune.c
+           cli/transpose_cublas.c cli/transpose_cutensor.c cli/bench_tune.c
 LIB_SRC := $(BASE_SRC) $(GEN_SRC_) $(SEARCH_SRC) $(RUNTIME_SRC)
 TEMPLATES := templates/transpose.cu templates/check.cu
 GEN_SRC := $(B)/gen/templates.c

@@ -1,5 +1,6 @@
 /* The transpose benchmark: its suite, its targets (issue 3's), its CSV
- * columns, and its contenders: cuBLAS geam and the classic kernels. */
+ * columns, and its contenders: cuBLAS geam, cuTENSOR's permute and the
+ * classic kernels. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "gen/transpose.h"
 #include "transpose_baselines.h"
 #include "transpose_cublas.h"
+#include "transpose_cutensor.h"
 
 #define T(type, r, c) {"transpose", type, r, c, 0, 0, 0, 0, 0, NULL}
 #define TLD(type, r, c, li, lo) {"transpose", type, r, c, li, lo, 0, 0, 0, NULL}
@@ -38,33 +40,34 @@ static const autotune_problem suite[] = {
 enum { SUITE = sizeof suite / sizeof suite[0] };
 
 
-/* cuBLAS's row: the first contender. */
-enum { ROW_CUBLAS = AT_CMP_FIRST_CONTENDER };
+/* cuBLAS's row and cuTENSOR's: the first contenders. */
+enum { ROW_CUBLAS = AT_CMP_FIRST_CONTENDER, ROW_CUTENSOR };
 
 /* The issue's targets, by the problem's kind; NULL where none applies.
- * Sets *min_frac (of the copy) and *vs_cublas (must match cuBLAS). */
+ * Sets *min_frac (of the copy) and *vs_libs (must match cuBLAS and
+ * cuTENSOR where they run). */
 static const char *target_of(const at_problem *p, double *min_frac,
-                             int *vs_cublas)
+                             int *vs_libs)
 {
     const int64_t *v = p->v;
     double bytes = (double)v[TP_ROWS] * (double)v[TP_COLS] * p->type->bytes;
     int big = v[TP_BATCH] == 1 && bytes >= 256.0 * 1024 * 1024;
     int odd = v[TP_BATCH] == 1 && (v[TP_ROWS] % 32 || v[TP_COLS] % 32);
     *min_frac = 0;
-    *vs_cublas = 0;
+    *vs_libs = 0;
     if (big && (p->type->bytes == 4 || p->type->bytes == 8) &&
         p->type->fp == p->type->bytes) {
         *min_frac = 0.97;
-        *vs_cublas = 1;
-        return ">= 97% of copy and >= cuBLAS";
+        *vs_libs = 1;
+        return ">= 97% of copy and >= cuBLAS, cuTENSOR";
     }
     if (big && p->type->bytes <= 2) {
         *min_frac = 0.95;
         return ">= 95% of copy";
     }
     if (odd) {
-        *vs_cublas = 1;
-        return ">= cuBLAS";
+        *vs_libs = 1;
+        return ">= cuBLAS, cuTENSOR";
     }
     if (v[TP_BATCH] == 4096 && v[TP_ROWS] == 64 && v[TP_COLS] == 64 &&
         strcmp(p->type->name, "f32") == 0) {
@@ -85,17 +88,22 @@ static void verdict(const at_problem *p, const at_cmp *c, char *buf,
     if (!t)
         return;
     const at_cmp_row *tu = &c->row[AT_CMP_TUNED], *cb = &c->row[ROW_CUBLAS];
-    char why[160] = "";
+    const at_cmp_row *ct = &c->row[ROW_CUTENSOR];
+    char why[224] = "";
     size_t used = 0;
     if (tu->frac_copy < min_frac)
         used += (size_t)snprintf(why + used, sizeof why - used,
                                  "%.1f%% of copy < %.0f%%",
                                  100 * tu->frac_copy, 100 * min_frac);
     if (vs && cb->present && tu->gbps < cb->gbps)
-        snprintf(why + used, sizeof why - used, "%s%.0f GB/s < cuBLAS %.0f",
-                 used ? "; " : "", tu->gbps, cb->gbps);
-    if (vs && !cb->present && min_frac == 0)
-        snprintf(buf, n, "%s: no cuBLAS to compare", t);
+        used += (size_t)snprintf(why + used, sizeof why - used,
+                                 "%s%.0f GB/s < cuBLAS %.0f",
+                                 used ? "; " : "", tu->gbps, cb->gbps);
+    if (vs && ct->present && tu->gbps < ct->gbps && used < sizeof why)
+        snprintf(why + used, sizeof why - used, "%s%.0f GB/s < cuTENSOR %.0f",
+                 used ? "; " : "", tu->gbps, ct->gbps);
+    if (vs && !cb->present && !ct->present && min_frac == 0)
+        snprintf(buf, n, "%s: no library to compare", t);
     else if (why[0])
         snprintf(buf, n, "MISSED %s: %s", t, why);
     else
@@ -121,6 +129,8 @@ static void csv_cols(const at_problem *p, char *buf, size_t n)
 typedef struct state {
     at_cublas *cb;          /* NULL: none (why in cublas_why) */
     char cublas_why[512];
+    at_cutensor *ct;        /* NULL: none (why in cutensor_why) */
+    char cutensor_why[512];
     at_baselines *bl;
 } state;
 
@@ -131,11 +141,14 @@ static void *open_state(const at_device *d, char *note, size_t n)
         free(s);
         return NULL;
     }
-    at_err ce = {0};
+    at_err ce = {0}, te = {0};
     if (at_cublas_open(&s->cb, &ce))
         snprintf(s->cublas_why, sizeof s->cublas_why, "%s", ce.msg);
-    snprintf(note, n, "%s", s->cb ? at_cublas_version(s->cb)
-                                  : s->cublas_why);
+    if (at_cutensor_open(&s->ct, &te))
+        snprintf(s->cutensor_why, sizeof s->cutensor_why, "%s", te.msg);
+    snprintf(note, n, "%s; %s",
+             s->cb ? at_cublas_version(s->cb) : s->cublas_why,
+             s->ct ? at_cutensor_version(s->ct) : s->cutensor_why);
     return s;
 }
 
@@ -145,6 +158,7 @@ static void close_state(void *st)
     if (!s)
         return;
     at_cublas_close(s->cb);
+    at_cutensor_close(s->ct);
     at_baselines_destroy(s->bl);
     free(s);
 }
@@ -164,6 +178,25 @@ static int cublas_run(void *st, const at_problem *p, CUdeviceptr in,
                       CUdeviceptr out, CUstream s, at_err *e)
 {
     return at_cublas_transpose(((state *)st)->cb, p, in, out, s, e);
+}
+
+static int cutensor_ready(void *st, const at_problem *p, char *why,
+                          size_t n, at_err *e)
+{
+    state *s = st;
+    const char *no = s->ct ? at_cutensor_cannot(p) : s->cutensor_why;
+    if (no) {
+        snprintf(why, n, "%s", no);
+        return 0;
+    }
+    int rc = at_cutensor_plan(s->ct, p, e);
+    return rc ? rc : 1;
+}
+
+static int cutensor_run(void *st, const at_problem *p, CUdeviceptr in,
+                        CUdeviceptr out, CUstream s, at_err *e)
+{
+    return at_cutensor_transpose(((state *)st)->ct, p, in, out, s, e);
 }
 
 static int baseline_ready(void *st, const at_problem *p, char *why,
@@ -200,6 +233,7 @@ static int classic_run(void *st, const at_problem *p, CUdeviceptr in,
 
 static const at_contender contenders[] = {
     {"cublas", cublas_ready, cublas_run},
+    {"cutensor", cutensor_ready, cutensor_run},
     {"naive", baseline_ready, naive_run},
     {"classic", baseline_ready, classic_run},
 };

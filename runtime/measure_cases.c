@@ -22,10 +22,26 @@ typedef struct prep {
 
 /* Words [i, end) of a random input made finite normal floats of the
  * type's lane size: a NaN, infinite or subnormal exponent becomes the
- * exponent of 1. */
+ * exponent of 1. 2-byte lanes are made finite read as f16 (5 exponent
+ * bits) and as bf16 (8): the second fix leaves the first's exponent
+ * normal, and the lane size does not say which of the two the type is. */
+static uint32_t finite_half(uint32_t h)
+{
+    uint32_t x = (h >> 10) & 0x1F;
+    if (x == 0 || x == 0x1F)
+        h = (h & ~(0x1Fu << 10)) | (15u << 10);
+    x = (h >> 7) & 0xFF;
+    if (x == 0 || x == 0xFF)
+        h = (h & ~(0xFFu << 7)) | (127u << 7);
+    return h;
+}
+
 static void make_finite(uint32_t *w, size_t i, size_t end, int fp)
 {
-    if (fp == 4) {
+    if (fp == 2) {
+        for (; i < end; ++i)
+            w[i] = finite_half(w[i] >> 16) << 16 | finite_half(w[i] & 0xFFFF);
+    } else if (fp == 4) {
         for (; i < end; ++i) {
             uint32_t x = (w[i] >> 23) & 0xFF;
             if (x == 0 || x == 0xFF)
