@@ -142,13 +142,39 @@ static int json_bench(const at_bench_args *a, const at_bench_family *bf,
     return at_json_print(o);
 }
 
-/* The problems: the one given, or the suite, each checked before any GPU
- * time is spent. 2 (said) if one is not a problem. */
+/* A sweep's problems, drawn from the seed given or a fresh one (said on
+ * stderr, so that --seed draws them again). */
+static int draw_all(const at_bench_args *a, const at_bench_family *bf,
+                    done_row *rows, int n)
+{
+    if (!bf->draw) {
+        at_cli_say("%s has no sweep\n", a->family);
+        return 2;
+    }
+    uint64_t seed = a->tune.seed ? a->tune.seed : at_pcg_fresh_seed();
+    fprintf(stderr, "sweep: %d %s problems drawn with seed %llu\n", n,
+            a->family, (unsigned long long)seed);
+    at_pcg g;
+    at_pcg_seed(&g, seed, 0x5eedULL);
+    for (int i = 0; i < n; ++i) {
+        autotune_problem u;
+        at_err e = {0};
+        bf->draw(&g, &u);
+        if (at_problem_from_api(&rows[i].p, &u, &e)) {
+            at_cli_fail_hint(&e, " (a problem the sweep drew)");
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The problems: the one given, a sweep's or the suite, each checked
+ * before any GPU time is spent. 2 (said) if one is not a problem. */
 static int problems(const at_bench_args *a, const at_bench_family *bf,
                     done_row **rows, int *n)
 {
     at_err e = {0};
-    *n = a->one ? 1 : bf->suite_n;
+    *n = a->one ? 1 : a->sweep ? a->sweep : bf->suite_n;
     *rows = calloc((size_t)*n, sizeof **rows);
     if (!*rows) {
         at_cli_say("no memory for %d benchmark rows\n", *n);
@@ -158,12 +184,76 @@ static int problems(const at_bench_args *a, const at_bench_family *bf,
         (*rows)[0].p = *a->one;
         return 0;
     }
+    if (a->sweep)
+        return draw_all(a, bf, *rows, *n);
     for (int i = 0; i < *n; ++i)
         if (at_problem_from_api(&(*rows)[i].p, &bf->suite[i], &e)) {
             at_cli_fail(&e);
             return 2;
         }
     return 0;
+}
+
+/* --list: the problems, one a line, and nothing run. */
+static void list(const done_row *rows, int n)
+{
+    for (int i = 0; i < n; ++i) {
+        char text[512];
+        at_problem_str(&rows[i].p, text, sizeof text);
+        printf("%s\n", text);
+    }
+}
+
+typedef struct ranked {
+    double ratio; /* tuned GB/s over the other kernel's */
+    int row;
+} ranked;
+
+static int by_ratio(const void *x, const void *y)
+{
+    const ranked *a = x, *b = y;
+    return (a->ratio > b->ratio) - (a->ratio < b->ratio);
+}
+
+/* A sweep's summary: for the copy and each contender, the rows where the
+ * tuned kernel does worst against it, and how it does over all. */
+static void worst(FILE *f, const at_bench_family *bf, const done_row *rows,
+                  int n)
+{
+    enum { SHOWN = 5 };
+    ranked *r = n ? malloc((size_t)n * sizeof *r) : NULL;
+    if (!r)
+        return;
+    for (int k = AT_CMP_MEMCPY; k < rows[0].c.n; ++k) {
+        if (k == AT_CMP_TUNED)
+            continue;
+        int m = 0, behind = 0;
+        for (int i = 0; i < n; ++i) {
+            const at_cmp_row *o = &rows[i].c.row[k];
+            if (o->present && o->gbps > 0) {
+                r[m].ratio = rows[i].c.row[AT_CMP_TUNED].gbps / o->gbps;
+                r[m].row = i;
+                behind += r[m++].ratio < 1;
+            }
+        }
+        if (!m)
+            continue;
+        qsort(r, (size_t)m, sizeof *r, by_ratio);
+        const char *name = rows[0].c.row[k].kernel;
+        fprintf(f, "\nagainst %s (%d problems): tuned / %s median %.3f, "
+                "below 1 on %d; worst:\n", name, m, name,
+                r[m / 2].ratio, behind);
+        for (int j = 0; j < m && j < SHOWN; ++j) {
+            const done_row *d = &rows[r[j].row];
+            char shape[96];
+            bf->shape(&d->p, shape, sizeof shape);
+            fprintf(f, "  %-5s %-26s tuned %6.0f GB/s, %s %6.0f GB/s: "
+                    "%.3f\n", d->p.type->name, shape,
+                    d->c.row[AT_CMP_TUNED].gbps, name, d->c.row[k].gbps,
+                    r[j].ratio);
+        }
+    }
+    free(r);
 }
 
 static void progress_line(int i, int n, const done_row *d, const char *shape)
@@ -214,7 +304,9 @@ int at_cmd_bench(const at_bench_args *a)
     }
     done_row *rows = NULL;
     int n, rc = problems(a, bf, &rows, &n);
-    if (rc) {
+    if (rc || a->list) {
+        if (!rc)
+            list(rows, n);
         free(rows);
         return rc;
     }
@@ -263,6 +355,8 @@ int at_cmd_bench(const at_bench_args *a)
         }
         FILE *human = a->json ? stderr : stdout;
         table(human, bf, rows, done);
+        if (a->sweep)
+            worst(human, bf, rows, done);
         if (!rc)
             fprintf(human, "\n%d problems in %.0f s; CSV in %s\n", done,
                     at_now_s() - t0, a->csv);

@@ -1,5 +1,7 @@
 /* `autotune bench FAMILY`: the bandwidth comparison (compare.h) over the
- * family's suite, or over the one problem the flags give; a table on
+ * family's suite, over problems drawn at random (--sweep N, with the
+ * worst rows against the copy and each contender last), or over the one
+ * problem the flags give; a table on
  * stdout, the same as CSV with the header
  * gpu,type,<the family's problem columns>,kernel,ms,gbps,frac_copy. */
 #ifndef AT_BENCH_H
@@ -10,6 +12,9 @@
 typedef struct at_bench_args {
     const char *family;
     const at_problem *one;    /* the problem to run; NULL: the suite */
+    int sweep;                /* > 0: that many problems drawn at random
+                               * (from tune.seed, or a fresh seed) */
+    int list;                 /* print the problems and stop */
     const char *csv;          /* where the CSV goes */
     int device;
     int quiet;                /* no tuning progress */

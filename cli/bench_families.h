@@ -8,6 +8,7 @@
 #ifndef AT_BENCH_FAMILIES_H
 #define AT_BENCH_FAMILIES_H
 
+#include "base/pcg.h"
 #include "runtime/measure.h"
 
 /* The figures of one problem: the copy, the tuned kernel, then the
@@ -66,6 +67,9 @@ typedef struct at_bench_family {
     /* "met (...)", "MISSED ...: why" or "" where no target applies. */
     void (*verdict)(const at_problem *p, const at_cmp *c, char *buf,
                     size_t n);
+    /* A problem drawn at random for a sweep (u->type a static name);
+     * NULL: the family has no sweep. */
+    void (*draw)(at_pcg *g, autotune_problem *u);
 } at_bench_family;
 
 const at_bench_family *at_bench_family_find(const char *family);

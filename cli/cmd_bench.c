@@ -17,7 +17,8 @@ int at_cmd_bench_opts(const opts *o, int argc, char **argv)
                        .one = o->shape_given ? &one : NULL,
                        .csv = o->csv ? o->csv : csv,
                        .device = (int)o->device, .quiet = o->quiet,
-                       .json = o->json};
+                       .json = o->json, .sweep = (int)o->sweep,
+                       .list = o->list};
     at_opts_tune(o, &a.tune);
     return at_cmd_bench(&a);
 }

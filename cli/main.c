@@ -26,8 +26,9 @@ static const char *usage =
     "                   run the strategies on a recorded space, no GPU\n"
     "  autotune bench FAMILY [--csv FILE] [options]\n"
     "                   bandwidth against memcpy and the libraries and\n"
-    "                   kernels a user would pick instead: the suite, or\n"
-    "                   the problem the flags give\n"
+    "                   kernels a user would pick instead: the suite,\n"
+    "                   N problems drawn at random (--sweep N), or the\n"
+    "                   problem the flags give\n"
     "  autotune bench tune [FAMILY] [--csv FILE] [options]\n"
     "                   tuning times: cold, warm and cache-hit runs of\n"
     "                   8192x8192 f32 and f64 (or the problem the flags\n"
@@ -66,12 +67,17 @@ static const char *usage =
     "  --csv FILE       bench: where the CSV goes (default\n"
     "                   bench_FAMILY.csv; bench tune: GPU-tune.csv, as\n"
     "                   h100-tune.csv)\n"
+    "  --sweep N        bench: N problems drawn at random from --seed\n"
+    "                   (every type, 1 MiB to 1 GiB, thin, batched and\n"
+    "                   padded ones), the worst rows summed up last\n"
+    "  --list           bench: print the problems and run nothing\n"
     "  --quiet          no progress on stderr\n";
 
 static const char *environment =
     "environment: AUTOTUNE_CACHE (cache file), AUTOTUNE_CUBIN_CACHE\n"
     "  (compiled variants; default beside the cache), XDG_CACHE_HOME,\n"
-    "  AUTOTUNE_NVRTC, AUTOTUNE_LIBCUDA, AUTOTUNE_CUBLAS, AUTOTUNE_WORKER\n"
+    "  AUTOTUNE_NVRTC, AUTOTUNE_LIBCUDA, AUTOTUNE_CUBLAS,\n"
+    "  AUTOTUNE_CUTENSOR, AUTOTUNE_WORKER\n"
     "  (the GPU worker binary; default this one; \"none\": tune in-process,\n"
     "  a faulting variant then ends the run)\n";
 

@@ -158,6 +158,7 @@ static int parse_flags(int argc, char **argv, int i, opts *o)
         {"--compile-limit", &o->limit, NULL, 0, 0},
         {"--kernel-limit", &o->klimit, NULL, 0, 0},
         {"--seeds", NULL, &o->seeds, 1, 1000000},
+        {"--sweep", NULL, &o->sweep, 1, 100000},
     };
     const struct {
         const char *flag;
@@ -166,6 +167,7 @@ static int parse_flags(int argc, char **argv, int i, opts *o)
         {"--quiet", &o->quiet},         {"--json", &o->json},
         {"--retune", &o->retune},       {"--no-compile-cache", &o->no_cubins},
         {"--warm-l2", &o->warm_l2},     {"--verify-all", &o->verify_all},
+        {"--list", &o->list},
     };
     for (; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -241,6 +243,11 @@ static int check_command(opts *o)
         (o->out || o->name || o->record || strcmp(o->arch, "auto") != 0))
         return at_bad_usage("%s", "bench takes no -o, --name, --record or "
                                   "--arch (it runs on this GPU)");
+    if ((o->sweep || o->list) && strcmp(o->cmd, "bench") != 0)
+        return at_bad_usage("%s", "--sweep and --list are for bench");
+    if (o->sweep && o->shape_given)
+        return at_bad_usage("%s", "--sweep draws its problems: no --type "
+                                  "or problem fields with it");
     if (strcmp(o->cmd, "replay") == 0) {
         if (tuning_flags || o->shape_given || strcmp(o->arch, "auto") ||
             o->csv)

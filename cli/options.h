@@ -16,6 +16,8 @@ typedef struct opts {
     const char *strategy, *budget, *record, *limit, *klimit, *file;
     const char *csv;
     long long device, jobs, seeds;
+    long long sweep;  /* bench: problems drawn at random instead */
+    int list;         /* bench: print the problems, run nothing */
     int shape_given; /* --type or a problem field: bench takes one problem */
     unsigned long long seed;
     int quiet, json, retune, no_cubins, warm_l2, verify_all;

@@ -1,6 +1,7 @@
 /* The transpose benchmark: its suite, its targets (issue 3's), its CSV
  * columns, and its contenders: cuBLAS geam, cuTENSOR's permute and the
  * classic kernels. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,8 +123,58 @@ static void shape_text(const at_problem *p, char *buf, size_t n)
 
 static void csv_cols(const at_problem *p, char *buf, size_t n)
 {
-    snprintf(buf, n, "%lld,%lld,%lld", (long long)p->v[TP_ROWS],
-             (long long)p->v[TP_COLS], (long long)p->v[TP_BATCH]);
+    snprintf(buf, n, "%lld,%lld,%lld,%lld,%lld", (long long)p->v[TP_ROWS],
+             (long long)p->v[TP_COLS], (long long)p->v[TP_BATCH],
+             (long long)p->v[TP_LD_IN], (long long)p->v[TP_LD_OUT]);
+}
+
+/* Uniform in [0, 1). */
+static double unit(at_pcg *g) { return at_pcg_next(g) / 4294967296.0; }
+
+/* A sweep's problem (issue 16): every type alike; the bytes of a problem
+ * log-uniform from 1 MiB to 1 GiB; a tenth of them batches of 2 to 1024
+ * matrices; a fifth thin, one side 1 to 32, the others an aspect ratio
+ * log-uniform up to 2^14:1, either way round; sides as they fall (odd
+ * half the time); a quarter with leading dimensions padded by 1 to 64
+ * elements. */
+static void draw(at_pcg *g, autotune_problem *u)
+{
+    int types = 0;
+    while (at_type_at(types))
+        ++types;
+    const at_type *t = at_type_at((int)at_pcg_bounded(g, (uint32_t)types));
+    double bytes = exp(log(1 << 20) + unit(g) * log(1024.0));
+    long long batch = at_pcg_bounded(g, 10) == 0
+                          ? 2LL << at_pcg_bounded(g, 10) : 1;
+    double elems = bytes / t->bytes / (double)batch;
+    if (elems < 1)
+        elems = 1;
+    double shorter, longer;
+    if (at_pcg_bounded(g, 5) == 0) {
+        shorter = 1 + at_pcg_bounded(g, 32);
+        longer = elems / shorter;
+    } else {
+        double aspect = exp(unit(g) * log(16384.0));
+        shorter = sqrt(elems / aspect);
+        longer = shorter * aspect;
+        if (shorter < 1) { /* an aspect past the elements: a vector */
+            shorter = 1;
+            longer = elems;
+        }
+    }
+    long long a = shorter < 1 ? 1 : (long long)shorter;
+    long long b = longer < 1 ? 1 : (long long)longer;
+    int wide = at_pcg_bounded(g, 2);
+    memset(u, 0, sizeof *u);
+    u->family = "transpose";
+    u->type = t->name;
+    u->rows = wide ? a : b;
+    u->cols = wide ? b : a;
+    u->batch = batch;
+    if (at_pcg_bounded(g, 4) == 0) {
+        u->ld_in = u->cols + 1 + at_pcg_bounded(g, 64);
+        u->ld_out = u->rows + 1 + at_pcg_bounded(g, 64);
+    }
 }
 
 typedef struct state {
@@ -246,8 +297,9 @@ const at_bench_family at_bench_transpose = {
     .n_contenders = sizeof contenders / sizeof contenders[0],
     .open = open_state,
     .close = close_state,
-    .csv_head = "rows,cols,batch",
+    .csv_head = "rows,cols,batch,ld_in,ld_out",
     .csv_cols = csv_cols,
     .shape = shape_text,
     .verdict = verdict,
+    .draw = draw,
 };

@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gen/types.h"
+
 #define NO_DRIVER "AUTOTUNE_LIBCUDA=/nonexistent/libcuda.so.1"
 #define MAX_ARGS 16
 
@@ -314,6 +316,11 @@ static const bad_case bad[] = {
     {"usage: bench tune with a flag that changes the tune",
      {"bench", "tune", "--seed", "3"},
      {"bench tune takes only", "--jobs"}},
+    {"usage: --sweep outside bench", {"transpose", "--sweep", "3"},
+     {"--sweep", "bench"}},
+    {"usage: --sweep with a problem", {"bench", "transpose", "--sweep", "3",
+                                        "--type", "f32"},
+     {"--sweep draws", "--type"}},
     {"usage: bench tune of an unknown family",
      {"bench", "tune", "sort"},
      {"unknown family 'sort'", "transpose"}},
@@ -570,6 +577,67 @@ static void bench_tune_without_driver(void **state)
     CHECK(fx, count_entries(fx, ".csv") == 0);
 }
 
+/* A sweep's problems, listed without a GPU: drawn again from the same
+ * seed, other ones from another, every line a problem of the sizes and
+ * kinds the sweep promises (1 MiB to 1 GiB, thin ones, batches, padded
+ * leading dimensions, every type). */
+static void bench_sweep_lists_problems(void **state)
+{
+    fixture *fx = *state;
+    run(fx, (const char *[]){"bench", "transpose", "--sweep", "200",
+                             "--seed", "11", "--list", NULL},
+        NULL);
+    CHECK(fx, fx->status == 0);
+    CHECK(fx, strstr(fx->err, "200 transpose problems drawn with seed 11"));
+    char *first = strdup(fx->out), *split = strdup(fx->out);
+    assert_non_null(first);
+    assert_non_null(split);
+    int lines = 0, thin = 0, batched = 0, padded = 0, types = 0;
+    char seen[16][8] = {{0}};
+    for (char *l = split, *next; l && *l; l = next) {
+        next = strchr(l, '\n');
+        if (next)
+            *next++ = '\0';
+        char type[8];
+        long long r, c, b = 1;
+        CHECK(fx, sscanf(l, "transpose %7s %lldx%lld", type, &r, &c) == 3);
+        const char *bt = strstr(l, "batch=");
+        if (bt)
+            b = atoll(bt + 6);
+        const at_type *t = at_type_find(type);
+        CHECK(fx, t != NULL);
+        double bytes = (double)r * (double)c * (double)b * t->bytes;
+        /* Whole elements: a side rounds down, by at most half. */
+        CHECK(fx, bytes >= (1 << 18) && bytes <= (1 << 30));
+        thin += r <= 32 || c <= 32;
+        batched += b > 1;
+        padded += strstr(l, "ld_in=") && atoll(strstr(l, "ld_in=") + 6) > c;
+        int k = 0;
+        while (k < types && strcmp(seen[k], type))
+            ++k;
+        if (k == types && types < 16)
+            snprintf(seen[types++], sizeof seen[0], "%s", type);
+        ++lines;
+    }
+    free(split);
+    CHECK(fx, lines == 200);
+    CHECK(fx, thin >= 30 && batched >= 8 && padded >= 30);
+    int all = 0;
+    while (at_type_at(all))
+        ++all;
+    CHECK(fx, types == all);
+    run(fx, (const char *[]){"bench", "transpose", "--sweep", "200",
+                             "--seed", "11", "--list", NULL},
+        NULL);
+    int same = fx->status == 0 && strcmp(fx->out, first) == 0;
+    run(fx, (const char *[]){"bench", "transpose", "--sweep", "200",
+                             "--seed", "12", "--list", NULL},
+        NULL);
+    int other = fx->status == 0 && strcmp(fx->out, first) != 0;
+    free(first);
+    CHECK(fx, same && other);
+}
+
 static void help(void **state)
 {
     fixture *fx = *state;
@@ -649,13 +717,14 @@ int main(void)
         printf("Bail out! AUTOTUNE_BIN=%s: %s\n", bin, strerror(errno));
         return 1;
     }
-    _Static_assert(sizeof bad / sizeof bad[0] == 30, "a BAD() per case");
+    _Static_assert(sizeof bad / sizeof bad[0] == 32, "a BAD() per case");
     const struct CMUnitTest tests[] = {
         BAD(0),  BAD(1),  BAD(2),  BAD(3),  BAD(4),  BAD(5),
         BAD(6),  BAD(7),  BAD(8),  BAD(9),  BAD(10), BAD(11),
         BAD(12), BAD(13), BAD(14), BAD(15), BAD(16), BAD(17),
         BAD(18), BAD(19), BAD(20), BAD(21), BAD(22), BAD(23),
         BAD(24), BAD(25), BAD(26), BAD(27), BAD(28), BAD(29),
+        BAD(30), BAD(31),
         TEST(replay_table_and_json),
         TEST(replay_missing_record),
         TEST(missing_cache_dir),
@@ -669,6 +738,7 @@ int main(void)
         TEST(emit_batched_i8),
         TEST(bench_without_driver),
         TEST(bench_tune_without_driver),
+        TEST(bench_sweep_lists_problems),
         TEST(help),
         TEST(version),
         TEST(no_arguments),

@@ -15,9 +15,9 @@ out=$($A --type f64 --rows 1000 --cols 777 --csv "$T/f64.csv" 2>&1)
 rc=$?
 skip_without_gpu $rc "$out"
 plan 3
-kernels() { cut -d, -f6 "$1" | tail -n +2 | tr '\n' ' '; }
+kernels() { cut -d, -f8 "$1" | tail -n +2 | tr '\n' ' '; }
 ok=$rc
-[ "$(head -1 "$T/f64.csv")" = "gpu,type,rows,cols,batch,kernel,ms,gbps,frac_copy" ] || ok=1
+[ "$(head -1 "$T/f64.csv")" = "gpu,type,rows,cols,batch,ld_in,ld_out,kernel,ms,gbps,frac_copy" ] || ok=1
 # Without cuTENSOR the header says why, and there is no row for it.
 if printf '%s\n' "$out" | grep -q "no cuTENSOR"; then
     ct="" what="five kernels (no cuTENSOR)"
@@ -26,7 +26,7 @@ else
 fi
 [ "$(kernels "$T/f64.csv")" = "memcpy tuned cublas ${ct}naive classic " ] ||
     ok=1
-grep -q ",f64,1000,777,1,memcpy,[0-9.e+-]*,[0-9.e+-]*,1$" "$T/f64.csv" || ok=1
+grep -q ",f64,1000,777,1,777,1000,memcpy,[0-9.e+-]*,[0-9.e+-]*,1$" "$T/f64.csv" || ok=1
 report $ok "bench f64 1000x777: CSV header, $what, copy at 1.0" \
     "$out
 $(cat "$T/f64.csv")"
