@@ -162,7 +162,7 @@ static void draw(at_pcg *g, autotune_problem *u)
             longer = elems;
         }
     }
-    long long a = shorter < 1 ? 1 : (long long)shorter;
+    long long a = (long long)shorter; /* at least 1 */
     long long b = longer < 1 ? 1 : (long long)longer;
     int wide = at_pcg_bounded(g, 2);
     memset(u, 0, sizeof *u);

@@ -55,6 +55,7 @@ struct at_cutensor {
     const ct_compute *desc_32f, *desc_64f; /* the library's constants */
     ct_handle h;
     ct_plan plan; /* for the last problem planned */
+    int wide;     /* its compute type is 64-bit */
     char version[32];
 };
 
@@ -201,6 +202,7 @@ int at_cutensor_plan(at_cutensor *c, const at_problem *p, at_err *e)
         c->plan = NULL;
         return fail(e, c, st, call, p->type->name);
     }
+    c->wide = wide;
     return 0;
 }
 
@@ -215,12 +217,10 @@ int at_cutensor_transpose(at_cutensor *c, const at_problem *p,
         return at_fail(e, AUTOTUNE_EINVALID,
                        "cuTENSOR: buffers not aligned to %d bytes", ALIGN);
     /* alpha = 1 in the compute type, real or complex ({1, 0}). */
-    int wide = 0;
-    data_type(p, &wide);
     const float one_f[2] = {1, 0};
     const double one_d[2] = {1, 0};
     ct_status st = c->cutensorPermute(c->h, c->plan,
-                                      wide ? (const void *)one_d
+                                      c->wide ? (const void *)one_d
                                            : (const void *)one_f,
                                       (const void *)(uintptr_t)in,
                                       (void *)(uintptr_t)out, s);
