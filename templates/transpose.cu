@@ -182,8 +182,9 @@ union at_w_u {
  * the space allows, and by the GPU suite on every point). */
 #if AT_SMEM == 2
 #define AT_M (AT_NS * AT_W)
-/* Steps of n units repeat their low AT_M units every AT_PERIOD(n). */
-#define AT_PERIOD(n) ((n) < AT_M ? AT_M / (n) : 1)
+/* Steps of n units repeat modulo span (powers of two) every
+ * AT_PERIOD(span, n) steps. */
+#define AT_PERIOD(span, n) ((n) < (span) ? (span) / (n) : 1)
 #endif
 
 __device__ __forceinline__ int at_put_idx(int i, int j, int k, int tx, int ty)
@@ -192,9 +193,8 @@ __device__ __forceinline__ int at_put_idx(int i, int j, int k, int tx, int ty)
 #if AT_SMEM == 2
     /* Rows repeat their swizzle every R steps, columns their low part
      * every J. */
-    const int R = AT_BLOCK_Y < AT_VEC * AT_NS ? AT_VEC * AT_NS / AT_BLOCK_Y
-                                              : 1;
-    const int J = AT_PERIOD(AT_BLOCK_X * AT_CH);
+    const int R = AT_PERIOD(AT_VEC * AT_NS, AT_BLOCK_Y);
+    const int J = AT_PERIOD(AT_M, AT_BLOCK_X * AT_CH);
     const int s = (ty + i % R * AT_BLOCK_Y) / AT_VEC % AT_NS * AT_W;
     const int lo = ((tx + j % J * AT_BLOCK_X) * AT_CH + k) ^ s;
     return g * AT_ROW + lo + j / J * J * AT_BLOCK_X * AT_CH;
@@ -209,8 +209,8 @@ __device__ __forceinline__ int at_store_idx(int i, int j, int tx, int ty)
 #if AT_SMEM == 2
     /* Columns repeat their swizzle every Q steps, rows their low part
      * every P. */
-    const int P = AT_PERIOD(AT_BLOCK_Y);
-    const int Q = AT_BLOCK_X < AT_NS ? AT_NS / AT_BLOCK_X : 1;
+    const int P = AT_PERIOD(AT_M, AT_BLOCK_Y);
+    const int Q = AT_PERIOD(AT_NS, AT_BLOCK_X);
     const int s = (tx + j % Q * AT_BLOCK_X) % AT_NS * AT_W;
     return g0 * AT_ROW + ((ty + i % P * AT_BLOCK_Y) ^ s) +
            i / P * P * AT_BLOCK_Y;
