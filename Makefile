@@ -45,7 +45,8 @@ BASE_SRC := base/error.c base/clock.c base/dl.c base/pcg.c base/safefile.c \
             base/text.c base/sockio.c
 GEN_SRC_ := gen/types.c gen/problem.c gen/space.c gen/family.c \
             gen/transpose.c gen/transpose_problem.c gen/transpose_check.c \
-            gen/transpose_emit.c gen/expand.c gen/emit.c gen/ident.c
+            gen/transpose_emit.c gen/transpose_strip.c gen/expand.c \
+            gen/emit.c gen/ident.c
 SEARCH_SRC := search/strategy.c search/exhaustive.c search/walk.c \
               search/random.c search/local.c search/genetic.c \
               search/record.c search/replay.c

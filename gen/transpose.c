@@ -6,16 +6,12 @@
  * elements per thread for bytes in flight, several tiles per block so the
  * next loads overlap the stores, __ldg/__restrict__ for the read-only
  * path. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "templates.h"
 #include "transpose.h"
-
-enum {
-    TILE_X, TILE_Y, BLOCK_X, BLOCK_Y, VEC, PACK, SMEM, TILES, LDG, RESTRICT,
-    N_AXES
-};
 
 static const at_axis axes[N_AXES] = {
     [TILE_X] = {"tile_x", "tile width (input columns)", 7,
@@ -39,6 +35,15 @@ static const at_axis axes[N_AXES] = {
     [LDG] = {"ldg", "1: loads through the read-only cache (__ldg)", 2,
              {0, 1}},
     [RESTRICT] = {"restrict", "1: __restrict__ pointers", 2, {0, 1}},
+    [KIND] = {"kind", "0: tiles through shared memory; 1: strips, for a "
+                      "side of at most 64 elements, exchanged in registers "
+                      "(smem 2: a warp's runs staged through shared "
+                      "memory; the other tile axes take their first "
+                      "values)",
+              2, {KIND_TILE, KIND_STRIP}},
+    [STEPS] = {"steps", "strips: groups of vec positions a thread has in "
+                        "flight (tiles: 1)",
+               3, {1, 2, 4}},
 };
 
 /* Tiles span 64 to 1024 bytes a side: narrower ones never came within 3%
@@ -108,10 +113,22 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
                  char *why, size_t n)
 {
     const int e = p->type->bytes;
-    const shape s = shape_of(p, pt);
-    const int g = s.ty / s.k; /* rows of units in the shared tile */
     if (e != 1 && e != 2 && e != 4 && e != 8 && e != 16)
         return REJECT("element size %d not supported", e);
+    if (pt->v[KIND] == KIND_STRIP)
+        return at_tp_strip_valid(p, pt, l, why, n);
+    if (pt->v[STEPS] != 1)
+        return REJECT("steps are for strips (tiles: 1)");
+    /* Where strips serve the problem, a tile taller or wider than the
+     * matrix is all edge. */
+    if (at_tp_strips_alone(p) &&
+        (pt->v[TILE_Y] > p->v[TP_ROWS] || pt->v[TILE_X] > p->v[TP_COLS]))
+        return REJECT("a tile of %d rows by %d columns exceeds the %" PRId64
+                      "x%" PRId64 " matrix (strips serve it)",
+                      pt->v[TILE_Y], pt->v[TILE_X], p->v[TP_ROWS],
+                      p->v[TP_COLS]);
+    const shape s = shape_of(p, pt);
+    const int g = s.ty / s.k; /* rows of units in the shared tile */
     if (pt->v[PACK] && e >= 4)
         return REJECT("packing is for 1- and 2-byte elements, not %d", e);
     if (s.vec * s.unit > 16)
@@ -170,6 +187,10 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
 static void point_name(const at_point *pt, char *buf, size_t n)
 {
     static const char *smem[] = {"plain", "pad1", "swz"};
+    if (pt->v[KIND] == KIND_STRIP) {
+        at_tp_strip_name(pt, buf, n);
+        return;
+    }
     char pk[16] = "";
     if (pt->v[PACK])
         snprintf(pk, sizeof pk, "_pk");
@@ -186,7 +207,8 @@ static void point_name(const at_point *pt, char *buf, size_t n)
  * division; the element path for edge tiles is 13 ms of what is left
  * (64 ms, f32, 16 to a program), half of it where a plain element copy
  * stands in. */
-enum { PATH_SKEW = 1, PATH_THIN = 2, PATH_WIDE = 4, PATH_EDGE = 8 };
+enum { PATH_SKEW = 1, PATH_THIN = 2, PATH_WIDE = 4, PATH_EDGE = 8,
+       PATH_STRIP = 16 /* none: a strip, which has no optional paths */ };
 
 /* Tiles of a problem at this point, every matrix of the batch. Under
  * 2^63 (each factor is under 2^31, nx * ny at most rows * cols / 64), so
@@ -203,6 +225,8 @@ static unsigned paths(const at_problem *p, const at_point *pt)
 {
     const int64_t *v = p->v;
     unsigned k = 0;
+    if (pt->v[KIND] == KIND_STRIP)
+        return PATH_STRIP;
     /* Output rows (or matrices) that do not start on a 32-byte sector. */
     const int64_t sector = 32 / p->type->bytes;
     if (skew_rows(p, pt) && (v[TP_LD_OUT] % sector ||
@@ -235,6 +259,10 @@ static void paths_text(unsigned k, char *buf, size_t n)
                {PATH_EDGE, "element path for edge tiles (AT_EDGE)"}};
     size_t len = 0;
     buf[0] = '\0';
+    if (k == PATH_STRIP) {
+        snprintf(buf, n, "none (a strip kernel, AT_STRIP)");
+        return;
+    }
     for (int with = 1; with >= 0; --with) {
         const char *sep = with ? "with " : len ? "; without " : "without ";
         for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) {
@@ -250,9 +278,14 @@ static void paths_text(unsigned k, char *buf, size_t n)
 static void defines(const at_problem *p, const at_point *pt, unsigned k,
                     char *buf, size_t n)
 {
+    if (pt->v[KIND] == KIND_STRIP) {
+        at_tp_strip_defines(p, pt, buf, n);
+        return;
+    }
     const shape s = shape_of(p, pt);
     snprintf(buf, n,
-             "#define AT_ELEM_BYTES %d\n#define AT_TILE_X %d\n"
+             "#define AT_ELEM_BYTES %d\n#define AT_STRIP 0\n"
+             "#define AT_TILE_X %d\n"
              "#define AT_TILE_Y %d\n#define AT_BLOCK_X %d\n"
              "#define AT_BLOCK_Y %d\n#define AT_PACK %d\n#define AT_VEC %d\n"
              "#define AT_SMEM %d\n#define AT_TILES %d\n#define AT_LDG %d\n"
@@ -276,6 +309,10 @@ static unsigned grid_blocks(const at_problem *p, const at_point *pt)
 
 static void launch(const at_problem *p, const at_point *pt, at_launch *g)
 {
+    if (pt->v[KIND] == KIND_STRIP) {
+        at_tp_strip_launch(p, pt, g);
+        return;
+    }
     g->grid[0] = grid_blocks(p, pt);
     g->grid[1] = 1;
     g->grid[2] = 1;
@@ -330,11 +367,13 @@ static void default_point(const at_problem *p, int sm, at_point *pt)
     pt->v[TILES] = 1;
     pt->v[LDG] = 1;
     pt->v[RESTRICT] = 1;
+    pt->v[KIND] = KIND_TILE;
+    pt->v[STEPS] = 1;
 }
 
 const at_family at_family_transpose = {
     .name = "transpose",
-    .abi = 3,
+    .abi = 4,
     .template_path = "templates/transpose.cu",
     .template_src = at_tmpl_transpose,
     .fields = at_tp_fields,

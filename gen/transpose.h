@@ -12,6 +12,13 @@
 enum { TP_ROWS, TP_COLS, TP_LD_IN, TP_LD_OUT, TP_BATCH, TP_STRIDE_IN,
        TP_STRIDE_OUT, TP_N_FIELDS };
 
+/* The space's axes (gen/transpose.c). */
+enum {
+    TILE_X, TILE_Y, BLOCK_X, BLOCK_Y, VEC, PACK, SMEM, TILES, LDG, RESTRICT,
+    KIND, STEPS, N_AXES
+};
+enum { KIND_TILE, KIND_STRIP };
+
 /* Largest batch: the kernel takes it as an int. */
 #define AT_MAX_BATCH 2147483647LL
 
@@ -32,6 +39,25 @@ enum { AT_TP_CHECKS = 4 };
 int at_tp_check_problem(const at_problem *p, int i, at_problem *out,
                         const char **label, at_err *e);
 void at_tp_where(const at_problem *p, size_t elem, char *buf, size_t n);
+
+/* transpose_strip.c: the strip kind, for a short side. The short side
+ * if the problem has one the kind serves (1 to AT_STRIP_MAX_SHORT
+ * elements), with *short_rows 1 where it is the rows; else 0. */
+enum { AT_STRIP_MAX_SHORT = 64 };
+int at_tp_strip_short(const at_problem *p, int *short_rows);
+/* Whether strips alone serve the problem: a short side whose runs are
+ * end to end or whole words (else they go element by element, and tiles
+ * compete: H100,
+ * u8 28 x 2810491 with runs 30 bytes apart, strips 7% of the copy, the
+ * classic tile 32%). */
+int at_tp_strips_alone(const at_problem *p);
+int at_tp_strip_valid(const at_problem *p, const at_point *pt,
+                      const at_limits *l, char *why, size_t n);
+void at_tp_strip_name(const at_point *pt, char *buf, size_t n);
+void at_tp_strip_defines(const at_problem *p, const at_point *pt, char *buf,
+                         size_t n);
+void at_tp_strip_launch(const at_problem *p, const at_point *pt,
+                        at_launch *g);
 
 /* transpose_emit.c */
 void at_tp_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,

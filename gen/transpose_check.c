@@ -74,13 +74,60 @@ static const struct {
      "batch 4 of 96x160 ld 176/112 strides 16928/17936"},
 };
 
+/* For a problem that strips serve, the same short side on the same side
+ * (a strip variant is compiled for it): long sides no group width
+ * divides, runs end to end and apart (odd, and aligned to 16 elements),
+ * batches end to end (one vector, for a short side of 1) and apart. */
+static const struct {
+    int64_t len, ld_long, ld_run; /* ld_run: added to the short side */
+    int64_t batch, pad_long, pad_run;
+    const char *label;
+} strip_checks[AT_TP_CHECKS] = {
+    {4099, 4099, 0, 1, 0, 0, "strip 4099 long, dense"},
+    {4103, 4106, 1, 1, 0, 0, "strip 4103 long, lds 4106/short+1"},
+    {517, 517, 0, 3, 0, 0, "batch 3 of strips 517 long, end to end"},
+    {1024, 1040, 16, 4, 32, 16,
+     "batch 4 of strips 1024 long, lds 1040/short+16, strides padded"},
+};
+
+static autotune_problem strip_check(const at_problem *p, int i)
+{
+    int rows_short;
+    const int64_t s = at_tp_strip_short(p, &rows_short);
+    const int64_t n = strip_checks[i].len, ld_long = strip_checks[i].ld_long;
+    const int64_t ld_run = s + strip_checks[i].ld_run;
+    const int64_t batch = strip_checks[i].batch;
+    const int64_t s_long = s * ld_long + strip_checks[i].pad_long;
+    const int64_t s_run = n * ld_run + strip_checks[i].pad_run;
+    autotune_problem u = {0};
+    u.batch = batch;
+    if (rows_short) {
+        u.rows = s;
+        u.cols = n;
+        u.ld_in = ld_long;
+        u.ld_out = ld_run;
+        u.stride_in = batch > 1 ? s_long : 0;
+        u.stride_out = batch > 1 ? s_run : 0;
+    } else {
+        u.rows = n;
+        u.cols = s;
+        u.ld_in = ld_run;
+        u.ld_out = ld_long;
+        u.stride_in = batch > 1 ? s_run : 0;
+        u.stride_out = batch > 1 ? s_long : 0;
+    }
+    return u;
+}
+
 int at_tp_check_problem(const at_problem *p, int i, at_problem *out,
                         const char **label, at_err *e)
 {
-    autotune_problem u = checks[i].u;
+    int rows_short;
+    const int strip = at_tp_strip_short(p, &rows_short) > 0;
+    autotune_problem u = strip ? strip_check(p, i) : checks[i].u;
     u.family = p->family->name;
     u.type = p->type->name;
-    *label = checks[i].label;
+    *label = strip ? strip_checks[i].label : checks[i].label;
     return at_problem_from_api(out, &u, e);
 }
 

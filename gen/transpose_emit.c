@@ -4,11 +4,75 @@
 
 #include "transpose.h"
 
+/* The launcher's checks of the sizes, common to both kinds. */
+#define SIZE_CHECKS                                                          \
+    "    if (rows <= 0 || cols <= 0 || ld_in < cols || ld_out < rows ||\n"   \
+    "        batch <= 0 ||\n"                                                \
+    "        (batch > 1 &&\n"                                                \
+    "         (stride_in < (rows - 1) * ld_in + cols ||\n"                   \
+    "          stride_out < (cols - 1) * ld_out + rows)))\n"                 \
+    "        return cudaErrorInvalidValue;\n"
+
+/* One matrix, through the batched launcher. */
+static void emit_single(FILE *f, const char *t, const char *name)
+{
+    fprintf(f,
+            "/* One matrix: rows x cols in (ld_in between rows) to cols x rows\n"
+            " * out (ld_out between rows). */\n"
+            "extern \"C\" cudaError_t %s(const %s *in, %s *out, int rows,\n"
+            "    int cols, long long ld_in, long long ld_out,\n"
+            "    cudaStream_t stream)\n"
+            "{\n"
+            "    return %s_batched(in, out, rows, cols, ld_in, ld_out, 1,\n"
+            "                      (long long)rows * ld_in,\n"
+            "                      (long long)cols * ld_out, stream);\n"
+            "}\n",
+            name, t, t, name);
+}
+
+static void emit_strip(FILE *f, const char *t, const char *name)
+{
+    fprintf(f,
+            "/* Launches the kernel on stream for a batch of matrices: input\n"
+            " * z is rows x cols (row-major, ld_in elements between rows) at\n"
+            " * in + z * stride_in; output z is cols x rows (ld_out between\n"
+            " * rows) at out + z * stride_out. in and out are device pointers\n"
+            " * whose ranges must not overlap. A strip kernel: compiled for\n"
+            " * AT_SHORT rows (AT_SHORT_ROWS 1) or columns (0), any length of\n"
+            " * the other side. Returns the launch's error;\n"
+            " * cudaErrorInvalidValue for bad sizes or another short side. */\n"
+            "extern \"C\" cudaError_t %s_batched(const %s *in, %s *out,\n"
+            "    int rows, int cols, long long ld_in, long long ld_out,\n"
+            "    int batch, long long stride_in, long long stride_out,\n"
+            "    cudaStream_t stream)\n"
+            "{\n" SIZE_CHECKS
+            "    if ((AT_SHORT_ROWS ? rows : cols) != AT_SHORT)\n"
+            "        return cudaErrorInvalidValue;\n"
+            "    const long long len = AT_SHORT_ROWS ? cols : rows;\n"
+            "    double groups =\n"
+            "        (double)((len + AT_VEC - 1) / AT_VEC) * batch;\n"
+            "    double blocks = (groups + AT_THREADS * AT_STEPS - 1) /\n"
+            "                    (AT_THREADS * AT_STEPS);\n"
+            "    dim3 grid(blocks > 2147483647.0 ? 2147483647u\n"
+            "                                    : (unsigned)blocks);\n"
+            "    dim3 block(AT_BLOCK_X, AT_BLOCK_Y);\n"
+            "    %s_kernel<<<grid, block, AT_STRIP_SMEM, stream>>>(\n"
+            "        (const at_elem *)in, (at_elem *)out, rows, cols, ld_in,\n"
+            "        ld_out, batch, stride_in, stride_out);\n"
+            "    return cudaGetLastError();\n"
+            "}\n\n",
+            name, t, t, name);
+    emit_single(f, t, name);
+}
+
 void at_tp_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
                          const char *name)
 {
-    (void)pt;
     const char *t = p->type->ctype;
+    if (pt->v[KIND] == KIND_STRIP) {
+        emit_strip(f, t, name);
+        return;
+    }
     fprintf(f,
             "/* Launches the kernel on stream for a batch of matrices: input\n"
             " * z is rows x cols (row-major, ld_in elements between rows) at\n"
@@ -21,13 +85,7 @@ void at_tp_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             "    int rows, int cols, long long ld_in, long long ld_out,\n"
             "    int batch, long long stride_in, long long stride_out,\n"
             "    cudaStream_t stream)\n"
-            "{\n"
-            "    if (rows <= 0 || cols <= 0 || ld_in < cols || ld_out < rows ||\n"
-            "        batch <= 0 ||\n"
-            "        (batch > 1 &&\n"
-            "         (stride_in < (rows - 1) * ld_in + cols ||\n"
-            "          stride_out < (cols - 1) * ld_out + rows)))\n"
-            "        return cudaErrorInvalidValue;\n"
+            "{\n" SIZE_CHECKS
             "    const int smem = (AT_TILE_Y + AT_SKEW_ROWS) *\n"
             "        (AT_TILE_X + 1) * AT_ELEM_BYTES;\n"
             "    if (smem > 48 * 1024) {\n"
@@ -52,18 +110,9 @@ void at_tp_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             "        (const at_elem *)in, (at_elem *)out, rows, cols, ld_in,\n"
             "        ld_out, batch, stride_in, stride_out);\n"
             "    return cudaGetLastError();\n"
-            "}\n\n"
-            "/* One matrix: rows x cols in (ld_in between rows) to cols x rows\n"
-            " * out (ld_out between rows). */\n"
-            "extern \"C\" cudaError_t %s(const %s *in, %s *out, int rows,\n"
-            "    int cols, long long ld_in, long long ld_out,\n"
-            "    cudaStream_t stream)\n"
-            "{\n"
-            "    return %s_batched(in, out, rows, cols, ld_in, ld_out, 1,\n"
-            "                      (long long)rows * ld_in,\n"
-            "                      (long long)cols * ld_out, stream);\n"
-            "}\n",
-            name, t, t, name, name, name, t, t, name);
+            "}\n\n",
+            name, t, t, name, name);
+    emit_single(f, t, name);
 }
 
 void at_tp_usage(const at_problem *p, const char *name, char *buf, size_t n)

@@ -2,7 +2,10 @@
  * for 1-, 2-, 4-, 8- and 16-byte elements (bits are moved, never
  * interpreted).
  *
- * The point is chosen by the generator with these macros:
+ * Two kinds of kernel: tiles through shared memory for every shape, and
+ * strips for matrices with a short side (AT_STRIP 1, the first section
+ * below, its macros described there). A tile point is chosen by the
+ * generator with these macros:
  *   AT_ELEM_BYTES          1, 2, 4, 8 or 16
  *   AT_TILE_X, AT_TILE_Y   tile of the input: columns, rows (elements)
  *   AT_BLOCK_X, AT_BLOCK_Y threads
@@ -78,6 +81,385 @@ typedef uint4 at_elem;
 #error "AT_ELEM_BYTES must be 1, 2, 4, 8 or 16"
 #endif
 
+/* A bits type of n bytes, for vectors of units. */
+#define AT_BITS_1 unsigned char
+#define AT_BITS_2 unsigned short
+#define AT_BITS_4 unsigned int
+#define AT_BITS_8 uint2
+#define AT_BITS_16 uint4
+#define AT_BITS_(n) AT_BITS_##n
+#define AT_BITS(n) AT_BITS_(n)
+
+#if AT_RESTRICT
+#define AT_RST __restrict__
+#else
+#define AT_RST
+#endif
+
+#if AT_LDG
+#define AT_LD(p) __ldg(p)
+#else
+#define AT_LD(p) (*(p))
+#endif
+
+/* Empty; the GPU suite's planted faulting, trapping and hanging
+ * variants put their code here (runtime/tune_plant.c). */
+#ifndef AT_TEST_HOOK
+#define AT_TEST_HOOK
+#endif
+
+#if AT_STRIP
+/* The strip kind, for matrices with a short side: AT_SHORT (1 to 64)
+ * elements, a compile-time constant (input rows with AT_SHORT_ROWS 1, else
+ * input columns). The other side is long. Its rows are the long rows (the
+ * input's with AT_SHORT_ROWS, else the output's); the other buffer holds
+ * runs of AT_SHORT elements, one per position along the long side,
+ * ld_run apart (contiguous where that is AT_SHORT: AoS <-> SoA, pairs
+ * interleaved, copies when AT_SHORT is 1).
+ *
+ * A thread moves a group: AT_VEC consecutive positions, every short
+ * element of each, AT_STEPS groups at a time (all loaded before any is
+ * stored). The exchange is in registers: along the long rows it reads or
+ * writes AT_SHORT vectors of AT_VEC elements, coalesced across the warp;
+ * along the runs, the group's AT_VEC runs, which are one contiguous span
+ * where runs are AT_SHORT apart (vectors of AT_DENSE_BYTES), else a run at
+ * a time (AT_RUN_BYTES), else element by element where nothing is
+ * aligned; or, with AT_STAGE, dense runs a warp at a time through shared
+ * memory. No barrier across the block.
+ *
+ * Macros beside AT_ELEM_BYTES, AT_LDG, AT_RESTRICT and AT_KERNEL:
+ *   AT_SHORT, AT_SHORT_ROWS  the short side and which it is
+ *   AT_VEC                   positions per group; AT_LONG_BYTES = AT_VEC
+ *                            elements (1 to 16 bytes)
+ *   AT_STEPS                 groups per thread in flight
+ *   AT_BLOCK_X, AT_BLOCK_Y   threads (a 1-D walk)
+ *   AT_DENSE_BYTES           largest power of two <= 16 dividing a group's
+ *                            bytes, AT_RUN_BYTES a run's
+ *   AT_STAGE                 1: dense runs a warp at a time through shared
+ *                            memory (groups of a multiple of 4 bytes)
+ *
+ * Launch: block (AT_BLOCK_X, AT_BLOCK_Y), AT_STRIP_SMEM bytes of dynamic
+ * shared memory, a 1-D grid of
+ * min(ceil(groups / (threads * AT_STEPS)), 2^31 - 1) blocks (the kernel
+ * loops), groups = ceil(long / AT_VEC) * batch. Only for problems whose
+ * short side is AT_SHORT on the AT_SHORT_ROWS side (the emitted launcher
+ * refuses others). */
+
+#define AT_THREADS (AT_BLOCK_X * AT_BLOCK_Y)
+#define AT_GROUP (AT_VEC * AT_SHORT)
+#if AT_STAGE
+/* A group's words, and a warp's 32 groups in shared memory with a word
+ * of padding every 32 (lanes write their groups' words AT_GW apart:
+ * without it, 32 lanes of an AT_GW of 32 words share a bank). */
+#define AT_GW (AT_GROUP * AT_ELEM_BYTES / 4)
+#define AT_WARP_WORDS (33 * AT_GW)
+#define AT_PAD(i) ((i) + (i) / 32)
+#define AT_STRIP_SMEM (AT_THREADS / 32 * AT_WARP_WORDS * 4)
+#else
+#define AT_STRIP_SMEM 0
+#endif
+#define AT_DN (AT_GROUP * AT_ELEM_BYTES / AT_DENSE_BYTES)
+#define AT_RN (AT_SHORT * AT_ELEM_BYTES / AT_RUN_BYTES)
+typedef AT_BITS(AT_LONG_BYTES) at_lvec;
+typedef AT_BITS(AT_DENSE_BYTES) at_dvec;
+typedef AT_BITS(AT_RUN_BYTES) at_rvec;
+
+union at_long_u {
+    at_lvec v;
+    at_elem e[AT_VEC];
+};
+
+/* A group in registers, in run order: element s of position v at
+ * e[v * AT_SHORT + s]. */
+union at_group_u {
+    at_dvec d[AT_DN];
+    at_rvec r[AT_VEC * AT_RN];
+    at_elem e[AT_GROUP];
+#if AT_STAGE
+    unsigned int w[AT_GW];
+#endif
+};
+
+/* How the runs are reached. */
+enum { AT_RUN_ELEMS, AT_RUN_RUNS, AT_RUN_DENSE };
+
+/* Along the long rows: row s of the group at p + s * ld. */
+__device__ __forceinline__ void at_long_load(at_group_u &g,
+                                             const at_elem *AT_RST p,
+                                             long long ld, bool vec)
+{
+#pragma unroll
+    for (int s = 0; s < AT_SHORT; ++s) {
+        at_long_u u;
+        if (vec) {
+            u.v = AT_LD((const at_lvec *)(p + s * ld));
+        } else {
+#pragma unroll
+            for (int v = 0; v < AT_VEC; ++v)
+                u.e[v] = AT_LD(p + s * ld + v);
+        }
+#pragma unroll
+        for (int v = 0; v < AT_VEC; ++v)
+            g.e[v * AT_SHORT + s] = u.e[v];
+    }
+}
+
+__device__ __forceinline__ void at_long_store(const at_group_u &g,
+                                              at_elem *AT_RST p,
+                                              long long ld, bool vec)
+{
+#pragma unroll
+    for (int s = 0; s < AT_SHORT; ++s) {
+        at_long_u u;
+#pragma unroll
+        for (int v = 0; v < AT_VEC; ++v)
+            u.e[v] = g.e[v * AT_SHORT + s];
+        if (vec) {
+            *(at_lvec *)(p + s * ld) = u.v;
+        } else {
+#pragma unroll
+            for (int v = 0; v < AT_VEC; ++v)
+                p[s * ld + v] = u.e[v];
+        }
+    }
+}
+
+/* Along the runs: run v of the group at p + v * ld. */
+__device__ __forceinline__ void at_run_load(at_group_u &g,
+                                            const at_elem *AT_RST p,
+                                            long long ld, int mode)
+{
+    if (mode == AT_RUN_DENSE) {
+#pragma unroll
+        for (int k = 0; k < AT_DN; ++k)
+            g.d[k] = AT_LD((const at_dvec *)p + k);
+    } else if (mode == AT_RUN_RUNS) {
+#pragma unroll
+        for (int v = 0; v < AT_VEC; ++v)
+#pragma unroll
+            for (int k = 0; k < AT_RN; ++k)
+                g.r[v * AT_RN + k] = AT_LD((const at_rvec *)(p + v * ld) + k);
+    } else {
+#pragma unroll
+        for (int v = 0; v < AT_VEC; ++v)
+#pragma unroll
+            for (int s = 0; s < AT_SHORT; ++s)
+                g.e[v * AT_SHORT + s] = AT_LD(p + v * ld + s);
+    }
+}
+
+__device__ __forceinline__ void at_run_store(const at_group_u &g,
+                                             at_elem *AT_RST p, long long ld,
+                                             int mode)
+{
+    if (mode == AT_RUN_DENSE) {
+#pragma unroll
+        for (int k = 0; k < AT_DN; ++k)
+            ((at_dvec *)p)[k] = g.d[k];
+    } else if (mode == AT_RUN_RUNS) {
+#pragma unroll
+        for (int v = 0; v < AT_VEC; ++v)
+#pragma unroll
+            for (int k = 0; k < AT_RN; ++k)
+                ((at_rvec *)(p + v * ld))[k] = g.r[v * AT_RN + k];
+    } else {
+#pragma unroll
+        for (int v = 0; v < AT_VEC; ++v)
+#pragma unroll
+            for (int s = 0; s < AT_SHORT; ++s)
+                p[v * ld + s] = g.e[v * AT_SHORT + s];
+    }
+}
+
+#if AT_STAGE
+/* Dense runs a warp at a time: its 32 consecutive groups are one span of
+ * 32 * AT_GW words, which the warp stores (or loads) a word a lane, each
+ * instruction 128 contiguous bytes, exchanging the groups through shared
+ * memory; per thread, a group of more than 16 bytes would be stored in
+ * pieces AT_GW words apart across the warp (H100, f32 29 x 578525: 43% of
+ * the copy). */
+__device__ __forceinline__ void at_stage_store(const at_group_u &g,
+                                               unsigned int *sm,
+                                               unsigned int *AT_RST p,
+                                               int lane)
+{
+#pragma unroll
+    for (int w = 0; w < AT_GW; ++w)
+        sm[AT_PAD(lane * AT_GW + w)] = g.w[w];
+    __syncwarp();
+#pragma unroll
+    for (int k = 0; k < AT_GW; ++k)
+        p[k * 32 + lane] = sm[AT_PAD(k * 32 + lane)];
+    __syncwarp();
+}
+
+__device__ __forceinline__ void at_stage_load(at_group_u &g, unsigned int *sm,
+                                              const unsigned int *AT_RST p,
+                                              int lane)
+{
+#pragma unroll
+    for (int k = 0; k < AT_GW; ++k)
+        sm[AT_PAD(k * 32 + lane)] = AT_LD(p + k * 32 + lane);
+    __syncwarp();
+#pragma unroll
+    for (int w = 0; w < AT_GW; ++w)
+        g.w[w] = sm[AT_PAD(lane * AT_GW + w)];
+    __syncwarp();
+}
+#endif
+
+/* The last group of a matrix, n < AT_VEC positions: element by element,
+ * not unrolled (one group a matrix). */
+__device__ __forceinline__ void at_group_tail(
+    const at_elem *AT_RST in, at_elem *AT_RST out, long long ld_in,
+    long long ld_out, int n)
+{
+#pragma unroll 1
+    for (int i = 0; i < n * AT_SHORT; ++i) {
+        const int v = i / AT_SHORT, s = i - v * AT_SHORT;
+#if AT_SHORT_ROWS
+        out[v * ld_out + s] = AT_LD(in + s * ld_in + v);
+#else
+        out[s * ld_out + v] = AT_LD(in + v * ld_in + s);
+#endif
+    }
+}
+
+/* Whether p and every row and matrix after it start on a multiple of
+ * bytes. */
+__device__ __forceinline__ bool at_aligned(const void *p, long long ld,
+                                           long long stride, int batch,
+                                           int bytes)
+{
+    return ((unsigned long long)p % bytes) == 0 &&
+           (ld * AT_ELEM_BYTES) % bytes == 0 &&
+           (batch == 1 || (stride * AT_ELEM_BYTES) % bytes == 0);
+}
+
+extern "C" __global__ void __launch_bounds__(AT_THREADS)
+AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
+          long long ld_in, long long ld_out, int batch, long long stride_in,
+          long long stride_out)
+{
+    AT_TEST_HOOK
+    const int tid = threadIdx.y * AT_BLOCK_X + threadIdx.x;
+#if AT_SHORT_ROWS
+    long long n = cols; /* positions along the long side */
+    const long long ld_long = ld_in, ld_run = ld_out;
+    const long long s_long = stride_in, s_run = stride_out;
+    const void *long_p = in, *run_p = out;
+#else
+    long long n = rows;
+    const long long ld_long = ld_out, ld_run = ld_in;
+    const long long s_long = stride_out, s_run = stride_in;
+    const void *long_p = out, *run_p = in;
+#endif
+#if AT_SHORT == 1
+    /* A batch of vectors laid end to end on both sides is one vector. */
+    if (batch > 1 && ld_run == 1 && s_long == n && s_run == n) {
+        n *= batch;
+        batch = 1;
+    }
+#endif
+    const bool lvec =
+        AT_VEC == 1 || at_aligned(long_p, ld_long, s_long, batch,
+                                  AT_LONG_BYTES);
+    /* Dense groups start AT_GROUP elements apart, whatever a run's
+     * alignment. */
+    const int mode =
+        ld_run == AT_SHORT && at_aligned(run_p, 0, s_run, batch,
+                                         AT_DENSE_BYTES)
+            ? AT_RUN_DENSE
+        : at_aligned(run_p, ld_run, s_run, batch, AT_RUN_BYTES) ? AT_RUN_RUNS
+                                                                : AT_RUN_ELEMS;
+    const long long per = (n + AT_VEC - 1) / AT_VEC; /* groups a matrix */
+    const long long groups = per * batch;
+    /* 32-bit division where it suffices. */
+    const bool narrow = groups <= 0xFFFFFFFFLL;
+    const long long step = (long long)gridDim.x * AT_THREADS * AT_STEPS;
+    const int lane = tid % 32;
+#if AT_STAGE
+    extern __shared__ unsigned int at_stage_sm[];
+    unsigned int *sm = at_stage_sm + tid / 32 * AT_WARP_WORDS;
+#endif
+    /* By warps, so that a warp's lanes stay together (shuffles). */
+#pragma unroll 1
+    for (long long base = (long long)blockIdx.x * AT_THREADS * AT_STEPS +
+                          (tid - lane);
+         base < groups; base += step) {
+        const long long g0 = base + lane;
+        at_group_u r[AT_STEPS];
+        long long at_in[AT_STEPS], at_out[AT_STEPS];
+        int valid[AT_STEPS];
+#if AT_STAGE
+        bool staged[AT_STEPS];
+#endif
+#pragma unroll
+        for (int k = 0; k < AT_STEPS; ++k) {
+            const long long g = g0 + (long long)k * AT_THREADS;
+            long long z = 0, q = g;
+            if (batch > 1) {
+                z = narrow ? (unsigned int)g / (unsigned int)per : g / per;
+                q = g - z * per;
+            }
+            const long long w0 = q * AT_VEC;
+            valid[k] = g >= groups ? 0
+                       : n - w0 < AT_VEC ? (int)(n - w0)
+                                         : AT_VEC;
+            const long long lo = z * s_long + w0, ro = z * s_run + w0 * ld_run;
+#if AT_STAGE
+            /* The warp's 32 groups whole and end to end in dense runs. */
+            staged[k] = mode == AT_RUN_DENSE &&
+                        __all_sync(0xFFFFFFFFu, valid[k] == AT_VEC) &&
+                        __shfl_sync(0xFFFFFFFFu, ro, 31) -
+                                __shfl_sync(0xFFFFFFFFu, ro, 0) ==
+                            31LL * AT_GROUP;
+#endif
+#if AT_SHORT_ROWS
+            at_in[k] = lo;
+            at_out[k] = ro;
+            if (valid[k] == AT_VEC)
+                at_long_load(r[k], in + lo, ld_in, lvec);
+#else
+            at_in[k] = ro;
+            at_out[k] = lo;
+#if AT_STAGE
+            if (staged[k])
+                at_stage_load(r[k], sm,
+                              (const unsigned int *)(in + ro -
+                                                     lane * AT_GROUP),
+                              lane);
+            else
+#endif
+            if (valid[k] == AT_VEC)
+                at_run_load(r[k], in + ro, ld_in, mode);
+#endif
+        }
+#pragma unroll
+        for (int k = 0; k < AT_STEPS; ++k) {
+#if AT_STAGE && AT_SHORT_ROWS
+            if (staged[k])
+                at_stage_store(r[k], sm,
+                               (unsigned int *)(out + at_out[k] -
+                                                lane * AT_GROUP),
+                               lane);
+            else
+#endif
+            if (valid[k] == AT_VEC)
+#if AT_SHORT_ROWS
+                at_run_store(r[k], out + at_out[k], ld_out, mode);
+#else
+                at_long_store(r[k], out + at_out[k], ld_out, lvec);
+#endif
+            else if (valid[k] > 0)
+                at_group_tail(in + at_in[k], out + at_out[k], ld_in, ld_out,
+                              valid[k]);
+        }
+    }
+}
+
+#else /* the tile kind */
+
 #if AT_PACK == 1
 typedef at_elem at_unit;
 #define AT_UNIT_BYTES AT_ELEM_BYTES
@@ -87,15 +469,6 @@ typedef unsigned int at_unit;
 #else
 #error "AT_PACK must be 1 or 4 / AT_ELEM_BYTES"
 #endif
-
-/* A bits type of n bytes, for vectors of units. */
-#define AT_BITS_1 unsigned char
-#define AT_BITS_2 unsigned short
-#define AT_BITS_4 unsigned int
-#define AT_BITS_8 uint2
-#define AT_BITS_16 uint4
-#define AT_BITS_(n) AT_BITS_##n
-#define AT_BITS(n) AT_BITS_(n)
 
 /* Vector bytes as literals, for AT_BITS. */
 #if AT_VEC * AT_UNIT_BYTES == 1
@@ -117,18 +490,6 @@ union at_vec_u {
     at_vec v;
     at_unit u[AT_VEC];
 };
-
-#if AT_RESTRICT
-#define AT_RST __restrict__
-#else
-#define AT_RST
-#endif
-
-#if AT_LDG
-#define AT_LD(p) __ldg(p)
-#else
-#define AT_LD(p) (*(p))
-#endif
 
 /* The shared tile of the fast path: AT_G rows (groups of AT_PACK input
  * rows) of AT_TILE_X units. A thread writes AT_CH consecutive units of a
@@ -564,12 +925,6 @@ __device__ __forceinline__ void at_tile_out(const at_unit *tile,
 #endif
 }
 
-/* Empty; the GPU suite's planted faulting, trapping and hanging
- * variants put their code here (runtime/tune_plant.c). */
-#ifndef AT_TEST_HOOK
-#define AT_TEST_HOOK
-#endif
-
 extern "C" __global__ void __launch_bounds__(AT_THREADS)
 AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
           long long ld_in, long long ld_out, int batch, long long stride_in,
@@ -691,3 +1046,4 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
     }
 #endif
 }
+#endif /* AT_STRIP */

@@ -1,6 +1,6 @@
 /* GPU: every point of the transpose space, for every type, verified bit for
  * bit on square, rectangular, odd, leading-dimension, thin and batched
- * shapes (each check also covers the bench's own odd shapes: odd and
+ * shapes (and every strip point on the thin shapes strips serve) (each check also covers the bench's own odd shapes: odd and
  * aligned wide leading dimensions, and two batches with wide strides),
  * each point compiled twice: with every optional code path of the template
  * (so each path runs where a shape needs it) and with the first shape's
@@ -191,6 +191,157 @@ static void every_point_16_bytes(void **state)
     verify_size(16);
 }
 
+/* Shapes strips serve, every strip point of each verified on it and on
+ * its check shapes (gen/transpose_check.c: the same short side, long sides
+ * no vector divides, odd and aligned lds, batches end to end and apart):
+ * short sides of 1 to 64 on either side, long sides prime, leading
+ * dimensions off every vector, batches end to end (one vector, for a
+ * short side of 1) and apart. */
+static const autotune_problem strip_shapes[] = {
+    {"transpose", NULL, 3, 1000003, 0, 0, 0, 0, 0},
+    {"transpose", NULL, 1000003, 5, 0, 0, 0, 0, 0},
+    {"transpose", NULL, 7, 100003, 0, 0, 0, 0, 0},
+    {"transpose", NULL, 2, 300001, 0, 0, 0, 0, 0},
+    {"transpose", NULL, 300001, 2, 0, 0, 0, 0, 0},
+    {"transpose", NULL, 1, 1000001, 0, 0, 0, 0, 0},
+    {"transpose", NULL, 1000001, 1, 0, 0, 0, 0, 0},
+    {"transpose", NULL, 4, 65536, 65539, 5, 0, 0, 0},
+    {"transpose", NULL, 131071, 3, 4, 131075, 0, 0, 0},
+    {"transpose", NULL, 3, 20011, 0, 0, 5, 3 * 20011 + 7, 20011 * 3 + 1},
+    {"transpose", NULL, 1, 10007, 0, 0, 7, 0, 0},
+    {"transpose", NULL, 29, 7919, 7920, 31, 0, 0, 0},
+    {"transpose", NULL, 64, 5003, 0, 0, 0, 0, 0},
+};
+enum { N_STRIP_SHAPES = sizeof strip_shapes / sizeof strip_shapes[0] };
+
+/* Compiles pts[0, n) as the tuner does (programs of BATCH) and returns
+ * their modules, one a program. */
+static CUmodule *compile_points(const at_problem *p, const at_point *pts,
+                                size_t n)
+{
+    at_err e = {0};
+    size_t nprog = (n + BATCH - 1) / BATCH;
+    at_job *jobs = calloc(nprog, sizeof *jobs);
+    CUmodule *mods = calloc(nprog, sizeof *mods);
+    at_pool *pool;
+    assert_non_null(jobs);
+    assert_non_null(mods);
+    assert_int_equal(at_pool_create(&pool, 0, &e), 0);
+    for (size_t g = 0; g < nprog; ++g) {
+        const at_point *sel[BATCH];
+        int k = (int)(n - g * BATCH < BATCH ? n - g * BATCH : BATCH);
+        for (int q = 0; q < k; ++q)
+            sel[q] = &pts[g * BATCH + (size_t)q];
+        jobs[g].opts.sm = dev.sm;
+        p->family->point_name(sel[0], jobs[g].variant,
+                              sizeof jobs[g].variant);
+        jobs[g].src = at_expand_program(p, sel, NULL, k, &e);
+        assert_non_null(jobs[g].src);
+        at_pool_submit(pool, &jobs[g]);
+    }
+    for (size_t g = 0; g < nprog; ++g) {
+        at_pool_wait(pool, &jobs[g]);
+        if (jobs[g].rc)
+            fail_msg("compiling %s: %s", jobs[g].variant, jobs[g].err.msg);
+        if (at_cu_fail(&e, at_cu.cuModuleLoadData(&mods[g], jobs[g].cubin),
+                       "cuModuleLoadData", jobs[g].variant))
+            fail_msg("%s", e.msg);
+        at_job_release(&jobs[g]);
+    }
+    at_pool_destroy(pool);
+    free(jobs);
+    return mods;
+}
+
+/* Every strip point of one shape, on every type of the size. */
+static size_t verify_strip_shape(const at_type *const *types, int nt,
+                                 const autotune_problem *shape)
+{
+    at_err e = {0};
+    autotune_problem u = *shape;
+    u.type = types[0]->name;
+    at_problem p0;
+    assert_int_equal(at_problem_from_api(&p0, &u, &e), 0);
+    at_limits l = at_device_limits(&dev);
+    at_point *pts;
+    size_t n, kept = 0, failed = 0;
+    assert_int_equal(at_space_points(p0.family, &p0, &l, &pts, &n, &e), 0);
+    const int kind = at_axis_index(p0.family, "kind");
+    for (size_t i = 0; i < n; ++i)
+        if (pts[i].v[kind] == 1)
+            pts[kept++] = pts[i];
+    char text[256];
+    at_problem_str(&p0, text, sizeof text);
+    if (!kept) {
+        printf("# %s: no strip points (tiles serve it)\n", text);
+        free(pts);
+        return 0;
+    }
+    CUmodule *mods = compile_points(&p0, pts, kept);
+    for (int t = 0; t < nt; ++t) {
+        at_problem p;
+        at_measure *b;
+        u.type = types[t]->name;
+        assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+        if (at_measure_create(&b, &dev, &p, 77, 0, NULL, &e))
+            fail_msg("%s", e.msg);
+        size_t verified = 0;
+        for (size_t i = 0; i < kept; ++i) {
+            char kernel[AT_KERNEL_NAME], name[160];
+            at_program_kernel((int)(i % BATCH), kernel, sizeof kernel);
+            p.family->point_name(&pts[i], name, sizeof name);
+            CUfunction fn;
+            int rc = at_cu_fail(
+                &e, at_cu.cuModuleGetFunction(&fn, mods[i / BATCH], kernel),
+                "cuModuleGetFunction", name);
+            if (!rc)
+                rc = at_measure_prepare(&p, &pts[i], fn, name, &e);
+            if (!rc)
+                rc = at_measure_verify(b, &pts[i], fn, name, AT_CHECK_ALL,
+                                       &e);
+            if (rc && failed++ < 10)
+                printf("# FAILED %s: %s\n", types[t]->name, e.msg);
+            if (rc == AUTOTUNE_ECUDA)
+                fail_msg("context lost: %s", e.msg);
+            verified += !rc;
+        }
+        at_problem_str(&p, text, sizeof text);
+        printf("# %s: %zu of %zu strip points verified, and on its 4 "
+               "check shapes\n", text, verified, kept);
+        at_measure_destroy(b);
+    }
+    for (size_t g = 0; g < (kept + BATCH - 1) / BATCH; ++g)
+        at_cu.cuModuleUnload(mods[g]);
+    free(mods);
+    free(pts);
+    return failed;
+}
+
+static void verify_strips(int bytes)
+{
+    const at_type *types[8];
+    int nt = 0;
+    for (int i = 0; at_type_at(i); ++i)
+        if (at_type_at(i)->bytes == bytes && nt < 8)
+            types[nt++] = at_type_at(i);
+    size_t failed = 0;
+    for (int s = 0; s < N_STRIP_SHAPES; ++s)
+        failed += verify_strip_shape(types, nt, &strip_shapes[s]);
+    assert_int_equal(failed, 0);
+}
+
+#define STRIPS(bytes)                                                       \
+    static void strip_points_##bytes##_bytes(void **state)                  \
+    {                                                                       \
+        (void)state;                                                        \
+        verify_strips(bytes);                                               \
+    }
+STRIPS(1)
+STRIPS(2)
+STRIPS(4)
+STRIPS(8)
+STRIPS(16)
+
 /* Kernels with the family's signature and launch (a 1-D grid of 32x32
  * tiles, 32x8 threads) and a planted bug each. */
 #define WRONG_HEAD                                                           \
@@ -241,7 +392,7 @@ static void verifier_rejects_wrong_kernels(void **state)
     /* Launched as the 32x32 tile, 32x8 threads point. */
     at_point pt;
     char params[] = "tile_x=32 tile_y=32 block_x=32 block_y=8 vec=1 pack=0 "
-                    "smem=1 tiles=1 ldg=0 restrict=0";
+                    "smem=1 tiles=1 ldg=0 restrict=0 kind=0 steps=1";
     assert_int_equal(at_point_parse(p.family, params, &pt, &e), 0);
     const char *expect[] = {"differ", "outside the matrix", "differ",
                             "batch"};
@@ -286,6 +437,11 @@ int main(void)
         cmocka_unit_test(every_point_4_bytes),
         cmocka_unit_test(every_point_8_bytes),
         cmocka_unit_test(every_point_16_bytes),
+        cmocka_unit_test(strip_points_1_bytes),
+        cmocka_unit_test(strip_points_2_bytes),
+        cmocka_unit_test(strip_points_4_bytes),
+        cmocka_unit_test(strip_points_8_bytes),
+        cmocka_unit_test(strip_points_16_bytes),
     };
     int rc = AT_RUN_TESTS(tests);
     at_device_pop();

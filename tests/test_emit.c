@@ -143,7 +143,7 @@ static void tuned_f64_header_and_big_shared_memory(void **state)
     assert_int_equal(at_point_parse(at_family_find("transpose"),
                                     "tile_x=128 tile_y=128 block_x=32 "
                                     "block_y=32 vec=2 pack=0 smem=1 tiles=2 "
-                                    "ldg=0 restrict=0", &pt, &e), 0);
+                                    "ldg=0 restrict=0 kind=0 steps=1", &pt, &e), 0);
     at_provenance pv = {.tuned = 1, .gpu = "NVIDIA H200", .sm = 90, .sms = 132,
                         .driver = 13000, .driver_build = "580.159.04",
                         .nvrtc = "13.0",
@@ -180,10 +180,10 @@ static void every_type_builds(void **state)
             assert_int_equal(at_point_parse(f, t->bytes == 1
                                  ? "tile_x=128 tile_y=128 block_x=8 "
                                    "block_y=16 vec=4 pack=1 smem=2 tiles=2 "
-                                   "ldg=1 restrict=1"
+                                   "ldg=1 restrict=1 kind=0 steps=1"
                                  : "tile_x=64 tile_y=64 block_x=8 "
                                    "block_y=16 vec=4 pack=1 smem=2 tiles=2 "
-                                   "ldg=1 restrict=1", &pt, &e), 0);
+                                   "ldg=1 restrict=1 kind=0 steps=1", &pt, &e), 0);
         at_limits l;
         assert_true(at_limits_for_arch(90, &l));
         assert_int_equal(f->valid(&p, &pt, &l, NULL, 0), 1);
@@ -196,6 +196,37 @@ static void every_type_builds(void **state)
         const char *want[] = {sig, inc, NULL};
         emit_and_build(t->name, &pt, &pv, name, want);
     }
+}
+
+/* A strip (f16, 2 x N: interleaved pairs) emits its own launcher, which
+ * refuses another short side, and builds. */
+static void strip_builds(void **state)
+{
+    (void)state;
+    const at_family *f = at_family_find("transpose");
+    at_point pt;
+    at_err e = {0};
+    assert_int_equal(at_point_parse(f,
+                                    "tile_x=8 tile_y=8 block_x=32 block_y=8 "
+                                    "vec=8 pack=0 smem=1 tiles=1 ldg=1 "
+                                    "restrict=1 kind=1 steps=2",
+                                    &pt, &e),
+                     0);
+    autotune_problem u = {"transpose", "f16", 2, 8388609, 0, 0};
+    at_problem p;
+    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    at_limits l;
+    assert_true(at_limits_for_arch(90, &l));
+    assert_int_equal(f->valid(&p, &pt, &l, NULL, 0), 1);
+    at_provenance pv = {.sm = 90, .why = "test",
+                        .command = "autotune transpose"};
+    const char *want[] = {"strip_blk32x8_vec8_st2_ldg1_rst1",
+                          "#define AT_STRIP 1", "#define AT_SHORT 2",
+                          "none (a strip kernel, AT_STRIP)",
+                          "(AT_SHORT_ROWS ? rows : cols) != AT_SHORT",
+                          "pairs_batched(const __half *in, __half *out",
+                          NULL};
+    emit_problem(u, &pt, &pv, "pairs", want);
 }
 
 static void unwritable_target_fails_cleanly(void **state)
@@ -225,6 +256,7 @@ int main(void)
         cmocka_unit_test(every_path_builds),
         cmocka_unit_test(tuned_f64_header_and_big_shared_memory),
         cmocka_unit_test(every_type_builds),
+        cmocka_unit_test(strip_builds),
         cmocka_unit_test(unwritable_target_fails_cleanly),
     };
     int rc = AT_RUN_TESTS(tests);

@@ -2,6 +2,7 @@
  * geometry and CPU reference, and problem validation. */
 #include "tap.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,13 +21,14 @@ static at_problem problem(const char *type, int64_t rows, int64_t cols)
     return p;
 }
 
-/* tile_x tile_y block_x block_y vec pack smem tiles ldg restrict */
+/* tile_x tile_y block_x block_y vec pack smem tiles ldg restrict kind
+ * steps: a tile point */
 static at_point point(int tx, int ty, int bx, int by, int vec, int pack,
                       int smem, int tiles)
 {
     at_point pt;
     memset(&pt, 0, sizeof pt);
-    int v[] = {tx, ty, bx, by, vec, pack, smem, tiles, 1, 1};
+    int v[] = {tx, ty, bx, by, vec, pack, smem, tiles, 1, 1, 0, 1};
     memcpy(pt.v, v, sizeof v);
     return pt;
 }
@@ -55,7 +57,8 @@ static void sizes_and_invariants(void **state)
     (void)state;
     at_limits l;
     assert_true(at_limits_for_arch(90, &l));
-    assert_int_equal(at_space_size(F), 7 * 7 * 4 * 6 * 5 * 2 * 2 * 2 * 2 * 2);
+    assert_int_equal(at_space_size(F),
+                     7 * 7 * 4 * 6 * 5 * 2 * 2 * 2 * 2 * 2 * 2 * 3);
     for (int t = 0; at_type_at(t); ++t) {
         const at_type *type = at_type_at(t);
         at_problem p = problem(type->name, 8192, 8192);
@@ -74,6 +77,8 @@ static void sizes_and_invariants(void **state)
             int k = v[5] ? 4 / eb : 1, unit = v[5] ? 4 : eb;
             assert_int_equal(threads % 32, 0);
             assert_true(threads >= 128 && threads <= l.max_threads);
+            /* Tiles only: strips are for a short side. */
+            assert_true(v[10] == KIND_TILE && v[11] == 1);
             assert_true(v[5] == 0 || eb < 4);
             assert_true(v[4] * unit <= 16);
             /* Unpacked small elements: the fallback's few points. */
@@ -307,6 +312,171 @@ static void code_paths_follow_the_problem(void **state)
                               "element path for edge tiles (AT_EDGE)");
 }
 
+/* A strip point: 32 x by threads, vec positions, steps in flight. */
+static at_point strip(int by, int vec, int steps)
+{
+    at_point pt = point(8, 8, 32, by, vec, 0, 1, 1);
+    pt.v[10] = KIND_STRIP;
+    pt.v[11] = steps;
+    return pt;
+}
+
+/* Strip points, restated: for a side of 1 to 64 elements (rows when rows
+ * are the shorter), 128 to 1024 threads, vectors of at most 16 bytes, at
+ * most 256 bytes a thread; tiles then no taller or wider than the
+ * matrix. */
+static void strips_serve_short_sides(void **state)
+{
+    (void)state;
+    at_limits l;
+    assert_true(at_limits_for_arch(90, &l));
+    static const struct {
+        const char *type;
+        int64_t rows, cols;
+        int strips;     /* strip points, counted by hand */
+        int tiles_ok;   /* tile points remain */
+        int64_t ld_out; /* 0: rows */
+    } cases[] = {
+        /* 4 thread counts x vec 1, 2, 4 x steps 1, 2, 4 x ldg 0, 1, and
+         * staged: vec 2 (32-byte groups) x 4 thread counts, vec 4 (64) x
+         * 3 (1024 threads would stage 67584 bytes) x steps x ldg */
+        {"f32", 4, 4194304, 72 + 42, 0},
+        {"f32", 4194304, 4, 72 + 42, 0},
+        /* vec x steps at most 2: (1,1) (1,2) (2,1); staged: 116-byte
+         * groups for 128 and 256 threads (30624 bytes), 232-byte ones for
+         * 128, x steps x ldg */
+        {"f32", 29, 525943, 24 + 10, 1},
+        /* 64 x 4 bytes: vec 1, one step; staged by 128 threads */
+        {"f32", 64, 100000, 8 + 2, 1},
+        {"f32", 65, 100000, 0, 1},
+        /* a copy: vec 1..16 x steps, 16 bytes a thread at most 256 */
+        {"i8", 1, 1000, 4 * 5 * 3 * 2, 0},
+        /* 16-byte elements: up to 16 */
+        {"c128", 16, 1000, 8 + 2, 1},
+        {"c128", 17, 1000, 0, 1},
+        {"f32", 8192, 8192, 0, 1},
+        /* runs of 3 bytes 5 apart: not whole words, tiles compete; 120
+         * as for a copy and staged: vec 8 (24-byte groups) by 4 thread
+         * counts, vec 16 (48) by 3, x steps x ldg */
+        {"i8", 3, 100000, 120 + 42, 1, 5},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        at_problem p;
+        at_err e = {0};
+        autotune_problem u = {"transpose", cases[c].type, cases[c].rows,
+                              cases[c].cols, 0, cases[c].ld_out};
+        assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+        at_point *pts;
+        size_t n;
+        assert_int_equal(at_space_points(F, &p, &l, &pts, &n, &e), 0);
+        int strips = 0, tiles = 0;
+        const int64_t s = cases[c].rows < cases[c].cols ? cases[c].rows
+                                                         : cases[c].cols;
+        for (size_t i = 0; i < n; ++i) {
+            const int *v = pts[i].v;
+            if (v[10] == KIND_TILE) {
+                ++tiles;
+                if (at_tp_strips_alone(&p))
+                    assert_true(v[1] <= cases[c].rows &&
+                                v[0] <= cases[c].cols);
+                continue;
+            }
+            ++strips;
+            assert_true(v[2] == 32 && v[3] >= 4);
+            assert_true(v[4] * p.type->bytes <= 16);
+            assert_true(v[11] * v[4] * s * p.type->bytes <= 256);
+            const int group = v[4] * (int)s * p.type->bytes;
+            assert_true(v[6] == 1 ||
+                        (group % 4 == 0 && group > 16 &&
+                         v[2] * v[3] / 32 * 33 * group <= 48 * 1024));
+            assert_int_equal(F->paths(&p, &pts[i]) & 15, 0);
+        }
+        if (strips != cases[c].strips || !tiles != !cases[c].tiles_ok)
+            fail_msg("%s %" PRId64 "x%" PRId64 ": %d strip and %d tile "
+                     "points, expected %d and %s", cases[c].type,
+                     cases[c].rows, cases[c].cols, strips, tiles,
+                     cases[c].strips, cases[c].tiles_ok ? "some" : "none");
+        free(pts);
+    }
+    /* Reasons. */
+    at_problem sq = problem("f32", 100, 100), thin = problem("f32", 3, 5000);
+    at_problem c64 = problem("c128", 16, 5000);
+    at_point bad_tile = strip(8, 1, 1), narrow = strip(8, 1, 1);
+    bad_tile.v[0] = 16;
+    narrow.v[2] = 16;
+    narrow.v[3] = 16;
+    at_point ldg = strip(8, 1, 1), stepped = point(32, 32, 32, 8, 1, 0, 1, 1);
+    ldg.v[9] = 0;
+    stepped.v[11] = 2;
+    /* 3 x 4 bytes: too small to stage; 16 x 16 bytes by 256 threads:
+     * 8 warps x 33 x 64 words. */
+    at_point staged_small = strip(8, 1, 1), staged_big = strip(8, 1, 1);
+    staged_small.v[6] = 2;
+    staged_big.v[6] = 2;
+    struct {
+        const at_problem *p;
+        at_point pt;
+        const char *why;
+    } bad[] = {
+        {&sq, strip(8, 1, 1), "at most 64"},
+        {&thin, bad_tile, "no tile"},
+        {&thin, narrow, "warp wide"},
+        {&thin, strip(2, 1, 1), "128 to"},
+        {&thin, strip(8, 8, 1), "exceeds 16"},
+        {&c64, strip(8, 1, 2), "bytes a thread"},
+        {&thin, ldg, "go together"},
+        {&thin, staged_small, "staging is for"},
+        {&c64, staged_big, "to stage exceeds"},
+        {&sq, stepped, "steps are for strips"},
+        {&thin, point(32, 32, 32, 8, 1, 0, 1, 1), "exceeds the 3x5000"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        char why[256] = "";
+        assert_int_equal(F->valid(bad[i].p, &bad[i].pt, &l, why, sizeof why),
+                         0);
+        if (!strstr(why, bad[i].why))
+            fail_msg("case %zu: reason '%s' lacks '%s'", i, why, bad[i].why);
+    }
+    /* A strip compiles for its short side and says so. */
+    char defs[1024], text[256], name[128];
+    at_point ok = strip(8, 4, 2);
+    F->defines(&thin, &ok, F->paths(&thin, &ok), defs, sizeof defs);
+    assert_non_null(strstr(defs, "#define AT_STRIP 1\n"));
+    assert_non_null(strstr(defs, "#define AT_SHORT 3\n"));
+    assert_non_null(strstr(defs, "#define AT_SHORT_ROWS 1\n"));
+    /* 4 positions of 3 f32: 48 bytes (16 a vector), a run 12 (4). */
+    assert_non_null(strstr(defs, "#define AT_DENSE_BYTES 16\n"));
+    assert_non_null(strstr(defs, "#define AT_RUN_BYTES 4\n"));
+    F->paths_text(F->paths(&thin, &ok), text, sizeof text);
+    assert_non_null(strstr(text, "strip"));
+    F->point_name(&ok, name, sizeof name);
+    assert_string_equal(name, "strip_blk32x8_vec4_st2_ldg1_rst1");
+    at_problem cols = problem("f32", 5000, 3);
+    F->defines(&cols, &ok, F->paths(&cols, &ok), defs, sizeof defs);
+    assert_non_null(strstr(defs, "#define AT_SHORT_ROWS 0\n"));
+    /* Launch: ceil(5000 / 4) groups, 256 threads x 2 steps a block. */
+    at_launch g;
+    F->launch(&cols, &ok, &g);
+    assert_int_equal(g.grid[0], 3);
+    assert_int_equal(g.block[0] * g.block[1], 256);
+    assert_int_equal(g.smem, 0);
+    /* Check shapes keep the short side where it is. */
+    for (int i = 0; i < F->n_checks; ++i) {
+        at_problem ck, ck2;
+        const char *label;
+        at_err e = {0};
+        assert_int_equal(F->check_problem(&thin, i, &ck, &label, &e), 0);
+        assert_int_equal(ck.v[TP_ROWS], 3);
+        assert_true(ck.v[TP_COLS] > 500);
+        assert_int_equal(F->check_problem(&cols, i, &ck2, &label, &e), 0);
+        assert_int_equal(ck2.v[TP_COLS], 3);
+        assert_int_equal(ck2.v[TP_ROWS], ck.v[TP_COLS]);
+        assert_non_null(strstr(label, "strip"));
+        assert_int_equal(F->check_problem(&sq, i, &ck, &label, &e), 0);
+        assert_null(strstr(label, "strip"));
+    }
+}
+
 static void launch_geometry(void **state)
 {
     (void)state;
@@ -463,6 +633,7 @@ int main(void)
         cmocka_unit_test(parse_errors),
         cmocka_unit_test(expansion),
         cmocka_unit_test(code_paths_follow_the_problem),
+        cmocka_unit_test(strips_serve_short_sides),
         cmocka_unit_test(launch_geometry),
         cmocka_unit_test(reference_transposes_and_keeps_padding),
         cmocka_unit_test(problem_validation),

@@ -39,7 +39,7 @@ enum { NEEDED = 0 };
  * in the middle that must fail; every kernel of every cubin is found by
  * name. */
 static void compile_size(int bytes, int sm, unsigned paths, int rows,
-                         int cols)
+                         int cols, int strips_only)
 {
     const at_family *f = at_family_find("transpose");
     const at_type *type = NULL;
@@ -56,8 +56,17 @@ static void compile_size(int bytes, int sm, unsigned paths, int rows,
     at_point *pts;
     size_t n;
     assert_int_equal(at_space_points(f, &p, &l, &pts, &n, &e), 0);
+    if (strips_only) {
+        const int kind = at_axis_index(f, "kind");
+        size_t kept = 0;
+        for (size_t i = 0; i < n; ++i)
+            if (pts[i].v[kind] == 1)
+                pts[kept++] = pts[i];
+        assert_true(kept > 0);
+        n = kept;
+    }
     size_t space = n;
-    if (paths == NEEDED && !full_suite()) {
+    if (paths == NEEDED && !full_suite() && !strips_only) {
         size_t kept = 0;
         for (size_t i = 0; i < n; i += 8)
             pts[kept++] = pts[i];
@@ -124,11 +133,12 @@ static void compile_size(int bytes, int sm, unsigned paths, int rows,
         at_job_release(j);
     }
     at_pool_destroy(pool);
-    printf("# %d-byte elements (%s and its kind), sm_%d, %s: %zu of %zu "
-           "points compiled in %zu programs, plus one failing on purpose\n",
-           bytes, type->name, sm,
+    printf("# %d-byte elements (%s and its kind), %dx%d, sm_%d, %s: %zu of "
+           "%zu %spoints compiled in %zu programs, plus one failing on "
+           "purpose\n",
+           bytes, type->name, rows, cols, sm,
            paths == NEEDED ? "the problem's own paths" : "every path", ok,
-           space, progs);
+           space, strips_only ? "strip " : "", progs);
     assert_int_equal(ok, n);
     free(count);
     free(jobs);
@@ -147,7 +157,7 @@ static int full_suite(void)
     static void every_point_##bytes##_bytes_sm##sm(void **state)           \
     {                                                                       \
         (void)state;                                                        \
-        compile_size(bytes, sm, AT_PATHS_ALL, 4099, 2053);                  \
+        compile_size(bytes, sm, AT_PATHS_ALL, 4099, 2053, 0);               \
     }
 EVERY_POINT(1, 90)
 EVERY_POINT(2, 90)
@@ -165,13 +175,37 @@ EVERY_POINT(16, 80)
     static void own_paths_##bytes##_bytes_sm90(void **state)               \
     {                                                                       \
         (void)state;                                                        \
-        compile_size(bytes, 90, NEEDED, 8192, 8192);                        \
+        compile_size(bytes, 90, NEEDED, 8192, 8192, 0);                     \
     }
 OWN_PATHS(1)
 OWN_PATHS(2)
 OWN_PATHS(4)
 OWN_PATHS(8)
 OWN_PATHS(16)
+
+/* Every strip point, for sm_90 and sm_80 (a strip is compiled for its
+ * short side): short rows of 1 (a copy), 3 and the most a point of the
+ * size takes, short columns of 6, long sides no vector divides. */
+static void strips(int bytes)
+{
+    const int most = 256 / bytes < 64 ? 256 / bytes : 64;
+    const int shapes[][2] = {{1, 4099}, {3, 4099}, {most, 1031}, {4099, 6}};
+    for (int sm = 90; sm >= 80; sm -= 10)
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i)
+            compile_size(bytes, sm, NEEDED, shapes[i][0], shapes[i][1], 1);
+}
+
+#define STRIPS(bytes)                                                       \
+    static void strip_points_##bytes##_bytes(void **state)                  \
+    {                                                                       \
+        (void)state;                                                        \
+        strips(bytes);                                                      \
+    }
+STRIPS(1)
+STRIPS(2)
+STRIPS(4)
+STRIPS(8)
+STRIPS(16)
 
 int main(void)
 {
@@ -189,6 +223,11 @@ int main(void)
         cmocka_unit_test(own_paths_4_bytes_sm90),
         cmocka_unit_test(own_paths_8_bytes_sm90),
         cmocka_unit_test(own_paths_16_bytes_sm90),
+        cmocka_unit_test(strip_points_1_bytes),
+        cmocka_unit_test(strip_points_2_bytes),
+        cmocka_unit_test(strip_points_4_bytes),
+        cmocka_unit_test(strip_points_8_bytes),
+        cmocka_unit_test(strip_points_16_bytes),
         cmocka_unit_test(every_point_1_bytes_sm80),
         cmocka_unit_test(every_point_2_bytes_sm80),
         cmocka_unit_test(every_point_4_bytes_sm80),

@@ -1,0 +1,142 @@
+/* The transpose family's strip kind (templates/transpose.cu, AT_STRIP):
+ * for matrices with a short side (AoS <-> SoA, interleaved pairs, vectors
+ * and copies), a thread moves every short element of a few positions
+ * along the long side, exchanged in registers. Tiles serve these shapes
+ * badly: a tile taller than the matrix is all edge (H100, f32 4x4194304:
+ * 69.6% of the copy, docs/perf/issue16-h100-sweep8.txt). The short side is
+ * a compile-time constant, so a variant serves one short side. */
+#include <stdio.h>
+
+#include "transpose.h"
+
+/* A thread holds at most this many bytes of groups in registers (64
+ * registers: the loads of every step are issued before the first store). */
+enum { STRIP_MAX_STAGED = 256 };
+
+int at_tp_strip_short(const at_problem *p, int *short_rows)
+{
+    const int64_t rows = p->v[TP_ROWS], cols = p->v[TP_COLS];
+    const int64_t s = rows <= cols ? rows : cols;
+    *short_rows = rows <= cols;
+    /* With no point that fits (16-byte elements, a side over 16), tiles
+     * serve it. */
+    return s <= AT_STRIP_MAX_SHORT && s * p->type->bytes <= STRIP_MAX_STAGED
+               ? (int)s
+               : 0;
+}
+
+int at_tp_strips_alone(const at_problem *p)
+{
+    int rows_short;
+    const int64_t s = at_tp_strip_short(p, &rows_short), e = p->type->bytes;
+    const int64_t ld = rows_short ? p->v[TP_LD_OUT] : p->v[TP_LD_IN];
+    const int64_t stride =
+        rows_short ? p->v[TP_STRIDE_OUT] : p->v[TP_STRIDE_IN];
+    return s && (ld == s || ((s * e) % 4 == 0 && (ld * e) % 4 == 0)) &&
+           (p->v[TP_BATCH] == 1 || (stride * e) % 4 == 0);
+}
+
+static int staged(const at_problem *p, const at_point *pt, int s)
+{
+    return pt->v[STEPS] * pt->v[VEC] * s * p->type->bytes;
+}
+
+/* Shared memory of a staged strip: a warp's 32 groups, a word of padding
+ * every 32 (AT_STRIP_SMEM in the template). */
+static int stage_bytes(const at_problem *p, const at_point *pt)
+{
+    int rows_short, s = at_tp_strip_short(p, &rows_short);
+    const int words = pt->v[VEC] * s * p->type->bytes / 4;
+    return pt->v[BLOCK_X] * pt->v[BLOCK_Y] / 32 * 33 * words * 4;
+}
+
+#define REJECT(...) (why ? (void)snprintf(why, n, __VA_ARGS__) : (void)0, 0)
+
+int at_tp_strip_valid(const at_problem *p, const at_point *pt,
+                      const at_limits *l, char *why, size_t n)
+{
+    const int e = p->type->bytes, threads = pt->v[BLOCK_X] * pt->v[BLOCK_Y];
+    int rows_short, s = at_tp_strip_short(p, &rows_short);
+    if (!s)
+        return REJECT("strips are for a side of at most %d elements",
+                      AT_STRIP_MAX_SHORT);
+    /* The tile's axes take their first values: one name a point. */
+    if (pt->v[TILE_X] != 8 || pt->v[TILE_Y] != 8 || pt->v[PACK] ||
+        pt->v[TILES] != 1)
+        return REJECT("strips have no tile (tile 8x8, pack 0, tiles 1)");
+    if (pt->v[BLOCK_X] != 32)
+        return REJECT("strips walk a warp wide (block_x 32)");
+    if (threads < 128 || threads > l->max_threads)
+        return REJECT("%d threads: strips take 128 to %d", threads,
+                      l->max_threads);
+    if (pt->v[VEC] * e > 16)
+        return REJECT("vector of %d bytes exceeds 16", pt->v[VEC] * e);
+    if (staged(p, pt, s) > STRIP_MAX_STAGED)
+        return REJECT("%d bytes a thread exceeds %d", staged(p, pt, s),
+                      STRIP_MAX_STAGED);
+    /* Staged through shared memory: groups of whole words, more than a
+     * 16-byte store each (smaller ones store whole sectors a warp). */
+    const int group = pt->v[VEC] * s * e;
+    if (pt->v[SMEM] == 2 && (group % 4 || group <= 16))
+        return REJECT("staging is for groups of whole words over 16 bytes, "
+                      "not %d", group);
+    if (pt->v[SMEM] == 2 && stage_bytes(p, pt) > 48 * 1024)
+        return REJECT("%d bytes of shared memory to stage exceeds 49152",
+                      stage_bytes(p, pt));
+    if (pt->v[LDG] != pt->v[RESTRICT])
+        return REJECT("ldg and restrict go together (ldg=%d, restrict=%d)",
+                      pt->v[LDG], pt->v[RESTRICT]);
+    return 1;
+}
+
+void at_tp_strip_name(const at_point *pt, char *buf, size_t n)
+{
+    snprintf(buf, n, "strip_blk%dx%d_vec%d_st%d%s_ldg%d_rst%d",
+             pt->v[BLOCK_X], pt->v[BLOCK_Y], pt->v[VEC], pt->v[STEPS],
+             pt->v[SMEM] == 2 ? "_stg" : "", pt->v[LDG], pt->v[RESTRICT]);
+}
+
+/* The largest power of two up to 16 dividing bytes. */
+static int pow2_of(int bytes)
+{
+    int w = 16;
+    while (bytes % w)
+        w /= 2;
+    return w;
+}
+
+void at_tp_strip_defines(const at_problem *p, const at_point *pt, char *buf,
+                         size_t n)
+{
+    const int e = p->type->bytes, v = pt->v[VEC];
+    int rows_short, s = at_tp_strip_short(p, &rows_short);
+    snprintf(buf, n,
+             "#define AT_ELEM_BYTES %d\n#define AT_STRIP 1\n"
+             "#define AT_SHORT %d\n#define AT_SHORT_ROWS %d\n"
+             "#define AT_BLOCK_X %d\n#define AT_BLOCK_Y %d\n"
+             "#define AT_VEC %d\n#define AT_STEPS %d\n"
+             "#define AT_LONG_BYTES %d\n#define AT_DENSE_BYTES %d\n"
+             "#define AT_RUN_BYTES %d\n#define AT_STAGE %d\n"
+             "#define AT_LDG %d\n#define AT_RESTRICT %d\n",
+             e, s, rows_short, pt->v[BLOCK_X], pt->v[BLOCK_Y], v,
+             pt->v[STEPS], v * e, pow2_of(v * s * e), pow2_of(s * e),
+             pt->v[SMEM] == 2, pt->v[LDG], pt->v[RESTRICT]);
+}
+
+void at_tp_strip_launch(const at_problem *p, const at_point *pt,
+                        at_launch *g)
+{
+    int rows_short;
+    (void)at_tp_strip_short(p, &rows_short);
+    const int64_t len = rows_short ? p->v[TP_COLS] : p->v[TP_ROWS];
+    const double groups =
+        (double)((len + pt->v[VEC] - 1) / pt->v[VEC]) * (double)p->v[TP_BATCH];
+    const double per = (double)pt->v[BLOCK_X] * pt->v[BLOCK_Y] * pt->v[STEPS];
+    const double blocks = (groups + per - 1) / per;
+    g->grid[0] = blocks > 2147483647.0 ? 2147483647u : (unsigned)blocks;
+    g->grid[1] = g->grid[2] = 1;
+    g->block[0] = (unsigned)pt->v[BLOCK_X];
+    g->block[1] = (unsigned)pt->v[BLOCK_Y];
+    g->block[2] = 1;
+    g->smem = pt->v[SMEM] == 2 ? (unsigned)stage_bytes(p, pt) : 0;
+}
