@@ -353,7 +353,7 @@ static void args(const at_problem *p, uint64_t in, uint64_t out, at_args *a)
 /* Used when nothing was tuned for an architecture: the classic 32x32 tile
  * (64x64 for bytes, so a side spans 64 bytes) with 32x8 threads and a unit
  * of padding, valid for every type and every architecture this project
- * targets. */
+ * targets; a strip of 32x8 threads where strips alone serve the problem. */
 static void default_point(const at_problem *p, int sm, at_point *pt)
 {
     (void)sm;
@@ -369,6 +369,18 @@ static void default_point(const at_problem *p, int sm, at_point *pt)
     pt->v[RESTRICT] = 1;
     pt->v[KIND] = KIND_TILE;
     pt->v[STEPS] = 1;
+    /* Where strips alone serve the problem, a strip: 256 threads, the
+     * widest vector that fits. */
+    if (at_tp_strips_alone(p)) {
+        int rows_short;
+        const int s = at_tp_strip_short(p, &rows_short);
+        const int e = p->type->bytes;
+        pt->v[TILE_X] = pt->v[TILE_Y] = 8;
+        pt->v[KIND] = KIND_STRIP;
+        pt->v[VEC] = 16 / e;
+        while (pt->v[VEC] > 1 && pt->v[VEC] * s * e > 256)
+            pt->v[VEC] /= 2;
+    }
 }
 
 const at_family at_family_transpose = {

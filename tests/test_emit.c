@@ -121,8 +121,13 @@ static void every_path_builds(void **state)
     at_problem p;
     at_err e = {0};
     assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
-    at_point pt;
-    f->default_point(&p, 90, &pt);
+    at_point pt; /* the classic tile (the default point is a strip) */
+    assert_int_equal(at_point_parse(f,
+                                    "tile_x=32 tile_y=32 block_x=32 "
+                                    "block_y=8 vec=1 pack=0 smem=1 tiles=1 "
+                                    "ldg=1 restrict=1 kind=0 steps=1",
+                                    &pt, &e),
+                     0);
     at_provenance pv = {.sm = 90, .why = "test",
                         .command = "autotune transpose"};
     const char *want[] = {"paths:    with skewed stores (AT_SKEW), vector "

@@ -173,14 +173,22 @@ static void rejections_say_why(void **state)
     assert_int_equal(F->valid(&f32, &ok, &l, why, sizeof why), 1);
     at_point pk = point(128, 128, 8, 16, 4, 1, 2, 2);
     assert_int_equal(F->valid(&i8, &pk, &l, why, sizeof why), 1);
-    /* The default point is valid for every type. */
-    for (int t = 0; at_type_at(t); ++t) {
-        at_problem p = problem(at_type_at(t)->name, 100, 100);
-        at_point d;
-        F->default_point(&p, 90, &d);
-        if (!F->valid(&p, &d, &l, why, sizeof why))
-            fail_msg("default point of %s: %s", p.type->name, why);
-    }
+    /* The default point is valid for every type, thin shapes (a strip)
+     * included. */
+    const int64_t shapes[][2] = {{100, 100}, {4, 100000}, {100000, 1},
+                                 {64, 1000}, {17, 1000}};
+    for (int t = 0; at_type_at(t); ++t)
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
+            at_problem p = problem(at_type_at(t)->name, shapes[i][0],
+                                   shapes[i][1]);
+            at_point d;
+            F->default_point(&p, 90, &d);
+            if (!F->valid(&p, &d, &l, why, sizeof why))
+                fail_msg("default point of %s %" PRId64 "x%" PRId64 ": %s",
+                         p.type->name, shapes[i][0], shapes[i][1], why);
+            assert_int_equal(d.v[10] == KIND_STRIP,
+                             at_tp_strips_alone(&p) != 0);
+        }
 }
 
 static void parse_errors(void **state)
