@@ -369,18 +369,8 @@ static void default_point(const at_problem *p, int sm, at_point *pt)
     pt->v[RESTRICT] = 1;
     pt->v[KIND] = KIND_TILE;
     pt->v[STEPS] = 1;
-    /* Where strips alone serve the problem, a strip: 256 threads, the
-     * widest vector that fits. */
-    if (at_tp_strips_alone(p)) {
-        int rows_short;
-        const int s = at_tp_strip_short(p, &rows_short);
-        const int e = p->type->bytes;
-        pt->v[TILE_X] = pt->v[TILE_Y] = 8;
-        pt->v[KIND] = KIND_STRIP;
-        pt->v[VEC] = 16 / e;
-        while (pt->v[VEC] > 1 && pt->v[VEC] * s * e > 256)
-            pt->v[VEC] /= 2;
-    }
+    if (at_tp_strips_alone(p))
+        at_tp_strip_default(p, pt);
 }
 
 const at_family at_family_transpose = {

@@ -42,7 +42,8 @@ void at_tp_where(const at_problem *p, size_t elem, char *buf, size_t n);
 
 /* transpose_strip.c: the strip kind, for a short side. The short side
  * if the problem has one the kind serves (1 to AT_STRIP_MAX_SHORT
- * elements), with *short_rows 1 where it is the rows; else 0. */
+ * elements), with *short_rows (if not NULL) 1 where it is the rows; else
+ * 0. */
 enum { AT_STRIP_MAX_SHORT = 64 };
 int at_tp_strip_short(const at_problem *p, int *short_rows);
 /* Whether strips alone serve the problem: a short side whose runs are
@@ -58,6 +59,8 @@ void at_tp_strip_defines(const at_problem *p, const at_point *pt, char *buf,
                          size_t n);
 void at_tp_strip_launch(const at_problem *p, const at_point *pt,
                         at_launch *g);
+/* The untuned strip: 32x8 threads, the widest vector that fits. */
+void at_tp_strip_default(const at_problem *p, at_point *pt);
 
 /* transpose_emit.c */
 void at_tp_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,

@@ -122,8 +122,7 @@ static autotune_problem strip_check(const at_problem *p, int i)
 int at_tp_check_problem(const at_problem *p, int i, at_problem *out,
                         const char **label, at_err *e)
 {
-    int rows_short;
-    const int strip = at_tp_strip_short(p, &rows_short) > 0;
+    const int strip = at_tp_strip_short(p, NULL) > 0;
     autotune_problem u = strip ? strip_check(p, i) : checks[i].u;
     u.family = p->family->name;
     u.type = p->type->name;

@@ -17,7 +17,8 @@ int at_tp_strip_short(const at_problem *p, int *short_rows)
 {
     const int64_t rows = p->v[TP_ROWS], cols = p->v[TP_COLS];
     const int64_t s = rows <= cols ? rows : cols;
-    *short_rows = rows <= cols;
+    if (short_rows)
+        *short_rows = rows <= cols;
     /* With no point that fits (16-byte elements, a side over 16), tiles
      * serve it. */
     return s <= AT_STRIP_MAX_SHORT && s * p->type->bytes <= STRIP_MAX_STAGED
@@ -45,7 +46,7 @@ static int staged(const at_problem *p, const at_point *pt, int s)
  * every 32 (AT_STRIP_SMEM in the template). */
 static int stage_bytes(const at_problem *p, const at_point *pt)
 {
-    int rows_short, s = at_tp_strip_short(p, &rows_short);
+    const int s = at_tp_strip_short(p, NULL);
     const int words = pt->v[VEC] * s * p->type->bytes / 4;
     return pt->v[BLOCK_X] * pt->v[BLOCK_Y] / 32 * 33 * words * 4;
 }
@@ -56,7 +57,7 @@ int at_tp_strip_valid(const at_problem *p, const at_point *pt,
                       const at_limits *l, char *why, size_t n)
 {
     const int e = p->type->bytes, threads = pt->v[BLOCK_X] * pt->v[BLOCK_Y];
-    int rows_short, s = at_tp_strip_short(p, &rows_short);
+    const int s = at_tp_strip_short(p, NULL);
     if (!s)
         return REJECT("strips are for a side of at most %d elements",
                       AT_STRIP_MAX_SHORT);
@@ -139,4 +140,20 @@ void at_tp_strip_launch(const at_problem *p, const at_point *pt,
     g->block[1] = (unsigned)pt->v[BLOCK_Y];
     g->block[2] = 1;
     g->smem = pt->v[SMEM] == 2 ? (unsigned)stage_bytes(p, pt) : 0;
+}
+
+void at_tp_strip_default(const at_problem *p, at_point *pt)
+{
+    const int s = at_tp_strip_short(p, NULL), e = p->type->bytes;
+    pt->v[TILE_X] = pt->v[TILE_Y] = 8;
+    pt->v[PACK] = 0;
+    pt->v[SMEM] = 1;
+    pt->v[TILES] = 1;
+    pt->v[BLOCK_X] = 32;
+    pt->v[BLOCK_Y] = 8;
+    pt->v[KIND] = KIND_STRIP;
+    pt->v[STEPS] = 1;
+    pt->v[VEC] = 16 / e;
+    while (pt->v[VEC] > 1 && pt->v[VEC] * s * e > STRIP_MAX_STAGED)
+        pt->v[VEC] /= 2;
 }
