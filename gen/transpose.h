@@ -59,7 +59,9 @@ void at_tp_strip_defines(const at_problem *p, const at_point *pt, char *buf,
                          size_t n);
 void at_tp_strip_launch(const at_problem *p, const at_point *pt,
                         at_launch *g);
-/* The untuned strip: 32x8 threads, the widest vector that fits. */
+/* The untuned strip, from the default tile point in *pt (whose 32x8
+ * threads, ldg and single step it keeps): no tile, the widest vector that
+ * fits. */
 void at_tp_strip_default(const at_problem *p, at_point *pt);
 
 /* transpose_emit.c */

@@ -97,26 +97,17 @@ static autotune_problem strip_check(const at_problem *p, int i)
     const int64_t n = strip_checks[i].len, ld_long = strip_checks[i].ld_long;
     const int64_t ld_run = s + strip_checks[i].ld_run;
     const int64_t batch = strip_checks[i].batch;
-    const int64_t s_long = s * ld_long + strip_checks[i].pad_long;
-    const int64_t s_run = n * ld_run + strip_checks[i].pad_run;
-    autotune_problem u = {0};
-    u.batch = batch;
-    if (rows_short) {
-        u.rows = s;
-        u.cols = n;
-        u.ld_in = ld_long;
-        u.ld_out = ld_run;
-        u.stride_in = batch > 1 ? s_long : 0;
-        u.stride_out = batch > 1 ? s_run : 0;
-    } else {
-        u.rows = n;
-        u.cols = s;
-        u.ld_in = ld_run;
-        u.ld_out = ld_long;
-        u.stride_in = batch > 1 ? s_run : 0;
-        u.stride_out = batch > 1 ? s_long : 0;
-    }
-    return u;
+    /* Per buffer, rows, ld and stride: [0] the long rows (s of them),
+     * [1] the runs (n); the input is [0] where rows are short. */
+    const int64_t side[2] = {s, n}, ld[2] = {ld_long, ld_run};
+    const int64_t stride[2] = {
+        batch > 1 ? s * ld_long + strip_checks[i].pad_long : 0,
+        batch > 1 ? n * ld_run + strip_checks[i].pad_run : 0};
+    const int in = !rows_short;
+    return (autotune_problem){.rows = side[in], .cols = side[!in],
+                              .ld_in = ld[in], .ld_out = ld[!in],
+                              .batch = batch, .stride_in = stride[in],
+                              .stride_out = stride[!in]};
 }
 
 int at_tp_check_problem(const at_problem *p, int i, at_problem *out,

@@ -145,14 +145,9 @@ void at_tp_strip_launch(const at_problem *p, const at_point *pt,
 void at_tp_strip_default(const at_problem *p, at_point *pt)
 {
     const int s = at_tp_strip_short(p, NULL), e = p->type->bytes;
+    /* The tile's threads, ldg and one step stay; no tile. */
     pt->v[TILE_X] = pt->v[TILE_Y] = 8;
-    pt->v[PACK] = 0;
-    pt->v[SMEM] = 1;
-    pt->v[TILES] = 1;
-    pt->v[BLOCK_X] = 32;
-    pt->v[BLOCK_Y] = 8;
     pt->v[KIND] = KIND_STRIP;
-    pt->v[STEPS] = 1;
     pt->v[VEC] = 16 / e;
     while (pt->v[VEC] > 1 && pt->v[VEC] * s * e > STRIP_MAX_STAGED)
         pt->v[VEC] /= 2;
