@@ -208,7 +208,8 @@ static void point_name(const at_point *pt, char *buf, size_t n)
  * (64 ms, f32, 16 to a program), half of it where a plain element copy
  * stands in. */
 enum { PATH_SKEW = 1, PATH_THIN = 2, PATH_WIDE = 4, PATH_EDGE = 8,
-       PATH_STRIP = 16 /* none: a strip, which has no optional paths */ };
+       PATH_STRIP = 16 /* none: a strip, which has no optional paths */,
+       PATH_SHIFT_IN = 32, PATH_SHIFT_OUT = 64 };
 
 /* Tiles of a problem at this point, every matrix of the batch. Under
  * 2^63 (each factor is under 2^31, nx * ny at most rows * cols / 64), so
@@ -240,10 +241,18 @@ static unsigned paths(const at_problem *p, const at_point *pt)
      * element path. Buffers are taken as aligned to it (cudaMalloc's are);
      * a caller's that are not take the plain element copy. */
     const int64_t aw = (int64_t)pt->v[VEC] * shape_of(p, pt).k;
-    if (v[TP_ROWS] % pt->v[TILE_Y] || v[TP_COLS] % pt->v[TILE_X] ||
-        v[TP_LD_IN] % aw || v[TP_LD_OUT] % aw ||
-        (v[TP_BATCH] > 1 && (v[TP_STRIDE_IN] % aw || v[TP_STRIDE_OUT] % aw)))
+    const int in_off = v[TP_LD_IN] % aw ||
+                       (v[TP_BATCH] > 1 && v[TP_STRIDE_IN] % aw);
+    const int out_off = v[TP_LD_OUT] % aw ||
+                        (v[TP_BATCH] > 1 && v[TP_STRIDE_OUT] % aw);
+    if (v[TP_ROWS] % pt->v[TILE_Y] || v[TP_COLS] % pt->v[TILE_X] || in_off ||
+        out_off)
         k |= PATH_EDGE;
+    /* Packed rows off the vector width: shifted words (without, they take
+     * the element path: H100, i8 with odd sides, 31 to 58% of the
+     * copy). */
+    if (shape_of(p, pt).k > 1)
+        k |= (in_off ? PATH_SHIFT_IN : 0) | (out_off ? PATH_SHIFT_OUT : 0);
     return k;
 }
 
@@ -256,7 +265,9 @@ static void paths_text(unsigned k, char *buf, size_t n)
     } all[] = {{PATH_SKEW, "skewed stores (AT_SKEW)"},
                {PATH_THIN, "vector copy (AT_THIN)"},
                {PATH_WIDE, "64-bit tile indices (AT_WIDE)"},
-               {PATH_EDGE, "element path for edge tiles (AT_EDGE)"}};
+               {PATH_EDGE, "element path for edge tiles (AT_EDGE)"},
+               {PATH_SHIFT_IN, "shifted word loads (AT_SHIFT_IN)"},
+               {PATH_SHIFT_OUT, "shifted word stores (AT_SHIFT_OUT)"}};
     size_t len = 0;
     buf[0] = '\0';
     if (k == PATH_STRIP) {
@@ -290,13 +301,15 @@ static void defines(const at_problem *p, const at_point *pt, unsigned k,
              "#define AT_BLOCK_Y %d\n#define AT_PACK %d\n#define AT_VEC %d\n"
              "#define AT_SMEM %d\n#define AT_TILES %d\n#define AT_LDG %d\n"
              "#define AT_RESTRICT %d\n#define AT_SKEW %d\n"
-             "#define AT_THIN %d\n#define AT_WIDE %d\n#define AT_EDGE %d\n",
+             "#define AT_THIN %d\n#define AT_WIDE %d\n#define AT_EDGE %d\n"
+             "#define AT_SHIFT_IN %d\n#define AT_SHIFT_OUT %d\n",
              p->type->bytes, s.tx, s.ty, s.bx, s.by, s.k, s.vec, s.smem,
              pt->v[TILES], pt->v[LDG], pt->v[RESTRICT],
-             /* Only where the type and point can skew. */
+             /* Only where the type and point can skew (shift). */
              (k & PATH_SKEW) && skew_rows(p, pt) ? 1 : 0,
              k & PATH_THIN ? 1 : 0, k & PATH_WIDE ? 1 : 0,
-             k & PATH_EDGE ? 1 : 0);
+             k & PATH_EDGE ? 1 : 0, (k & PATH_SHIFT_IN) && s.k > 1 ? 1 : 0,
+             (k & PATH_SHIFT_OUT) && s.k > 1 ? 1 : 0);
 }
 
 /* Blocks for a problem: a tiles-per-block share of every tile, at most

@@ -42,6 +42,15 @@
  *                          matrix's edge and rows the vector width does
  *                          not divide; without it those are copied
  *                          element by element, correct and slower
+ *   AT_SHIFT_IN            1 (packed tiles): input rows off the word
+ *                          (an odd ld_in of bytes) load whole aligned
+ *                          words and funnel-shift them into place, instead
+ *                          of taking the element path; rows on it load
+ *                          words too (no vectors)
+ *   AT_SHIFT_OUT           1 (packed tiles): the same for output rows,
+ *                          stored as aligned words shifted from the tile's,
+ *                          the first and last of each row (shared with the
+ *                          tiles beside it) element by element
  *
  * Launch: block (AT_BLOCK_X, AT_BLOCK_Y), a 1-D grid of
  * min(ceil(tiles / AT_TILES), 2^31 - 1) blocks (the kernel loops), where
@@ -58,11 +67,16 @@
  * more input rows for that. An edge tile below a skewed one writes its
  * rows unskewed, the few elements they share with the same values.
  *
- * Whole tiles whose rows allow the vector width take the fast path: each
- * thread loads its part of the tile into registers, (transposes packed
- * words in registers,) writes shared memory along rows, and after a barrier
- * reads it down columns and stores whole vectors. Edge tiles and rows the
- * vector width does not divide take the element path, which walks the
+ * Tiles whose rows allow the vector width (or shifted words) take the
+ * fast path: each thread loads its part of the tile into registers,
+ * (transposes packed words in registers,) writes shared memory along rows,
+ * and after a barrier reads it down columns and stores whole vectors.
+ * With AT_EDGE, tiles cut by the matrix's last row take it too (rows past
+ * the edge neither loaded nor stored, the last partial vectors element by
+ * element: H100, f16 164 x 304536, 55% of the copy to 93%). Tiles cut by
+ * the last column (which would read the padding past it), tiles whose
+ * loads would pass the input's last element, and rows the vector width
+ * does not divide take the element path, which walks the
  * valid part of the tile linearly so that thin matrices (3 x 1000000,
  * 1 x N) keep every thread busy and their stores contiguous (with AT_EDGE;
  * without it, a plain element copy). */
@@ -626,6 +640,22 @@ __device__ __forceinline__ void at_transpose_words(unsigned int *w)
 
 /* The tile a block works on: where it starts, how much of it is inside
  * the matrix, and whether it takes the fast path. */
+/* Elements past a row's last that shifted loads may read. */
+#if AT_SHIFT_IN
+#define AT_SLACK ((4 - AT_ELEM_BYTES) / AT_ELEM_BYTES)
+#else
+#define AT_SLACK 0
+#endif
+/* The valid rows and columns of a fast tile: any, with the element path
+ * (tiles cut by the edge take the fast path); else all. */
+#if AT_EDGE
+#define AT_RV(s) ((s).rv)
+#define AT_CV(s) ((s).cv)
+#else
+#define AT_RV(s) AT_TILE_Y
+#define AT_CV(s) AT_TILE_X
+#endif
+
 struct at_tile {
     const at_elem *in;  /* the tile's first input element */
     at_elem *out;       /* the tile's first output element */
@@ -639,7 +669,8 @@ struct at_tile {
 __device__ __forceinline__ at_tile at_tile_at(
     const at_elem *in, at_elem *out, int rows, int cols, long long ld_in,
     long long ld_out, long long stride_in, long long stride_out,
-    long long tiles_x, long long tiles_y, long long t, bool vec_ok)
+    long long tiles_x, long long tiles_y, long long t, bool vec_ok,
+    const at_elem *in_end)
 {
     at_tile s;
     long long bx, by, z;
@@ -668,16 +699,75 @@ __device__ __forceinline__ at_tile at_tile_at(
     s.top = y0 == 0;
     s.in = in + z * stride_in + (long long)y0 * ld_in + x0;
     s.out = out + z * stride_out + (long long)x0 * ld_out + y0;
-    s.fast = vec_ok && s.rv == AT_TILE_Y && s.cv == AT_TILE_X;
+    /* A tile cut by the edge takes the fast path too (with the element
+     * path compiled in): its loads read whole rows of the tile, past the
+     * matrix's last column, never past the input's last element (nor do
+     * shifted loads, up to 3 bytes past a row's last). */
+    const bool inside = s.in + (long long)(s.avail - 1) * ld_in + AT_TILE_X +
+                            AT_SLACK <= in_end;
+#if AT_EDGE
+    /* Cut at the bottom only: cut at the right, whole rows would read the
+     * padding past the last column too. */
+    s.fast = vec_ok && inside && s.cv == AT_TILE_X;
+#else
+    s.fast = vec_ok && inside && s.rv == AT_TILE_Y && s.cv == AT_TILE_X;
+#endif
     return s;
 }
 
-/* Fast path, step 1: this thread's part of a whole tile into registers.
- * Addresses as a base and constant steps: the unrolled body's index
- * arithmetic is a large share of NVVM's time. */
+#if (AT_SHIFT_IN || AT_SHIFT_OUT) && AT_PACK == 1
+#error "AT_SHIFT_IN and AT_SHIFT_OUT are for packed tiles"
+#endif
+
+#if AT_SHIFT_IN
+/* Fast path, step 1, for input rows off the word: each unit from the two
+ * aligned words it straddles, by a funnel shift of the row's offset in
+ * the word (a runtime value: with an odd ld_in every row has its own); a
+ * row on the word reads no second word. Word loads, as rows may sit
+ * anywhere in a vector; the second word is the next lane's first, from
+ * L1. A row's last word reads up to 3 bytes past its last element: a
+ * tile whose loads would pass the input's last element takes the element
+ * path (at_tile_at). */
 __device__ __forceinline__ void at_load(
     at_vec_u (&r)[AT_LOAD_ROWS][AT_LOAD_COLS][AT_PACK],
-    const at_elem *AT_RST src, long long ld_in, int tx, int ty)
+    const at_elem *AT_RST src, long long ld_in, int tx, int ty, int rv)
+{
+    const at_elem *p = src + (long long)(ty * AT_PACK) * ld_in + tx * AT_CH;
+    const long long step = ld_in * (AT_BLOCK_Y * AT_PACK);
+#pragma unroll
+    for (int i = 0; i < AT_LOAD_ROWS; ++i, p += step)
+#pragma unroll
+        for (int q = 0; q < AT_PACK; ++q) {
+            /* Past the matrix's last row: zeros (see below). */
+            const bool in = ty * AT_PACK + q + i * (AT_BLOCK_Y * AT_PACK) < rv;
+            const unsigned long long a =
+                (unsigned long long)(p + q * ld_in);
+            const unsigned int off = (unsigned int)a & 3u, sh = off * 8;
+            const unsigned int *w = (const unsigned int *)(a - off);
+#pragma unroll
+            for (int j = 0; j < AT_LOAD_COLS; ++j) {
+                const unsigned int *wj = w + j * (AT_BLOCK_X * AT_VEC);
+                unsigned int x[AT_VEC + 1];
+#pragma unroll
+                for (int k = 0; k < AT_VEC; ++k)
+                    x[k] = in ? AT_LD(wj + k) : 0u;
+                x[AT_VEC] = in && sh ? AT_LD(wj + AT_VEC) : 0u;
+#pragma unroll
+                for (int k = 0; k < AT_VEC; ++k)
+                    r[i][j][q].u[k] = __funnelshift_r(x[k], x[k + 1], sh);
+            }
+        }
+}
+#else
+/* Fast path, step 1: this thread's part of a tile into registers, its
+ * first rv rows (the rest are past the matrix's last row; a tile cut by
+ * the right edge loads whole rows, read past the edge and never stored,
+ * where at_tile_at finds them inside the input). Addresses as a base and
+ * constant steps: the unrolled body's index arithmetic is a large share
+ * of NVVM's time. */
+__device__ __forceinline__ void at_load(
+    at_vec_u (&r)[AT_LOAD_ROWS][AT_LOAD_COLS][AT_PACK],
+    const at_elem *AT_RST src, long long ld_in, int tx, int ty, int rv)
 {
     const at_elem *p = src + (long long)(ty * AT_PACK) * ld_in + tx * AT_CH;
     const long long step = ld_in * (AT_BLOCK_Y * AT_PACK);
@@ -687,9 +777,15 @@ __device__ __forceinline__ void at_load(
         for (int j = 0; j < AT_LOAD_COLS; ++j)
 #pragma unroll
             for (int q = 0; q < AT_PACK; ++q)
-                r[i][j][q].v = AT_LD((const at_vec *)(
-                    p + q * ld_in + j * (AT_BLOCK_X * AT_CH)));
+                /* Zero past it: a register left as the last tile had it
+                 * would stay live across the loop. */
+                r[i][j][q].v =
+                    ty * AT_PACK + q + i * (AT_BLOCK_Y * AT_PACK) < rv
+                        ? AT_LD((const at_vec *)(
+                              p + q * ld_in + j * (AT_BLOCK_X * AT_CH)))
+                        : at_vec();
 }
+#endif
 
 /* Fast path, step 2: the registers into shared memory along rows, packed
  * words transposed first. */
@@ -735,19 +831,78 @@ __device__ __forceinline__ void at_put(
         }
 }
 
-/* Fast path, step 3: shared memory down columns into whole vectors of the
- * output. A vector's AT_VEC units share one swizzle (their rows share
- * g / AT_VEC), so they are a column's offset and constant row steps. */
+/* Element y of output row c in the shared tile. */
+__device__ __forceinline__ at_elem at_tile_elem(const at_unit *tile, int y,
+                                                int c)
+{
+#if AT_PACK > 1
+    return (at_elem)(tile[AT_SIDX(y / AT_PACK, c)] >>
+                     (8 * AT_ELEM_BYTES * (y % AT_PACK)));
+#else
+    return tile[AT_SIDX(y, c)];
+#endif
+}
+
+#if AT_SHIFT_OUT
+/* Fast path, step 3, for output rows off the word: each aligned word of
+ * a row from the two tile units it straddles, by a funnel shift of the
+ * row's offset in the word. Words wholly inside the row's first rv
+ * elements; the first and last, shared with the tiles above and below,
+ * are at_store_rest's. */
 __device__ __forceinline__ void at_store(
     at_elem *AT_RST dst, const at_unit *tile, long long ld_out, int tx,
-    int ty)
+    int ty, int rv, int cv)
+{
+#pragma unroll
+    for (int i = 0; i < AT_STORE_ROWS; ++i) {
+        const int c = ty + i * AT_BLOCK_Y;
+        if (c >= cv)
+            continue; /* past the matrix's last column */
+        at_elem *row = dst + (long long)c * ld_out;
+        const unsigned long long a = (unsigned long long)row;
+        const int off = (int)(a & 3u);
+        const unsigned int sh = (unsigned int)off * 8;
+        unsigned int *w = (unsigned int *)(a - (unsigned int)off);
+#pragma unroll
+        for (int j = 0; j < AT_STORE_COLS; ++j) {
+            const int g0 = (tx + j * AT_BLOCK_X) * AT_VEC;
+            const at_unit *col = tile + at_store_idx(i, j, tx, ty);
+            /* x[k + 1] is unit g0 + k; x[0] the one before. */
+            unsigned int x[AT_VEC + 1];
+            x[0] = sh && g0 > 0 ? tile[AT_SIDX(g0 - 1, c)] : 0u;
+#pragma unroll
+            for (int k = 0; k < AT_VEC; ++k)
+                x[k + 1] = col[k * AT_ROW];
+            /* Word t holds the row's bytes 4t - off to 4t - off + 3. */
+#pragma unroll
+            for (int k = 0; k < AT_VEC; ++k) {
+                const int t = g0 + k;
+                if (4 * t >= off && 4 * t + 4 - off <= rv * AT_ELEM_BYTES)
+                    w[t] = __funnelshift_l(x[k], x[k + 1], sh);
+            }
+        }
+    }
+}
+#else
+/* Fast path, step 3: shared memory down columns into whole vectors of the
+ * output, those wholly inside the row's first rv elements (the rest are
+ * at_store_rest's); rows past cv are past the matrix's last column. A
+ * vector's AT_VEC units share one swizzle (their rows share g / AT_VEC),
+ * so they are a column's offset and constant row steps. */
+__device__ __forceinline__ void at_store(
+    at_elem *AT_RST dst, const at_unit *tile, long long ld_out, int tx,
+    int ty, int rv, int cv)
 {
     at_elem *p = dst + (long long)ty * ld_out + tx * (AT_VEC * AT_PACK);
     const long long step = ld_out * AT_BLOCK_Y;
 #pragma unroll
     for (int i = 0; i < AT_STORE_ROWS; ++i, p += step) {
+        if (ty + i * AT_BLOCK_Y >= cv)
+            continue;
 #pragma unroll
         for (int j = 0; j < AT_STORE_COLS; ++j) {
+            if ((tx + j * AT_BLOCK_X + 1) * (AT_VEC * AT_PACK) > rv)
+                continue;
             const at_unit *col = tile + at_store_idx(i, j, tx, ty);
             at_vec_u u;
 #pragma unroll
@@ -755,6 +910,38 @@ __device__ __forceinline__ void at_store(
                 u.u[k] = col[k * AT_ROW];
             *(at_vec *)(p + j * (AT_BLOCK_X * AT_VEC * AT_PACK)) = u.v;
         }
+    }
+}
+#endif
+
+/* Fast path, step 3, the elements at_store left: of each of the first cv
+ * output rows, those past its last whole vector (word) before rv, and
+ * with shifted stores those before its first whole word; one by one, not
+ * unrolled (a tile cut by the matrix's edge, or at most 3 bytes a row). */
+__device__ __forceinline__ void at_store_rest(at_elem *AT_RST dst,
+                                              const at_unit *tile,
+                                              long long ld_out, int tx,
+                                              int ty, int rv, int cv)
+{
+#pragma unroll 1
+    for (int c = ty; c < cv; c += AT_BLOCK_Y) {
+        at_elem *row = dst + (long long)c * ld_out;
+#if AT_SHIFT_OUT
+        const int off = (int)((unsigned long long)row & 3u);
+        const int head = off ? (4 - off) / AT_ELEM_BYTES : 0;
+        const int end = (((rv * AT_ELEM_BYTES + off) & ~3) - off) /
+                        AT_ELEM_BYTES;
+#else
+        const int head = 0;
+        const int end = rv / (AT_VEC * AT_PACK) * (AT_VEC * AT_PACK);
+#endif
+        const int h = head < rv ? head : rv;
+#pragma unroll 1
+        for (int y = tx; y < h; y += AT_BLOCK_X)
+            row[y] = at_tile_elem(tile, y, c);
+#pragma unroll 1
+        for (int y = (end > head ? end : head) + tx; y < rv; y += AT_BLOCK_X)
+            row[y] = at_tile_elem(tile, y, c);
     }
 }
 
@@ -796,6 +983,8 @@ __device__ __forceinline__ void at_store_skewed(
 #pragma unroll 1
     for (int i = 0; i < AT_STORE_ROWS; ++i) {
         const int c = ty + i * AT_BLOCK_Y;
+        if (c >= s.cv)
+            break; /* past the matrix's last column */
         at_elem *row = s.out + (long long)c * ld_out;
         const int d = at_skew(row);
         const int hi = s.avail < AT_TILE_Y + d ? s.avail : AT_TILE_Y + d;
@@ -815,9 +1004,9 @@ __device__ __forceinline__ void at_store_skewed(
         for (int y = d + (hi - d) / AT_VEC * AT_VEC + tx; y < hi;
              y += AT_BLOCK_X)
             row[y] = tile[AT_SIDX(y, c)];
-        if (s.top)
+        if (s.top) /* (a matrix may end before d) */
 #pragma unroll 1
-            for (int y = tx; y < d; y += AT_BLOCK_X)
+            for (int y = tx; y < d && y < hi; y += AT_BLOCK_X)
                 row[y] = tile[AT_SIDX(y, c)];
     }
 }
@@ -917,8 +1106,11 @@ __device__ __forceinline__ void at_tile_out(const at_unit *tile,
         return;
     }
 #endif
-    if (s.fast)
-        at_store(s.out, tile, ld_out, tx, ty);
+    if (s.fast) {
+        at_store(s.out, tile, ld_out, tx, ty, AT_RV(s), AT_CV(s));
+        if (AT_SHIFT_OUT || AT_RV(s) < AT_TILE_Y)
+            at_store_rest(s.out, tile, ld_out, tx, ty, AT_RV(s), AT_CV(s));
+    }
 #if AT_EDGE
     else
         at_edge_store(etile, s, ld_out, tid);
@@ -939,17 +1131,30 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
     const long long tiles_x = ((long long)cols + AT_TILE_X - 1) / AT_TILE_X;
     const long long tiles_y = ((long long)rows + AT_TILE_Y - 1) / AT_TILE_Y;
     const long long tiles = tiles_x * tiles_y * batch;
+    /* One past the input's last element. */
+    const at_elem *in_end = in + (batch - 1) * stride_in +
+                            (long long)(rows - 1) * ld_in + cols;
     /* Elements per vector along a row; the rows (and matrices) of both
      * sides must start on such a vector's boundary. */
     const int aw = AT_VEC * AT_PACK;
+    (void)aw;
+#if AT_SHIFT_IN
+    /* Rows anywhere: shifted words. */
+    const bool in_ok = true;
+#else
     const bool in_ok =
         aw == 1 ||
         ((ld_in % aw) == 0 && (batch == 1 || (stride_in % aw) == 0) &&
          ((unsigned long long)in % (aw * AT_ELEM_BYTES)) == 0);
+#endif
+#if AT_SHIFT_OUT
+    const bool out_ok = true;
+#else
     const bool out_ok =
         aw == 1 ||
         ((ld_out % aw) == 0 && (batch == 1 || (stride_out % aw) == 0) &&
          ((unsigned long long)out % (aw * AT_ELEM_BYTES)) == 0);
+#endif
 #if AT_SKEW
     /* Output rows off the 32-byte sectors: skewed tiles, whose stores are
      * aligned whatever ld_out is. */
@@ -1017,9 +1222,9 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
             if (k < count) {
                 n = at_tile_at(in, out, rows, cols, ld_in, ld_out, stride_in,
                                stride_out, tiles_x, tiles_y, first + k,
-                               vec_ok);
+                               vec_ok, in_end);
                 if (n.fast)
-                    at_load(r, n.in, ld_in, tx, ty);
+                    at_load(r, n.in, ld_in, tx, ty, AT_RV(n));
             }
             if (k > 0) {
                 at_tile_out(tile, etile, s, ld_out, tx, ty, tid, skew);
@@ -1036,9 +1241,9 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
     for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
         const at_tile s = at_tile_at(in, out, rows, cols, ld_in, ld_out,
                                      stride_in, stride_out, tiles_x, tiles_y,
-                                     t, vec_ok);
+                                     t, vec_ok, in_end);
         if (s.fast)
-            at_load(r, s.in, ld_in, tx, ty);
+            at_load(r, s.in, ld_in, tx, ty, AT_RV(s));
         at_tile_in(tile, etile, s, r, ld_in, ld_out, tx, ty, tid, skew);
         __syncthreads();
         at_tile_out(tile, etile, s, ld_out, tx, ty, tid, skew);

@@ -307,17 +307,74 @@ static void code_paths_follow_the_problem(void **state)
         assert_int_equal(defined(src, "AT_THIN"), 1);
         assert_int_equal(defined(src, "AT_WIDE"), 1);
         assert_int_equal(defined(src, "AT_EDGE"), 1);
+        /* Shifted words for packed points only. */
+        const int packed = cases[i].pt.v[5] && p.type->bytes < 4;
+        assert_int_equal(defined(src, "AT_SHIFT_IN"), packed);
+        assert_int_equal(defined(src, "AT_SHIFT_OUT"), packed);
         free(src);
     }
     char text[256];
     F->paths_text(0, text, sizeof text);
     assert_string_equal(text, "without skewed stores (AT_SKEW), vector copy "
                               "(AT_THIN), 64-bit tile indices (AT_WIDE), "
-                              "element path for edge tiles (AT_EDGE)");
+                              "element path for edge tiles (AT_EDGE), "
+                              "shifted word loads (AT_SHIFT_IN), shifted "
+                              "word stores (AT_SHIFT_OUT)");
     F->paths_text(AT_PATHS_ALL, text, sizeof text);
     assert_string_equal(text, "with skewed stores (AT_SKEW), vector copy "
                               "(AT_THIN), 64-bit tile indices (AT_WIDE), "
-                              "element path for edge tiles (AT_EDGE)");
+                              "element path for edge tiles (AT_EDGE), "
+                              "shifted word loads (AT_SHIFT_IN), shifted "
+                              "word stores (AT_SHIFT_OUT)");
+}
+
+/* Packed 1- and 2-byte points whose input (output) rows or matrices are
+ * off the vector width load (store) shifted words, one side or both;
+ * unpacked points and wider types never do. */
+static void shifted_words_follow_the_rows(void **state)
+{
+    (void)state;
+    typedef struct {
+        autotune_problem u;
+        at_point pt;
+        int in, out, edge;
+    } want_t;
+    const at_point i8pk = point(64, 64, 16, 16, 1, 1, 1, 1);  /* words */
+    const at_point i8pk4 = point(256, 64, 16, 16, 4, 1, 2, 1); /* 16 B */
+    const want_t cases[] = {
+        {{"transpose", "i8", 8192, 8192, 0, 0}, i8pk, 0, 0, 0},
+        /* Odd sides: rows off the word on both sides. */
+        {{"transpose", "i8", 8191, 8209, 0, 0}, i8pk, 1, 1, 1},
+        /* Input rows on the word, off a 16-byte vector. */
+        {{"transpose", "i8", 8192, 8192, 8196, 0}, i8pk4, 1, 0, 1},
+        {{"transpose", "i8", 8192, 8192, 8196, 0}, i8pk, 0, 0, 0},
+        /* Output matrices off the word. */
+        {{"transpose", "u8", 64, 64, 0, 0, 3, 64 * 64, 64 * 64 + 2}, i8pk,
+         0, 1, 1},
+        {{"transpose", "f16", 8192, 8191, 0, 0},
+         point(64, 64, 16, 16, 2, 1, 2, 1), 1, 0, 1},
+        /* Unpacked bytes and wider types: the element path. */
+        {{"transpose", "i8", 8191, 8209, 0, 0},
+         point(64, 64, 32, 8, 1, 0, 1, 1), 0, 0, 1},
+        {{"transpose", "f32", 8191, 8209, 0, 0},
+         point(64, 64, 16, 32, 1, 0, 2, 1), 0, 0, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        at_problem p;
+        at_err e = {0};
+        if (at_problem_from_api(&p, &cases[i].u, &e))
+            fail_msg("case %zu: %s", i, e.msg);
+        char *src = at_expand(&p, &cases[i].pt, "k", NULL, &e);
+        assert_non_null(src);
+        if (defined(src, "AT_SHIFT_IN") != cases[i].in ||
+            defined(src, "AT_SHIFT_OUT") != cases[i].out ||
+            defined(src, "AT_EDGE") != cases[i].edge)
+            fail_msg("case %zu: AT_SHIFT_IN %d AT_SHIFT_OUT %d AT_EDGE %d, "
+                     "want %d %d %d", i, defined(src, "AT_SHIFT_IN"),
+                     defined(src, "AT_SHIFT_OUT"), defined(src, "AT_EDGE"),
+                     cases[i].in, cases[i].out, cases[i].edge);
+        free(src);
+    }
 }
 
 /* A strip point: 32 x by threads, vec positions, steps in flight. */
@@ -641,6 +698,7 @@ int main(void)
         cmocka_unit_test(parse_errors),
         cmocka_unit_test(expansion),
         cmocka_unit_test(code_paths_follow_the_problem),
+        cmocka_unit_test(shifted_words_follow_the_rows),
         cmocka_unit_test(strips_serve_short_sides),
         cmocka_unit_test(launch_geometry),
         cmocka_unit_test(reference_transposes_and_keeps_padding),
