@@ -237,9 +237,10 @@ static unsigned paths(const at_problem *p, const at_point *pt)
         k |= PATH_THIN;
     if (tiles_of(p, pt) > 4294967295.0)
         k |= PATH_WIDE;
-    /* Tiles cut by the edge, or rows (matrices) off the vector width: the
-     * element path. Buffers are taken as aligned to it (cudaMalloc's are);
-     * a caller's that are not take the plain element copy. */
+    /* Tiles cut by the edge (the fast path, rows and vectors past the edge
+     * skipped), or rows (matrices) off the vector width (the element
+     * path). Buffers are taken as aligned to it (cudaMalloc's are); a
+     * caller's that are not take the plain element copy. */
     const int64_t aw = (int64_t)pt->v[VEC] * shape_of(p, pt).k;
     const int in_off = v[TP_LD_IN] % aw ||
                        (v[TP_BATCH] > 1 && v[TP_STRIDE_IN] % aw);
@@ -265,7 +266,7 @@ static void paths_text(unsigned k, char *buf, size_t n)
     } all[] = {{PATH_SKEW, "skewed stores (AT_SKEW)"},
                {PATH_THIN, "vector copy (AT_THIN)"},
                {PATH_WIDE, "64-bit tile indices (AT_WIDE)"},
-               {PATH_EDGE, "element path for edge tiles (AT_EDGE)"},
+               {PATH_EDGE, "edge tiles (AT_EDGE)"},
                {PATH_SHIFT_IN, "shifted word loads (AT_SHIFT_IN)"},
                {PATH_SHIFT_OUT, "shifted word stores (AT_SHIFT_OUT)"}};
     size_t len = 0;

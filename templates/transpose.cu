@@ -38,10 +38,11 @@
  *   AT_WIDE                1: 64-bit tile indices; without it a launch
  *                          must have fewer than 2^32 tiles (the emitted
  *                          launcher refuses more)
- *   AT_EDGE                1: the element path, for tiles cut by the
- *                          matrix's edge and rows the vector width does
- *                          not divide; without it those are copied
- *                          element by element, correct and slower
+ *   AT_EDGE                1: tiles cut by the matrix's edge on the
+ *                          fast path, and the element path for rows the
+ *                          vector width does not divide; without it those
+ *                          are copied element by element, correct and
+ *                          slower
  *   AT_SHIFT_IN            1 (packed tiles): input rows off the word
  *                          (an odd ld_in of bytes) load whole aligned
  *                          words and funnel-shift them into place, instead
@@ -71,15 +72,15 @@
  * fast path: each thread loads its part of the tile into registers,
  * (transposes packed words in registers,) writes shared memory along rows,
  * and after a barrier reads it down columns and stores whole vectors.
- * With AT_EDGE, tiles cut by the matrix's last row take it too (rows past
- * the edge neither loaded nor stored, the last partial vectors element by
- * element: H100, f16 164 x 304536, 55% of the copy to 93%). Tiles cut by
- * the last column (which would read the padding past it), tiles whose
+ * With AT_EDGE, tiles cut by the matrix's edge take it too: rows past the
+ * last and vectors starting past the last column are neither loaded nor
+ * stored, and each output row's last partial vector goes element by
+ * element (H100, f16 164 x 304536: 55% of the copy to 93%). Tiles whose
  * loads would pass the input's last element, and rows the vector width
- * does not divide take the element path, which walks the
- * valid part of the tile linearly so that thin matrices (3 x 1000000,
- * 1 x N) keep every thread busy and their stores contiguous (with AT_EDGE;
- * without it, a plain element copy). */
+ * does not divide, take the element path, which walks the valid part of
+ * the tile linearly so that thin matrices (3 x 1000000, 1 x N) keep every
+ * thread busy and their stores contiguous (with AT_EDGE; without it, a
+ * plain element copy). */
 
 #if AT_ELEM_BYTES == 1
 typedef unsigned char at_elem;
@@ -700,15 +701,13 @@ __device__ __forceinline__ at_tile at_tile_at(
     s.in = in + z * stride_in + (long long)y0 * ld_in + x0;
     s.out = out + z * stride_out + (long long)x0 * ld_out + y0;
     /* A tile cut by the edge takes the fast path too (with the element
-     * path compiled in): its loads read whole rows of the tile, past the
-     * matrix's last column, never past the input's last element (nor do
-     * shifted loads, up to 3 bytes past a row's last). */
+     * path compiled in) where its loads, a vector that straddles the
+     * last column or a shifted load's 3 bytes past a row, stay before the
+     * input's last element: checked for whole rows of the tile. */
     const bool inside = s.in + (long long)(s.avail - 1) * ld_in + AT_TILE_X +
                             AT_SLACK <= in_end;
 #if AT_EDGE
-    /* Cut at the bottom only: cut at the right, whole rows would read the
-     * padding past the last column too. */
-    s.fast = vec_ok && inside && s.cv == AT_TILE_X;
+    s.fast = vec_ok && inside;
 #else
     s.fast = vec_ok && inside && s.rv == AT_TILE_Y && s.cv == AT_TILE_X;
 #endif
@@ -730,7 +729,8 @@ __device__ __forceinline__ at_tile at_tile_at(
  * path (at_tile_at). */
 __device__ __forceinline__ void at_load(
     at_vec_u (&r)[AT_LOAD_ROWS][AT_LOAD_COLS][AT_PACK],
-    const at_elem *AT_RST src, long long ld_in, int tx, int ty, int rv)
+    const at_elem *AT_RST src, long long ld_in, int tx, int ty, int rv,
+    int cv)
 {
     const at_elem *p = src + (long long)(ty * AT_PACK) * ld_in + tx * AT_CH;
     const long long step = ld_in * (AT_BLOCK_Y * AT_PACK);
@@ -739,7 +739,7 @@ __device__ __forceinline__ void at_load(
 #pragma unroll
         for (int q = 0; q < AT_PACK; ++q) {
             /* Past the matrix's last row: zeros (see below). */
-            const bool in = ty * AT_PACK + q + i * (AT_BLOCK_Y * AT_PACK) < rv;
+            const bool row = ty * AT_PACK + q + i * (AT_BLOCK_Y * AT_PACK) < rv;
             const unsigned long long a =
                 (unsigned long long)(p + q * ld_in);
             const unsigned int off = (unsigned int)a & 3u, sh = off * 8;
@@ -747,6 +747,7 @@ __device__ __forceinline__ void at_load(
 #pragma unroll
             for (int j = 0; j < AT_LOAD_COLS; ++j) {
                 const unsigned int *wj = w + j * (AT_BLOCK_X * AT_VEC);
+                const bool in = row && (tx + j * AT_BLOCK_X) * AT_CH < cv;
                 unsigned int x[AT_VEC + 1];
 #pragma unroll
                 for (int k = 0; k < AT_VEC; ++k)
@@ -759,15 +760,17 @@ __device__ __forceinline__ void at_load(
         }
 }
 #else
-/* Fast path, step 1: this thread's part of a tile into registers, its
- * first rv rows (the rest are past the matrix's last row; a tile cut by
- * the right edge loads whole rows, read past the edge and never stored,
- * where at_tile_at finds them inside the input). Addresses as a base and
- * constant steps: the unrolled body's index arithmetic is a large share
- * of NVVM's time. */
+/* Fast path, step 1: this thread's part of a tile into registers: of its
+ * first rv rows (the rest are past the matrix's last row), the vectors
+ * that start before column cv (the rest are past the last column; a
+ * vector that straddles it reads a few elements of padding, never
+ * stored, where at_tile_at finds them inside the input). Addresses as a
+ * base and constant steps: the unrolled body's index arithmetic is a
+ * large share of NVVM's time. */
 __device__ __forceinline__ void at_load(
     at_vec_u (&r)[AT_LOAD_ROWS][AT_LOAD_COLS][AT_PACK],
-    const at_elem *AT_RST src, long long ld_in, int tx, int ty, int rv)
+    const at_elem *AT_RST src, long long ld_in, int tx, int ty, int rv,
+    int cv)
 {
     const at_elem *p = src + (long long)(ty * AT_PACK) * ld_in + tx * AT_CH;
     const long long step = ld_in * (AT_BLOCK_Y * AT_PACK);
@@ -780,7 +783,8 @@ __device__ __forceinline__ void at_load(
                 /* Zero past it: a register left as the last tile had it
                  * would stay live across the loop. */
                 r[i][j][q].v =
-                    ty * AT_PACK + q + i * (AT_BLOCK_Y * AT_PACK) < rv
+                    ty * AT_PACK + q + i * (AT_BLOCK_Y * AT_PACK) < rv &&
+                            (tx + j * AT_BLOCK_X) * AT_CH < cv
                         ? AT_LD((const at_vec *)(
                               p + q * ld_in + j * (AT_BLOCK_X * AT_CH)))
                         : at_vec();
@@ -916,15 +920,26 @@ __device__ __forceinline__ void at_store(
 
 /* Fast path, step 3, the elements at_store left: of each of the first cv
  * output rows, those past its last whole vector (word) before rv, and
- * with shifted stores those before its first whole word; one by one, not
- * unrolled (a tile cut by the matrix's edge, or at most 3 bytes a row). */
+ * with shifted stores those before its first whole word. Fewer than
+ * AT_REST_TAIL a row, and AT_REST_HEAD before; every row's slots shared
+ * out over the block at once (a loop over rows, slots within, left the
+ * block waiting on one row after another). */
+#if AT_SHIFT_OUT
+#define AT_REST_HEAD (4 / AT_ELEM_BYTES)
+#define AT_REST_TAIL (4 / AT_ELEM_BYTES)
+#else
+#define AT_REST_HEAD 0
+#define AT_REST_TAIL (AT_VEC * AT_PACK)
+#endif
+#define AT_REST_SLOTS (AT_REST_HEAD + AT_REST_TAIL)
 __device__ __forceinline__ void at_store_rest(at_elem *AT_RST dst,
                                               const at_unit *tile,
-                                              long long ld_out, int tx,
-                                              int ty, int rv, int cv)
+                                              long long ld_out, int tid,
+                                              int rv, int cv)
 {
 #pragma unroll 1
-    for (int c = ty; c < cv; c += AT_BLOCK_Y) {
+    for (int i = tid; i < cv * AT_REST_SLOTS; i += AT_THREADS) {
+        const int c = i / AT_REST_SLOTS, k = i % AT_REST_SLOTS;
         at_elem *row = dst + (long long)c * ld_out;
 #if AT_SHIFT_OUT
         const int off = (int)((unsigned long long)row & 3u);
@@ -935,12 +950,10 @@ __device__ __forceinline__ void at_store_rest(at_elem *AT_RST dst,
         const int head = 0;
         const int end = rv / (AT_VEC * AT_PACK) * (AT_VEC * AT_PACK);
 #endif
-        const int h = head < rv ? head : rv;
-#pragma unroll 1
-        for (int y = tx; y < h; y += AT_BLOCK_X)
-            row[y] = at_tile_elem(tile, y, c);
-#pragma unroll 1
-        for (int y = (end > head ? end : head) + tx; y < rv; y += AT_BLOCK_X)
+        /* Slots before AT_REST_HEAD: the head's; then the tail's. */
+        const int y = k < AT_REST_HEAD ? k : (end > head ? end : head) + k -
+                                                 AT_REST_HEAD;
+        if (k < AT_REST_HEAD ? y < head && y < rv : y < rv)
             row[y] = at_tile_elem(tile, y, c);
     }
 }
@@ -1109,7 +1122,7 @@ __device__ __forceinline__ void at_tile_out(const at_unit *tile,
     if (s.fast) {
         at_store(s.out, tile, ld_out, tx, ty, AT_RV(s), AT_CV(s));
         if (AT_SHIFT_OUT || AT_RV(s) < AT_TILE_Y)
-            at_store_rest(s.out, tile, ld_out, tx, ty, AT_RV(s), AT_CV(s));
+            at_store_rest(s.out, tile, ld_out, tid, AT_RV(s), AT_CV(s));
     }
 #if AT_EDGE
     else
@@ -1224,7 +1237,7 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
                                stride_out, tiles_x, tiles_y, first + k,
                                vec_ok, in_end);
                 if (n.fast)
-                    at_load(r, n.in, ld_in, tx, ty, AT_RV(n));
+                    at_load(r, n.in, ld_in, tx, ty, AT_RV(n), AT_CV(n));
             }
             if (k > 0) {
                 at_tile_out(tile, etile, s, ld_out, tx, ty, tid, skew);
@@ -1243,7 +1256,7 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
                                      stride_in, stride_out, tiles_x, tiles_y,
                                      t, vec_ok, in_end);
         if (s.fast)
-            at_load(r, s.in, ld_in, tx, ty, AT_RV(s));
+            at_load(r, s.in, ld_in, tx, ty, AT_RV(s), AT_CV(s));
         at_tile_in(tile, etile, s, r, ld_in, ld_out, tx, ty, tid, skew);
         __syncthreads();
         at_tile_out(tile, etile, s, ld_out, tx, ty, tid, skew);

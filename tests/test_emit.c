@@ -102,7 +102,7 @@ static void default_point_f32_builds(void **state)
                            * reach. */
                           "paths:    without skewed stores (AT_SKEW), vector "
                           "copy (AT_THIN), 64-bit tile indices (AT_WIDE), "
-                          "element path for edge tiles (AT_EDGE)",
+                          "edge tiles (AT_EDGE)",
                           "#define AT_SKEW 0\n#define AT_THIN 0\n"
                           "#define AT_WIDE 0\n#define AT_EDGE 0\n",
                           "#if !AT_WIDE\n    if (tiles > 4294967295.0)\n"
@@ -132,7 +132,7 @@ static void every_path_builds(void **state)
                         .command = "autotune transpose"};
     const char *want[] = {"paths:    with skewed stores (AT_SKEW), vector "
                           "copy (AT_THIN), 64-bit tile indices (AT_WIDE), "
-                          "element path for edge tiles (AT_EDGE)",
+                          "edge tiles (AT_EDGE)",
                           "#define AT_SKEW 1\n#define AT_THIN 1\n"
                           "#define AT_WIDE 1\n#define AT_EDGE 1\n",
                           NULL};

@@ -317,13 +317,13 @@ static void code_paths_follow_the_problem(void **state)
     F->paths_text(0, text, sizeof text);
     assert_string_equal(text, "without skewed stores (AT_SKEW), vector copy "
                               "(AT_THIN), 64-bit tile indices (AT_WIDE), "
-                              "element path for edge tiles (AT_EDGE), "
+                              "edge tiles (AT_EDGE), "
                               "shifted word loads (AT_SHIFT_IN), shifted "
                               "word stores (AT_SHIFT_OUT)");
     F->paths_text(AT_PATHS_ALL, text, sizeof text);
     assert_string_equal(text, "with skewed stores (AT_SKEW), vector copy "
                               "(AT_THIN), 64-bit tile indices (AT_WIDE), "
-                              "element path for edge tiles (AT_EDGE), "
+                              "edge tiles (AT_EDGE), "
                               "shifted word loads (AT_SHIFT_IN), shifted "
                               "word stores (AT_SHIFT_OUT)");
 }
