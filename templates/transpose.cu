@@ -718,6 +718,15 @@ __device__ __forceinline__ at_tile at_tile_at(
 #error "AT_SHIFT_IN and AT_SHIFT_OUT are for packed tiles"
 #endif
 
+/* Whether this thread's vector (i, j) of packed row q is inside the
+ * tile's valid part: its row before rv, its first column before cv. */
+__device__ __forceinline__ bool at_load_in(int i, int j, int q, int tx,
+                                           int ty, int rv, int cv)
+{
+    return ty * AT_PACK + q + i * (AT_BLOCK_Y * AT_PACK) < rv &&
+           (tx + j * AT_BLOCK_X) * AT_CH < cv;
+}
+
 #if AT_SHIFT_IN
 /* Fast path, step 1, for input rows off the word: each unit from the two
  * aligned words it straddles, by a funnel shift of the row's offset in
@@ -738,8 +747,6 @@ __device__ __forceinline__ void at_load(
     for (int i = 0; i < AT_LOAD_ROWS; ++i, p += step)
 #pragma unroll
         for (int q = 0; q < AT_PACK; ++q) {
-            /* Past the matrix's last row: zeros (see below). */
-            const bool row = ty * AT_PACK + q + i * (AT_BLOCK_Y * AT_PACK) < rv;
             const unsigned long long a =
                 (unsigned long long)(p + q * ld_in);
             const unsigned int off = (unsigned int)a & 3u, sh = off * 8;
@@ -747,7 +754,8 @@ __device__ __forceinline__ void at_load(
 #pragma unroll
             for (int j = 0; j < AT_LOAD_COLS; ++j) {
                 const unsigned int *wj = w + j * (AT_BLOCK_X * AT_VEC);
-                const bool in = row && (tx + j * AT_BLOCK_X) * AT_CH < cv;
+                /* Past the matrix's edge: zeros (see below). */
+                const bool in = at_load_in(i, j, q, tx, ty, rv, cv);
                 unsigned int x[AT_VEC + 1];
 #pragma unroll
                 for (int k = 0; k < AT_VEC; ++k)
@@ -782,12 +790,11 @@ __device__ __forceinline__ void at_load(
             for (int q = 0; q < AT_PACK; ++q)
                 /* Zero past it: a register left as the last tile had it
                  * would stay live across the loop. */
-                r[i][j][q].v =
-                    ty * AT_PACK + q + i * (AT_BLOCK_Y * AT_PACK) < rv &&
-                            (tx + j * AT_BLOCK_X) * AT_CH < cv
-                        ? AT_LD((const at_vec *)(
-                              p + q * ld_in + j * (AT_BLOCK_X * AT_CH)))
-                        : at_vec();
+                r[i][j][q].v = at_load_in(i, j, q, tx, ty, rv, cv)
+                                   ? AT_LD((const at_vec *)(
+                                         p + q * ld_in +
+                                         j * (AT_BLOCK_X * AT_CH)))
+                                   : at_vec();
 }
 #endif
 

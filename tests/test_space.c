@@ -243,6 +243,20 @@ static int defined(const char *src, const char *name)
 
 /* A variant holds the optional code paths its problem needs and no
  * others; every path on request. */
+/* Case i's problem (into *p) at its point, expanded (the case fails if
+ * either step does). */
+static char *expand_case(size_t i, const autotune_problem *u,
+                         const at_point *pt, at_problem *p)
+{
+    at_err e = {0};
+    if (at_problem_from_api(p, u, &e))
+        fail_msg("case %zu: %s", i, e.msg);
+    char *src = at_expand(p, pt, "k", NULL, &e);
+    if (!src)
+        fail_msg("case %zu: %s", i, e.msg);
+    return src;
+}
+
 static void code_paths_follow_the_problem(void **state)
 {
     (void)state;
@@ -284,10 +298,7 @@ static void code_paths_follow_the_problem(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         at_problem p;
         at_err e = {0};
-        if (at_problem_from_api(&p, &cases[i].u, &e))
-            fail_msg("case %zu: %s", i, e.msg);
-        char *src = at_expand(&p, &cases[i].pt, "k", NULL, &e);
-        assert_non_null(src);
+        char *src = expand_case(i, &cases[i].u, &cases[i].pt, &p);
         if (defined(src, "AT_SKEW") != cases[i].skew ||
             defined(src, "AT_THIN") != cases[i].thin ||
             defined(src, "AT_WIDE") != cases[i].wide ||
@@ -361,11 +372,7 @@ static void shifted_words_follow_the_rows(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         at_problem p;
-        at_err e = {0};
-        if (at_problem_from_api(&p, &cases[i].u, &e))
-            fail_msg("case %zu: %s", i, e.msg);
-        char *src = at_expand(&p, &cases[i].pt, "k", NULL, &e);
-        assert_non_null(src);
+        char *src = expand_case(i, &cases[i].u, &cases[i].pt, &p);
         if (defined(src, "AT_SHIFT_IN") != cases[i].in ||
             defined(src, "AT_SHIFT_OUT") != cases[i].out ||
             defined(src, "AT_EDGE") != cases[i].edge)
