@@ -45,7 +45,9 @@ BASE_SRC := base/error.c base/clock.c base/dl.c base/pcg.c base/safefile.c \
             base/text.c base/sockio.c
 GEN_SRC_ := gen/types.c gen/problem.c gen/space.c gen/family.c \
             gen/transpose.c gen/transpose_problem.c gen/transpose_check.c \
-            gen/transpose_emit.c gen/transpose_strip.c gen/expand.c \
+            gen/transpose_emit.c gen/transpose_strip.c gen/reduce.c \
+            gen/reduce_problem.c gen/reduce_check.c gen/reduce_emit.c \
+            gen/expand.c \
             gen/emit.c gen/ident.c
 SEARCH_SRC := search/strategy.c search/exhaustive.c search/walk.c \
               search/random.c search/local.c search/genetic.c \
@@ -68,12 +70,13 @@ CLI_SRC := cli/main.c cli/options.c cli/errors.c cli/cmd_tune.c \
            cli/cmd_replay.c cli/cmd_bench.c cli/report.c cli/json.c \
            cli/bench.c cli/compare.c cli/bench_families.c \
            cli/transpose_bench.c cli/transpose_baselines.c \
-           cli/transpose_cublas.c cli/transpose_cutensor.c cli/bench_tune.c
+           cli/transpose_cublas.c cli/transpose_cutensor.c cli/bench_tune.c \
+           cli/reduce_bench.c cli/reduce_cub.c
 LIB_SRC := $(BASE_SRC) $(GEN_SRC_) $(SEARCH_SRC) $(RUNTIME_SRC)
-TEMPLATES := templates/transpose.cu templates/check.cu
+TEMPLATES := templates/transpose.cu templates/reduce.cu templates/check.cu
 GEN_SRC := $(B)/gen/templates.c
 # The benchmark's classic kernels: embedded into the command only.
-CLI_TEMPLATES := templates/baselines.cu
+CLI_TEMPLATES := templates/baselines.cu templates/reduce_cub.cu
 CLI_GEN := $(B)/cli/templates.c
 
 REL_OBJ := $(patsubst %.c,$(B)/rel/%.o,$(LIB_SRC) $(GEN_SRC))
@@ -81,11 +84,11 @@ SAN_OBJ := $(patsubst %.c,$(B)/san/%.o,$(LIB_SRC) $(GEN_SRC))
 CLI_REL := $(patsubst %.c,$(B)/rel/%.o,$(CLI_SRC) $(CLI_GEN))
 CLI_SAN := $(patsubst %.c,$(B)/san/%.o,$(CLI_SRC) $(CLI_GEN))
 
-CPU_TESTS := test_pcg test_space test_family test_search test_compile \
+CPU_TESTS := test_pcg test_space test_family test_reduce test_search test_compile \
              test_reliability test_hostile \
              test_cache test_cubins test_emit test_cli test_json \
              test_nodevice
-GPU_TESTS := gpu_variants gpu_api
+GPU_TESTS := gpu_variants gpu_api gpu_reduce
 
 .PHONY: all check check-full gpu-check gpu-bench gpu-tune-bench gpu-crosscheck \
         gpu-build clean fuzz fuzz-build \
@@ -159,7 +162,7 @@ FUZZ_OBJ := $(patsubst %.c,$(B)/fuzz/%.o,$(LIB_SRC) $(GEN_SRC) \
 
 $(B)/fuzz/%.o: %.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_WARN) $(CPPFLAGS) $(FUZZ_FLAGS) -pthread -c $< -o $@
+	$(FUZZ_CC) $(FUZZ_WARN) $(CPPFLAGS) $(FUZZ_FLAGS) -pthread -MMD -MP -c $< -o $@
 
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_WARN) $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -pthread \
@@ -212,4 +215,4 @@ clean:
 	rm -rf $(B)
 
 -include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(CLI_REL:.o=.d) \
-         $(CLI_SAN:.o=.d)
+         $(CLI_SAN:.o=.d) $(FUZZ_OBJ:.o=.d)

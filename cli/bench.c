@@ -41,8 +41,9 @@ static void csv_rows(FILE *f, const at_bench_family *bf, const char *gpu,
             continue;
         csv_field(f, gpu);
         /* %.17g: every figure reads back to the same double. */
-        fprintf(f, ",%s,%s,%s,%.17g,%.17g,%.17g\n", d->p.type->name, cols,
-                w->kernel, w->ms, w->gbps, w->frac_copy);
+        fprintf(f, ",%s,%s,%s,%s,%.17g,%.17g,%.17g\n", d->p.family->name,
+                d->p.type->name, cols, w->kernel, w->ms, w->gbps,
+                w->frac_copy);
     }
     fflush(f);
 }
@@ -335,8 +336,8 @@ int at_cmd_bench(const at_bench_args *a)
     if (!rc)
         rc = at_safefile_open(&csv, a->csv, &e);
     if (!rc) {
-        fprintf(csv.f, "gpu,type,%s,kernel,ms,gbps,frac_copy\n",
-                bf->csv_head);
+        fprintf(csv.f, "gpu,family,type,%s,kernel,ms,gbps,frac_copy\n",
+                AT_CSV_PROBLEM);
         fprintf(a->json ? stderr : stdout, "autotune bench %s on %s (sm_%d, "
                 "%d SMs, %d MB L2, driver %s, NVRTC %s); %s\n", a->family,
                 d->name, d->sm, d->sms, d->l2_bytes >> 20, d->driver_build,

@@ -3,7 +3,7 @@
  * worst rows against the copy and each contender last), or over the one
  * problem the flags give; a table on
  * stdout, the same as CSV with the header
- * gpu,type,<the family's problem columns>,kernel,ms,gbps,frac_copy. */
+ * gpu,family,type,AT_CSV_PROBLEM,kernel,ms,gbps,frac_copy. */
 #ifndef AT_BENCH_H
 #define AT_BENCH_H
 

@@ -4,9 +4,11 @@
 
 /* One row per family that has a benchmark. */
 extern const at_bench_family at_bench_transpose;
+extern const at_bench_family at_bench_reduce;
 
 static const at_bench_family *const benches[] = {
     &at_bench_transpose,
+    &at_bench_reduce,
 };
 
 const at_bench_family *at_bench_family_find(const char *family)

@@ -48,6 +48,11 @@ typedef struct at_contender {
                CUdeviceptr out, CUstream s, at_err *e);
 } at_contender;
 
+/* Every family's CSV rows have these problem columns, so one file holds
+ * them all: op and axis (reductions), the shape (a whole-array reduction
+ * is 1 x n), batch and leading dimensions. */
+#define AT_CSV_PROBLEM "op,axis,rows,cols,batch,ld_in,ld_out"
+
 typedef struct at_bench_family {
     const char *family;
     const autotune_problem *suite;
@@ -59,8 +64,8 @@ typedef struct at_bench_family {
      * (a library's version, or why it is missing). NULL on no memory. */
     void *(*open)(const at_device *d, char *note, size_t n);
     void (*close)(void *state); /* on the same context */
-    /* The CSV's problem columns: header ("rows,cols,batch") and values. */
-    const char *csv_head;
+    /* The CSV's problem columns (AT_CSV_PROBLEM; empty where the family
+     * has no such field). */
     void (*csv_cols)(const at_problem *p, char *buf, size_t n);
     /* The table's shape column ("4099x2053 ld 4160/2053"). */
     void (*shape)(const at_problem *p, char *buf, size_t n);

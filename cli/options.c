@@ -137,6 +137,17 @@ static int parse_command(int argc, char **argv, opts *o, int *i)
     return 0;
 }
 
+/* A flag field given without one of its choices after it. */
+static int bare_flag(const at_field *f, const char *next)
+{
+    if (!f->flag)
+        return 0;
+    for (int k = 0; next && f->choices[k]; ++k)
+        if (strcmp(f->choices[k], next) == 0)
+            return 0;
+    return 1;
+}
+
 /* The flags after the command: generic ones from the tables, the rest
  * the family's problem fields. */
 static int parse_flags(int argc, char **argv, int i, opts *o)
@@ -184,6 +195,14 @@ static int parse_flags(int argc, char **argv, int i, opts *o)
         int field = f == nf ? field_of_flag(fam, a) : -1;
         if (f == nf && field < 0 && strcmp(a, "--seed") != 0)
             return at_bad_usage("unknown option '%s'", a);
+        if (field >= 0 && bare_flag(&fam->fields[field], v)) {
+            const char *const *c = fam->fields[field].choices;
+            while (c[1])
+                ++c;
+            o->field[field] = *c;
+            o->shape_given = 1;
+            continue;
+        }
         if (!v)
             return at_bad_usage("%s needs a value", a);
         ++i;

@@ -142,7 +142,7 @@ static void shape_text(const at_problem *p, char *buf, size_t n)
 
 static void csv_cols(const at_problem *p, char *buf, size_t n)
 {
-    snprintf(buf, n, "%lld,%lld,%lld,%lld,%lld", (long long)p->v[TP_ROWS],
+    snprintf(buf, n, ",,%lld,%lld,%lld,%lld,%lld", (long long)p->v[TP_ROWS],
              (long long)p->v[TP_COLS], (long long)p->v[TP_BATCH],
              (long long)p->v[TP_LD_IN], (long long)p->v[TP_LD_OUT]);
 }
@@ -158,10 +158,13 @@ static double unit(at_pcg *g) { return at_pcg_next(g) / 4294967296.0; }
  * elements. */
 static void draw(at_pcg *g, autotune_problem *u)
 {
-    int types = 0;
-    while (at_type_at(types))
-        ++types;
-    const at_type *t = at_type_at((int)at_pcg_bounded(g, (uint32_t)types));
+    const at_family *f = at_family_find("transpose");
+    const at_type *taken[16];
+    uint32_t types = 0;
+    for (int i = 0; at_type_at(i) && types < 16; ++i)
+        if (at_family_takes(f, at_type_at(i)))
+            taken[types++] = at_type_at(i);
+    const at_type *t = taken[at_pcg_bounded(g, types)];
     double bytes = exp(log(1 << 20) + unit(g) * log(1024.0));
     long long batch = at_pcg_bounded(g, 10) == 0
                           ? 2LL << at_pcg_bounded(g, 10) : 1;
@@ -316,7 +319,6 @@ const at_bench_family at_bench_transpose = {
     .n_contenders = sizeof contenders / sizeof contenders[0],
     .open = open_state,
     .close = close_state,
-    .csv_head = "rows,cols,batch,ld_in,ld_out",
     .csv_cols = csv_cols,
     .shape = shape_text,
     .verdict = verdict,

@@ -19,11 +19,17 @@ typedef struct at_field {
     int64_t min, max;  /* accepted when set */
     const char *const *choices; /* NULL: a number; else NULL-terminated
                                  * names, the value being the index */
+    int flag; /* 1: the command line may give it bare ("--deterministic"),
+               * meaning its last choice */
 } at_field;
 
 typedef struct at_launch {
     unsigned grid[3], block[3];
     unsigned smem; /* dynamic shared memory, bytes */
+    /* 2: a second pass follows, the same kernel on grid2 (same block and
+     * shared memory) with the arguments of pass 1; 0 or 1: one pass. */
+    int passes;
+    unsigned grid2[3];
 } at_launch;
 
 /* Kernel arguments for cuLaunchKernel: values stored here, pointers to
@@ -41,6 +47,8 @@ typedef struct at_family {
     int abi;
     const char *template_path; /* as in the source tree, for provenance */
     const char *template_src;  /* the template, embedded at build time */
+    /* The element types it takes, "f16 bf16 f32"; NULL: every one. */
+    const char *types;
 
     /* The problem. */
     const at_field *fields;
@@ -82,17 +90,32 @@ typedef struct at_family {
     void (*defines)(const at_problem *p, const at_point *pt, unsigned paths,
                     char *buf, size_t n);
     void (*launch)(const at_problem *p, const at_point *pt, at_launch *g);
-    /* The kernel's arguments for device pointers in and out. */
-    void (*args)(const at_problem *p, uint64_t in, uint64_t out, at_args *a);
+    /* Bytes of device workspace a launch needs (NULL: none). It is zero
+     * before the first launch, and each launch leaves it zero again. */
+    size_t (*workspace)(const at_problem *p, const at_point *pt);
+    /* The kernel's arguments for pass (0, or 1: at_launch.passes) with
+     * device pointers in, out and the workspace ws. */
+    void (*args)(const at_problem *p, const at_point *pt, uint64_t in,
+                 uint64_t out, uint64_t ws, int pass, at_args *a);
 
-    /* Verification. out = f(in) on the CPU, in independent parts [first,
-     * end) of reference_parts(p) (so threads can share the work). */
+    /* Verification. The input: random 32-bit words, then (if input is not
+     * NULL) words [first, end) remade into the family's values for case
+     * stream (0 the problem, k its k-th check problem). out = f(in) on
+     * the CPU, in independent parts [first, end) of reference_parts(p)
+     * (so threads can share the work); where the rule has a tolerance,
+     * bound (else NULL) gets each output's error unit, laid out as out. */
+    void (*input)(const at_problem *p, uint64_t stream, uint32_t *w,
+                  size_t first, size_t end);
     int64_t (*reference_parts)(const at_problem *p);
     void (*reference)(const at_problem *p, const void *in, void *out,
-                      int64_t first, int64_t end);
+                      void *bound, int64_t first, int64_t end);
     /* The rule: a kernel of templates/check.cu comparing the output buffer
      * with the reference ("at_compare_bits": bit for bit). */
-    const char *verify_kernel;
+    const char *(*verify_kernel)(const at_problem *p);
+    /* NULL: the outputs must match bit for bit. Else the rule's scale for
+     * the point (NULL: a contender, any order of operations): an output
+     * passes within scale * its bound unit. */
+    double (*tolerance)(const at_problem *p, const at_point *pt);
     /* Problems every variant is also checked on, beside the problem: the
      * i-th of n_checks (shapes no tile divides, batches...), with a label
      * for messages. */
@@ -126,6 +149,10 @@ int at_field_index(const at_family *f, const char *name);
  * (the caller names the field or flag). */
 int at_field_parse(const at_field *f, const char *value, int64_t *v,
                    at_err *e);
+/* Appends an argument of n bytes (at most 8) to a. */
+void at_args_put(at_args *a, const void *v, size_t n);
+/* Whether f takes type t (its types list). */
+int at_family_takes(const at_family *f, const at_type *t);
 
 /* Every optional code path compiled in (the GPU suite's variants, which
  * run on every shape). */

@@ -4,6 +4,7 @@
 #define AT_TEMPLATES_H
 
 extern const char at_tmpl_transpose[]; /* templates/transpose.cu */
+extern const char at_tmpl_reduce[];    /* templates/reduce.cu */
 extern const char at_tmpl_check[];     /* templates/check.cu */
 
 #endif

@@ -336,32 +336,29 @@ static void launch(const at_problem *p, const at_point *pt, at_launch *g)
     g->smem = smem_bytes(p, pt);
 }
 
-static void put(at_args *a, const void *v, size_t n)
-{
-    memcpy(a->store[a->n], v, n);
-    a->ptr[a->n] = a->store[a->n];
-    a->n++;
-}
-
 /* (in, out, int rows, int cols, long long ld_in, long long ld_out,
  *  int batch, long long stride_in, long long stride_out) */
-static void args(const at_problem *p, uint64_t in, uint64_t out, at_args *a)
+static void args(const at_problem *p, const at_point *pt, uint64_t in,
+                 uint64_t out, uint64_t ws, int pass, at_args *a)
 {
+    (void)pt;
+    (void)ws;
+    (void)pass;
     const int64_t *v = p->v;
     int rows = (int)v[TP_ROWS], cols = (int)v[TP_COLS];
     int batch = (int)v[TP_BATCH];
     long long ld_in = v[TP_LD_IN], ld_out = v[TP_LD_OUT];
     long long stride_in = v[TP_STRIDE_IN], stride_out = v[TP_STRIDE_OUT];
     a->n = 0;
-    put(a, &in, sizeof in);
-    put(a, &out, sizeof out);
-    put(a, &rows, sizeof rows);
-    put(a, &cols, sizeof cols);
-    put(a, &ld_in, sizeof ld_in);
-    put(a, &ld_out, sizeof ld_out);
-    put(a, &batch, sizeof batch);
-    put(a, &stride_in, sizeof stride_in);
-    put(a, &stride_out, sizeof stride_out);
+    at_args_put(a, &in, sizeof in);
+    at_args_put(a, &out, sizeof out);
+    at_args_put(a, &rows, sizeof rows);
+    at_args_put(a, &cols, sizeof cols);
+    at_args_put(a, &ld_in, sizeof ld_in);
+    at_args_put(a, &ld_out, sizeof ld_out);
+    at_args_put(a, &batch, sizeof batch);
+    at_args_put(a, &stride_in, sizeof stride_in);
+    at_args_put(a, &stride_out, sizeof stride_out);
 }
 
 /* Used when nothing was tuned for an architecture: the classic 32x32 tile
@@ -392,6 +389,7 @@ const at_family at_family_transpose = {
     .abi = 4,
     .template_path = "templates/transpose.cu",
     .template_src = at_tmpl_transpose,
+    .types = "i8 u8 f16 bf16 f32 f64 c64 c128 f32x4",
     .fields = at_tp_fields,
     .n_fields = TP_N_FIELDS,
     .from_api = at_tp_from_api,
@@ -413,7 +411,7 @@ const at_family at_family_transpose = {
     .args = args,
     .reference_parts = at_tp_reference_parts,
     .reference = at_tp_reference,
-    .verify_kernel = "at_compare_bits",
+    .verify_kernel = at_tp_verify_kernel,
     .n_checks = AT_TP_CHECKS,
     .check_problem = at_tp_check_problem,
     .where = at_tp_where,

@@ -34,7 +34,8 @@ size_t at_tp_copy_bytes(const at_problem *p);
 /* transpose_check.c */
 int64_t at_tp_reference_parts(const at_problem *p);
 void at_tp_reference(const at_problem *p, const void *in, void *out,
-                     int64_t first, int64_t end);
+                     void *bound, int64_t first, int64_t end);
+const char *at_tp_verify_kernel(const at_problem *p);
 enum { AT_TP_CHECKS = 4 };
 int at_tp_check_problem(const at_problem *p, int i, at_problem *out,
                         const char **label, at_err *e);

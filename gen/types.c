@@ -2,7 +2,8 @@
 
 #include <string.h>
 
-/* Every size a transpose moves: 1, 2, 4, 8 and 16 bytes. */
+/* Every size a transpose moves (1, 2, 4, 8 and 16 bytes), and what a
+ * reduction reads. */
 static const at_type types[] = {
     {"i8", 1, "signed char", NULL, 0},
     {"u8", 1, "unsigned char", NULL, 0},
@@ -13,6 +14,7 @@ static const at_type types[] = {
     {"c64", 8, "cuFloatComplex", "cuComplex.h", 4},
     {"c128", 16, "cuDoubleComplex", "cuComplex.h", 8},
     {"f32x4", 16, "float4", NULL, 4},
+    {"i32", 4, "int", NULL, 0},
 };
 enum { N_TYPES = sizeof types / sizeof types[0] };
 
@@ -32,5 +34,5 @@ const at_type *at_type_at(int i)
 /* Kept equal to the table by test_space. */
 const char *at_type_list(void)
 {
-    return "i8, u8, f16, bf16, f32, f64, c64, c128, f32x4";
+    return "i8, u8, f16, bf16, f32, f64, c64, c128, f32x4, i32";
 }

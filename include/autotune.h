@@ -72,9 +72,9 @@ typedef struct autotune_options {
  * the names being the family's problem fields (`autotune space FAMILY`
  * lists them); a value there overrides the field above of that name. */
 typedef struct autotune_problem {
-    const char *family; /* "transpose" */
-    const char *type;   /* i8 u8 f16 bf16 f32 f64 c64 c128 f32x4 */
-    int64_t rows, cols; /* transpose: of each input matrix, row-major */
+    const char *family; /* "transpose" or "reduce" */
+    const char *type;   /* i8 u8 f16 bf16 f32 f64 c64 c128 f32x4 i32 */
+    int64_t rows, cols; /* of each input matrix, row-major */
     int64_t ld_in;      /* elements between input rows; 0: cols */
     int64_t ld_out;     /* elements between output rows; 0: rows */
     int64_t batch;      /* matrices; 0: 1 */
@@ -108,9 +108,19 @@ const char *autotune_last_error(const autotune_ctx *ctx);
 /* Tuned kernel for a problem: tunes on a cache miss, loads on a hit. */
 int autotune_get(autotune_ctx *ctx, const autotune_problem *p,
                  autotune_kernel **k);
-/* in, out: device pointers (cudaMalloc / cuMemAlloc); stream may be NULL. */
+/* in, out: device pointers (cudaMalloc / cuMemAlloc); stream may be NULL.
+ * A kernel that needs a workspace (a reduction split over blocks) uses
+ * its own, allocated by autotune_get: launches of one kernel then go on
+ * one stream at a time. */
 int autotune_launch(autotune_kernel *k, const void *in, void *out,
                     struct CUstream_st *stream);
+/* Bytes of workspace the kernel needs (0: none), and a launch with the
+ * caller's, as CUB takes it: device memory of at least that many bytes,
+ * zeroed once before its first launch (each launch leaves it zero); one
+ * workspace per stream running at once. */
+size_t autotune_kernel_workspace_bytes(const autotune_kernel *k);
+int autotune_launch_ws(autotune_kernel *k, const void *in, void *out,
+                       void *workspace, struct CUstream_st *stream);
 const char *autotune_kernel_point(const autotune_kernel *k);
 int autotune_kernel_figures(const autotune_kernel *k, autotune_figures *f);
 void autotune_kernel_destroy(autotune_kernel *k);

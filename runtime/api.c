@@ -97,6 +97,17 @@ static int load(autotune_kernel *k, const void *cubin, at_err *e)
                         "cuModuleGetFunction", k->name);
     if (!rc)
         rc = at_measure_prepare(&k->p, &k->pt, k->fn, k->name, e);
+    k->ws_bytes = at_workspace_bytes(&k->p, &k->pt);
+    if (!rc && k->ws_bytes) {
+        char call[96];
+        snprintf(call, sizeof call, "cuMemAlloc(%zu bytes of workspace)",
+                 k->ws_bytes);
+        rc = at_cu_fail(e, at_cu.cuMemAlloc(&k->ws, k->ws_bytes), call,
+                        k->name);
+        if (!rc)
+            rc = at_cu_fail(e, at_cu.cuMemsetD32(k->ws, 0, k->ws_bytes / 4),
+                            "cuMemsetD32(workspace)", k->name);
+    }
     at_device_pop();
     return rc;
 }
@@ -152,12 +163,29 @@ int autotune_get(autotune_ctx *c, const autotune_problem *p,
     return at_ctx_get(c, &prob, &o, out);
 }
 
+size_t autotune_kernel_workspace_bytes(const autotune_kernel *k)
+{
+    return k ? k->ws_bytes : 0;
+}
+
 int autotune_launch(autotune_kernel *k, const void *in, void *out,
                     struct CUstream_st *stream)
+{
+    return autotune_launch_ws(k, in, out, k ? (void *)k->ws : NULL, stream);
+}
+
+int autotune_launch_ws(autotune_kernel *k, const void *in, void *out,
+                       void *workspace, struct CUstream_st *stream)
 {
     at_err e = {0};
     if (!k)
         return AUTOTUNE_EINVALID;
+    CUdeviceptr ws = (CUdeviceptr)workspace;
+    if (k->ws_bytes && !ws) {
+        at_fail(&e, AUTOTUNE_EINVALID, "autotune_launch_ws: NULL workspace "
+                "(%zu bytes needed) [variant %s]", k->ws_bytes, k->name);
+        return ctx_fail(k->ctx, &e);
+    }
     if (!in || !out) {
         at_fail(&e, AUTOTUNE_EINVALID, "autotune_launch: NULL device pointer "
                 "[variant %s]", k->name);
@@ -167,8 +195,8 @@ int autotune_launch(autotune_kernel *k, const void *in, void *out,
     int rc = at_device_push(&k->ctx->dev, &e);
     if (!rc) {
         rc = at_launch_variant(&k->p, &k->pt, k->fn, (CUdeviceptr)in,
-                               (CUdeviceptr)out, (CUstream)stream, k->name,
-                               &e);
+                               (CUdeviceptr)out, ws, (CUstream)stream,
+                               k->name, &e);
         at_device_pop();
     }
     return rc ? ctx_fail(k->ctx, &e) : 0;
@@ -191,8 +219,11 @@ void autotune_kernel_destroy(autotune_kernel *k)
 {
     if (!k)
         return;
-    if (k->mod && at_device_push(&k->ctx->dev, NULL) == 0) {
-        at_cu.cuModuleUnload(k->mod);
+    if ((k->mod || k->ws) && at_device_push(&k->ctx->dev, NULL) == 0) {
+        if (k->ws)
+            at_cu.cuMemFree(k->ws);
+        if (k->mod)
+            at_cu.cuModuleUnload(k->mod);
         at_device_pop();
     }
     free(k);

@@ -22,6 +22,8 @@ struct autotune_kernel {
     CUmodule mod;
     CUfunction fn;
     autotune_figures fig;
+    CUdeviceptr ws; /* its own workspace (zeroed), for autotune_launch */
+    size_t ws_bytes;
 };
 
 /* autotune_get with tuning options, for a problem already made: the

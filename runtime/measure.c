@@ -54,7 +54,7 @@ int at_measure_create(at_measure **out, const at_device *d, const at_problem *p,
                        "at most %d", f->name, f->n_checks, AT_MAX_CHECKS);
     if ((rc = at_measure_alloc(&b->bad, 16 * (size_t)b->n_cases,
                                "mismatch counters", e)) ||
-        (rc = at_check_load(b, f->verify_kernel, cache, e)))
+        (rc = at_check_load(b, f->verify_kernel(p), cache, e)))
         return rc;
 
     if ((rc = at_case_init(&b->cases[0], p, "the problem", seed, 0, finite,
@@ -84,8 +84,12 @@ int at_measure_create(at_measure **out, const at_device *d, const at_problem *p,
      * apart from the checked output, which must stay poisoned between
      * checks. */
     b->in_set[0] = b->cases[0].in;
+    /* An output set also takes the copy the kernels are compared with
+     * (a reduction's output is smaller than its input). */
+    size_t copy = f->copy_bytes(p);
+    size_t out_set = p->out_bytes > copy ? p->out_bytes : copy;
     for (int s = 0; s < b->sets; ++s) {
-        if ((rc = at_measure_alloc(&b->out_set[s], p->out_bytes, "rotation set", e)))
+        if ((rc = at_measure_alloc(&b->out_set[s], out_set, "rotation set", e)))
             return rc;
         if (s == 0)
             continue;
@@ -116,6 +120,8 @@ void at_measure_destroy(at_measure *b)
         at_case_free(&b->cases[k]);
     if (b->bad)
         at_cu.cuMemFree(b->bad);
+    if (b->ws)
+        at_cu.cuMemFree(b->ws);
     if (b->check_mod)
         at_cu.cuModuleUnload(b->check_mod);
     if (b->start)
@@ -129,6 +135,11 @@ void at_measure_destroy(at_measure *b)
 
 int at_measure_sets(const at_measure *b) { return b->sets; }
 
+double at_copy_gbps(const at_problem *p, double ms)
+{
+    return 2.0 * (double)p->family->copy_bytes(p) / ms / 1e6;
+}
+
 int at_measure_past_l2(const at_measure *b) { return b->past_l2; }
 
 int at_measure_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
@@ -141,17 +152,45 @@ int at_measure_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
     return 0;
 }
 
-int at_launch_variant(const at_problem *p, const at_point *pt, CUfunction fn,
-                      CUdeviceptr in, CUdeviceptr out, CUstream stream,
-                      const char *variant, at_err *e)
+size_t at_workspace_bytes(const at_problem *p, const at_point *pt)
 {
-    at_launch g;
-    at_args a;
+    return p->family->workspace ? p->family->workspace(p, pt) : 0;
+}
+
+int at_launch_variant(const at_problem *p, const at_point *pt, CUfunction fn,
+                      CUdeviceptr in, CUdeviceptr out, CUdeviceptr ws,
+                      CUstream stream, const char *variant, at_err *e)
+{
+    at_launch g = {0};
     p->family->launch(p, pt, &g);
-    p->family->args(p, in, out, &a);
-    AT_CU_TRY(e, variant, cuLaunchKernel, fn, g.grid[0], g.grid[1],
-              g.grid[2], g.block[0], g.block[1], g.block[2], g.smem, stream,
-              a.ptr, NULL);
+    for (int pass = 0; pass < (g.passes > 1 ? 2 : 1); ++pass) {
+        at_args a;
+        const unsigned *grid = pass ? g.grid2 : g.grid;
+        p->family->args(p, pt, in, out, ws, pass, &a);
+        AT_CU_TRY(e, variant, cuLaunchKernel, fn, grid[0], grid[1], grid[2],
+                  g.block[0], g.block[1], g.block[2], g.smem, stream, a.ptr,
+                  NULL);
+    }
+    return 0;
+}
+
+int at_measure_ws(at_measure *b, const at_runner *r, const at_problem *p,
+                  at_err *e)
+{
+    size_t need = r->op ? 0 : at_workspace_bytes(p, r->pt);
+    if (need <= b->ws_bytes)
+        return 0;
+    if (b->ws) {
+        AT_CU_TRY(e, r->name, cuStreamSynchronize, b->stream);
+        at_cu.cuMemFree(b->ws);
+        b->ws = 0;
+        b->ws_bytes = 0;
+    }
+    int rc = at_measure_alloc(&b->ws, need, "workspace", e);
+    if (rc)
+        return rc;
+    b->ws_bytes = need;
+    AT_CU_TRY(e, r->name, cuMemsetD32, b->ws, 0, need / 4);
     return 0;
 }
 
@@ -160,7 +199,11 @@ int at_runner_once(at_measure *b, const at_runner *r, const at_problem *p,
 {
     if (r->op)
         return r->op(r->ctx, in, out, b->stream, e);
-    return at_launch_variant(p, r->pt, r->fn, in, out, b->stream, r->name, e);
+    int rc = at_measure_ws(b, r, p, e);
+    if (rc)
+        return rc;
+    return at_launch_variant(p, r->pt, r->fn, in, out, b->ws, b->stream,
+                             r->name, e);
 }
 
 static int cmp_double(const void *a, const void *b)

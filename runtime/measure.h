@@ -99,6 +99,8 @@ int at_measure_time(at_measure *b, const at_point *pt, CUfunction fn,
 /* A launch's limit on the GPU from now on (tune.h: --kernel-limit). */
 void at_measure_set_limit(at_measure *b, double s);
 int at_measure_time_copy(at_measure *b, int samples, at_timing *t, at_err *e);
+/* The copy's GB/s at ms: it reads and writes copy_bytes. */
+double at_copy_gbps(const at_problem *p, double ms);
 
 /* An operation of the caller's on the problem (a library call, a baseline
  * kernel): in and out are the problem's buffers, s the measurement's stream. */
@@ -111,9 +113,13 @@ int at_measure_verify_op(at_measure *b, at_measure_op op, void *ctx,
 int at_measure_time_op(at_measure *b, at_measure_op op, void *ctx,
                      const char *name, int samples, at_timing *t, at_err *e);
 
-/* Launches fn for problem p with device pointers in and out on stream. */
+/* Launches fn for problem p with device pointers in and out, and the
+ * workspace ws (the family's workspace bytes, zero; 0 where it needs
+ * none), on stream: every pass of the point. */
 int at_launch_variant(const at_problem *p, const at_point *pt, CUfunction fn,
-                      CUdeviceptr in, CUdeviceptr out, CUstream stream,
-                      const char *variant, at_err *e);
+                      CUdeviceptr in, CUdeviceptr out, CUdeviceptr ws,
+                      CUstream stream, const char *variant, at_err *e);
+/* The family's workspace bytes for the point (0 where it needs none). */
+size_t at_workspace_bytes(const at_problem *p, const at_point *pt);
 
 #endif

@@ -13,7 +13,7 @@
  * second per 256 MiB on one core. */
 typedef struct prep {
     const at_problem *p;
-    unsigned char *in, *ref;
+    unsigned char *in, *ref, *bound; /* bound: NULL for an exact rule */
     size_t in_alloc, guarded;
     uint64_t seed, stream;
     int parts;
@@ -72,21 +72,27 @@ static void prep_part(prep *w, int part)
                                                   : words;
         for (size_t i = k * FILL_WORDS; i < end; ++i)
             in[i] = at_pcg_next(&g);
-        if (w->finite)
+        if (w->p->family->input)
+            w->p->family->input(w->p, w->stream, in, k * FILL_WORDS, end);
+        else if (w->finite)
             make_finite(in, k * FILL_WORDS, end, w->p->type->fp);
     }
-    uint32_t *ref = (uint32_t *)w->ref;
+    uint32_t *ref = (uint32_t *)w->ref, *bound = (uint32_t *)w->bound;
     size_t rw = w->guarded / 4;
     for (size_t i = rw * (size_t)part / (size_t)w->parts;
-         i < rw * (size_t)(part + 1) / (size_t)w->parts; ++i)
+         i < rw * (size_t)(part + 1) / (size_t)w->parts; ++i) {
         ref[i] = AT_POISON;
+        if (bound)
+            bound[i] = 0; /* the guards: exact */
+    }
 }
 
 static void ref_part(prep *w, int part)
 {
     const at_family *f = w->p->family;
     int64_t n = f->reference_parts(w->p);
-    f->reference(w->p, w->in, w->ref + AT_GUARD, n * part / w->parts,
+    f->reference(w->p, w->in, w->ref + AT_GUARD,
+                 w->bound ? w->bound + AT_GUARD : NULL, n * part / w->parts,
                  n * (part + 1) / w->parts);
 }
 
@@ -130,14 +136,16 @@ int at_case_init(at_case *c, const at_problem *p, const char *label,
     int rc = 0;
     size_t in_alloc = at_whole_words(p->in_bytes);
     size_t guarded = at_whole_words(p->out_bytes) + 2 * AT_GUARD;
+    const int tol = p->family->tolerance != NULL;
     unsigned char *in = malloc(in_alloc), *ref = malloc(guarded);
-    if (!in || !ref) {
+    unsigned char *bound = tol ? malloc(guarded) : NULL;
+    if (!in || !ref || (tol && !bound)) {
         rc = at_fail(e, AUTOTUNE_ENOMEM, "host buffers for %s (%zu + %zu "
                      "bytes)", label, in_alloc, guarded);
         goto out;
     }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    prep w = {p, in, ref, in_alloc, guarded, seed, stream, 1, finite};
+    prep w = {p, in, ref, bound, in_alloc, guarded, seed, stream, 1, finite};
     /* Threads for big buffers only: 1 per 8 MiB, at most 64. */
     size_t by_size = p->in_bytes / (8u << 20) + 1;
     w.parts = (int)(by_size < (size_t)cores ? by_size : (size_t)cores);
@@ -149,7 +157,8 @@ int at_case_init(at_case *c, const at_problem *p, const char *label,
     prep_run(&w, ref_part);
     if ((rc = at_measure_alloc(&c->in, in_alloc, label, e)) ||
         (rc = at_measure_alloc(&c->out_alloc, guarded, label, e)) ||
-        (rc = at_measure_alloc(&c->ref, guarded, label, e)))
+        (rc = at_measure_alloc(&c->ref, guarded, label, e)) ||
+        (tol && (rc = at_measure_alloc(&c->bound, guarded, label, e))))
         goto out;
     c->out = c->out_alloc + AT_GUARD;
     /* Poisoned once here; each check's comparison poisons it again. */
@@ -163,9 +172,13 @@ int at_case_init(at_case *c, const at_problem *p, const char *label,
         rc = at_cu_fail(e, r, "cuMemcpyHtoD(random input)", label);
     else if ((r = at_cu.cuMemcpyHtoD(c->ref, ref, guarded)) != CUDA_SUCCESS)
         rc = at_cu_fail(e, r, "cuMemcpyHtoD(reference output)", label);
+    else if (tol && (r = at_cu.cuMemcpyHtoD(c->bound, bound, guarded)) !=
+                        CUDA_SUCCESS)
+        rc = at_cu_fail(e, r, "cuMemcpyHtoD(error bounds)", label);
 out:
     free(in);
     free(ref);
+    free(bound);
     return rc;
 }
 
@@ -177,6 +190,8 @@ void at_case_free(at_case *c)
         at_cu.cuMemFree(c->out_alloc);
     if (c->ref)
         at_cu.cuMemFree(c->ref);
-    c->in = c->out_alloc = c->out = c->ref = 0;
+    if (c->bound)
+        at_cu.cuMemFree(c->bound);
+    c->in = c->out_alloc = c->out = c->ref = c->bound = 0;
 }
 

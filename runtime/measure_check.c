@@ -53,12 +53,22 @@ static int queue_case(at_measure *b, int k, const at_runner *run, at_err *e)
     const at_problem *p = &c->p;
     size_t words = (at_whole_words(p->out_bytes) + 2 * AT_GUARD) / 4;
     CUdeviceptr bad = b->bad + 16 * (size_t)k;
-    int rc = at_runner_once(b, run, p, c->in, c->out, e);
+    /* A variant before may have left its workspace dirty (it was wrong). */
+    int rc = at_measure_ws(b, run, p, e);
     if (rc)
+        return rc;
+    if (b->ws_bytes)
+        AT_CU_TRY(e, run->name, cuMemsetD32Async, b->ws, 0, b->ws_bytes / 4,
+                  b->stream);
+    if ((rc = at_runner_once(b, run, p, c->in, c->out, e)))
         return rc;
     unsigned long long n = words;
     unsigned poison = AT_POISON;
-    void *args[] = {&c->out_alloc, &c->ref, &n, &bad, &poison};
+    /* The tolerance's scale for this point (a contender: any order). */
+    double scale = p->family->tolerance ? p->family->tolerance(p, run->pt)
+                                        : 0;
+    void *args[] = {&c->out_alloc, &c->ref, &n, &bad, &poison, &c->bound,
+                    &scale};
     unsigned grid = (unsigned)((words + 255) / 256);
     if (grid > (unsigned)b->d->sms * 16)
         grid = (unsigned)b->d->sms * 16;

@@ -18,6 +18,7 @@ typedef struct at_case {
     at_problem p;
     const char *label;
     CUdeviceptr in, out_alloc, ref, out; /* out = out_alloc + AT_GUARD */
+    CUdeviceptr bound; /* error units laid out as ref (0: exact rule) */
 } at_case;
 
 struct at_measure {
@@ -31,6 +32,8 @@ struct at_measure {
     CUmodule check_mod;
     CUfunction compare;
     CUdeviceptr bad; /* per case 2 x u64: mismatch count, ~first word */
+    CUdeviceptr ws;  /* the variants' workspace, zeroed before each check */
+    size_t ws_bytes;
     CUstream stream;
     CUevent start, stop;
     double limit_s; /* one launch's limit on the GPU; 0: not set yet */
@@ -55,6 +58,10 @@ typedef struct at_runner {
 
 int at_runner_once(at_measure *m, const at_runner *r, const at_problem *p,
                    CUdeviceptr in, CUdeviceptr out, at_err *e);
+/* The workspace the runner needs on p, allocated (zeroed) if larger than
+ * the one held. */
+int at_measure_ws(at_measure *m, const at_runner *r, const at_problem *p,
+                  at_err *e);
 int at_measure_alloc(CUdeviceptr *p, size_t n, const char *what, at_err *e);
 /* bytes rounded up to whole 32-bit words: inputs are filled and outputs
  * compared a word at a time (bytes past the end are poison like the

@@ -145,7 +145,7 @@ int at_tune_measure(run *r, at_err *e)
     if ((rc = at_measure_time_copy(r->b, FIRST_SAMPLES, &ct, e)))
         return rc;
     out->sets = at_measure_sets(r->b);
-    r->copy_gbps = at_tune_gbps(r, ct.median_ms);
+    r->copy_gbps = at_copy_gbps(r->p, ct.median_ms);
     /* A launch that runs a thousand copies' time is hung, not slow. */
     double limit = AT_KERNEL_LIMIT_COPIES * ct.median_ms / 1e3;
     at_measure_set_limit(r->b, r->o->kernel_limit_s > 0

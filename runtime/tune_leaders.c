@@ -90,7 +90,7 @@ int at_tune_retime(run *r, at_err *e)
     o->kernel.median_ms = c->final_ms;
     o->copy.median_ms = res[0].ms;
     o->gbps = at_tune_gbps(r, o->kernel.median_ms);
-    o->copy_gbps = at_tune_gbps(r, o->copy.median_ms);
+    o->copy_gbps = at_copy_gbps(r->p, o->copy.median_ms);
     o->frac_copy = o->gbps / o->copy_gbps;
     at_launch g;
     p->family->launch(p, &c->pt, &g);

@@ -38,7 +38,7 @@ static int check_kernel(autotune_kernel *k, autotune_ctx *ctx)
     at_err e = {0};
     if (at_problem_from_api(&p, &prob, &e))
         return -1;
-    p.family->reference(&p, in, ref, 0, p.family->reference_parts(&p));
+    p.family->reference(&p, in, ref, NULL, 0, p.family->reference_parts(&p));
     CUdeviceptr din, dout;
     CUstream s;
     int bad = -1;

@@ -71,6 +71,8 @@ static void spaces_names_and_defaults(void **state)
     for (int i = 0; at_family_at(i); ++i) {
         const at_family *f = at_family_at(i);
         for (int t = 0; at_type_at(t); ++t) {
+            if (!at_family_takes(f, at_type_at(t)))
+                continue;
             at_problem p = default_problem(f, at_type_at(t));
             for (int a = 0; a < n_sm; ++a) {
                 at_limits l;
@@ -134,6 +136,8 @@ static void key_text_and_checks(void **state)
     for (int i = 0; at_family_at(i); ++i) {
         const at_family *f = at_family_at(i);
         for (int t = 0; at_type_at(t); ++t) {
+            if (!at_family_takes(f, at_type_at(t)))
+                continue;
             at_problem p = default_problem(f, at_type_at(t));
             round_trip(&p);
             for (int k = 0; k < f->n_checks; ++k) {

@@ -33,45 +33,14 @@ static int full_suite(void);
  * problem's own (NEEDED). */
 enum { NEEDED = 0 };
 
-/* Every point of the space for an element size (types of one size expand
- * to the same source), or every 8th where a sweep of the problem's own
- * paths is not the full suite's, as 16-point programs, plus one program
- * in the middle that must fail; every kernel of every cubin is found by
- * name. */
-static void compile_size(int bytes, int sm, unsigned paths, int rows,
-                         int cols, int strips_only)
+/* Points pts[0..n) of problem p compiled for sm as 16-point programs,
+ * plus one program in the middle that must fail; every kernel of every
+ * cubin is found by name. Returns the points compiled. */
+static size_t compile_points(const at_problem *p, const at_point *pts,
+                             size_t n, int sm, unsigned paths)
 {
-    const at_family *f = at_family_find("transpose");
-    const at_type *type = NULL;
-    for (int i = 0; at_type_at(i) && !type; ++i)
-        if (at_type_at(i)->bytes == bytes)
-            type = at_type_at(i);
-    assert_non_null(type);
-    autotune_problem u = {"transpose", type->name, rows, cols, 0, 0};
-    at_problem p;
-    at_limits l;
+    const at_family *f = p->family;
     at_err e = {0};
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
-    assert_true(at_limits_for_arch(sm, &l));
-    at_point *pts;
-    size_t n;
-    assert_int_equal(at_space_points(f, &p, &l, &pts, &n, &e), 0);
-    if (strips_only) {
-        const int kind = at_axis_index(f, "kind");
-        size_t kept = 0;
-        for (size_t i = 0; i < n; ++i)
-            if (pts[i].v[kind] == 1)
-                pts[kept++] = pts[i];
-        assert_true(kept > 0);
-        n = kept;
-    }
-    size_t space = n;
-    if (paths == NEEDED && !full_suite() && !strips_only) {
-        size_t kept = 0;
-        for (size_t i = 0; i < n; i += 8)
-            pts[kept++] = pts[i];
-        n = kept;
-    }
     size_t progs = (n + BATCH - 1) / BATCH;
     /* One extra job, in the middle, that must fail. */
     size_t bad = progs / 2, total = progs + 1;
@@ -100,8 +69,8 @@ static void compile_size(int bytes, int sm, unsigned paths, int rows,
                 sel[q] = &pts[k + (size_t)q];
             f->point_name(sel[0], j->variant, sizeof j->variant);
             j->src = paths == NEEDED
-                         ? at_expand_program(&p, sel, NULL, count[i], &e)
-                         : at_expand_program_paths(&p, sel, count[i],
+                         ? at_expand_program(p, sel, NULL, count[i], &e)
+                         : at_expand_program_paths(p, sel, count[i],
                                                    paths, &e);
             k += (size_t)count[i];
         }
@@ -133,15 +102,56 @@ static void compile_size(int bytes, int sm, unsigned paths, int rows,
         at_job_release(j);
     }
     at_pool_destroy(pool);
+    assert_int_equal(ok, n);
+    free(count);
+    free(jobs);
+    return ok;
+}
+
+/* Every point of the space for an element size (types of one size expand
+ * to the same source), or every 8th where a sweep of the problem's own
+ * paths is not the full suite's. */
+static void compile_size(int bytes, int sm, unsigned paths, int rows,
+                         int cols, int strips_only)
+{
+    const at_family *f = at_family_find("transpose");
+    const at_type *type = NULL;
+    for (int i = 0; at_type_at(i) && !type; ++i)
+        if (at_type_at(i)->bytes == bytes && at_family_takes(f, at_type_at(i)))
+            type = at_type_at(i);
+    assert_non_null(type);
+    autotune_problem u = {"transpose", type->name, rows, cols, 0, 0};
+    at_problem p;
+    at_limits l;
+    at_err e = {0};
+    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    assert_true(at_limits_for_arch(sm, &l));
+    at_point *pts;
+    size_t n;
+    assert_int_equal(at_space_points(f, &p, &l, &pts, &n, &e), 0);
+    if (strips_only) {
+        const int kind = at_axis_index(f, "kind");
+        size_t kept = 0;
+        for (size_t i = 0; i < n; ++i)
+            if (pts[i].v[kind] == 1)
+                pts[kept++] = pts[i];
+        assert_true(kept > 0);
+        n = kept;
+    }
+    size_t space = n;
+    if (paths == NEEDED && !full_suite() && !strips_only) {
+        size_t kept = 0;
+        for (size_t i = 0; i < n; i += 8)
+            pts[kept++] = pts[i];
+        n = kept;
+    }
+    size_t ok = compile_points(&p, pts, n, sm, paths);
     printf("# %d-byte elements (%s and its kind), %dx%d, sm_%d, %s: %zu of "
            "%zu %spoints compiled in %zu programs, plus one failing on "
            "purpose\n",
            bytes, type->name, rows, cols, sm,
            paths == NEEDED ? "the problem's own paths" : "every path", ok,
-           space, strips_only ? "strip " : "", progs);
-    assert_int_equal(ok, n);
-    free(count);
-    free(jobs);
+           space, strips_only ? "strip " : "", (n + BATCH - 1) / BATCH);
     free(pts);
 }
 
@@ -207,6 +217,78 @@ STRIPS(4)
 STRIPS(8)
 STRIPS(16)
 
+/* Reductions: the points of a problem whose sources differ (chunk is a
+ * launch argument, not a define: points apart only there are one
+ * variant), every one or every stride-th. */
+static size_t reduce_points(const char *type, const char *op,
+                            const char *shape, int sm, int stride)
+{
+    char text[160];
+    at_problem p;
+    at_limits l;
+    at_err e = {0};
+    snprintf(text, sizeof text, "op=%s %s", op, shape);
+    assert_int_equal(at_problem_begin(&p, "reduce", type, &e), 0);
+    assert_int_equal(at_problem_set_text(&p, text, &e), 0);
+    assert_int_equal(at_problem_finish(&p, &e), 0);
+    assert_true(at_limits_for_arch(sm, &l));
+    at_point *pts;
+    size_t n, kept = 0, distinct = 0;
+    assert_int_equal(at_space_points(p.family, &p, &l, &pts, &n, &e), 0);
+    char (*seen)[512] = calloc(n, sizeof *seen);
+    assert_non_null(seen);
+    for (size_t i = 0; i < n; ++i) {
+        char defs[512];
+        p.family->defines(&p, &pts[i], 0, defs, sizeof defs);
+        size_t k = 0;
+        while (k < distinct && strcmp(seen[k], defs) != 0)
+            ++k;
+        if (k < distinct)
+            continue;
+        snprintf(seen[distinct++], sizeof seen[0], "%s", defs);
+        if ((distinct - 1) % (size_t)stride == 0)
+            pts[kept++] = pts[i];
+    }
+    size_t ok = compile_points(&p, pts, kept, sm, NEEDED);
+    printf("# reduce %s %s %s, sm_%d: %zu of %zu distinct variants (%zu "
+           "points) compiled\n", type, op, shape, sm, ok, distinct, n);
+    free(seen);
+    free(pts);
+    return ok;
+}
+
+/* Along rows (whole array and a matrix) and down columns, every op and
+ * type: every 4th distinct variant of f32 sum, every 40th of the rest
+ * (all of them in the full suite, which adds sm_80; NVRTC compiles about
+ * 5 a second on 2 cores). */
+static void reduce_variants(int sm)
+{
+    static const char *const types[] = {"f32", "bf16", "f16", "f64", "i32"};
+    static const char *const ops[] = {"sum", "max", "min", "sumsq", "amax"};
+    static const char *const shapes[] = {
+        "axis=all n=16777216", "axis=cols rows=4096 cols=1024",
+        "axis=rows rows=4096 cols=1024"};
+    for (int t = 0; t < 5; ++t)
+        for (int o = 0; o < 5; ++o)
+            for (int s = 0; s < 3; ++s) {
+                int most = t == 0 && o == 0;
+                reduce_points(types[t], ops[o], shapes[s], sm,
+                              full_suite() ? 1 : most ? 4 : 40);
+            }
+}
+
+static void reduce_points_sm90(void **state)
+{
+    (void)state;
+    reduce_variants(90);
+}
+
+static void reduce_points_sm80(void **state)
+{
+    (void)state;
+    reduce_variants(80);
+}
+
 int main(void)
 {
     at_err e = {0};
@@ -228,15 +310,20 @@ int main(void)
         cmocka_unit_test(strip_points_4_bytes),
         cmocka_unit_test(strip_points_8_bytes),
         cmocka_unit_test(strip_points_16_bytes),
+        cmocka_unit_test(reduce_points_sm90),
+        cmocka_unit_test(reduce_points_sm80),
         cmocka_unit_test(every_point_1_bytes_sm80),
         cmocka_unit_test(every_point_2_bytes_sm80),
         cmocka_unit_test(every_point_4_bytes_sm80),
         cmocka_unit_test(every_point_8_bytes_sm80),
         cmocka_unit_test(every_point_16_bytes_sm80),
     };
-    /* The last five (sm_80) run in the full suite only: not registered
+    /* The last six (sm_80) run in the full suite only: not registered
      * at all otherwise (prove counts cmocka's skips as failures). */
-    size_t n = sizeof tests / sizeof tests[0] - (full_suite() ? 0 : 5);
+    size_t n = sizeof tests / sizeof tests[0] - (full_suite() ? 0 : 6);
     cmocka_set_message_output(CM_OUTPUT_TAP);
+    /* AT_SWEEP_ONLY=reduce*: one part, while working on it. */
+    if (getenv("AT_SWEEP_ONLY"))
+        cmocka_set_test_filter(getenv("AT_SWEEP_ONLY"));
     return _cmocka_run_group_tests("tests", tests, n, NULL, NULL);
 }

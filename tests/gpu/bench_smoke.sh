@@ -17,7 +17,7 @@ skip_without_gpu $rc "$out"
 plan 3
 kernels() { cut -d, -f8 "$1" | tail -n +2 | tr '\n' ' '; }
 ok=$rc
-[ "$(head -1 "$T/f64.csv")" = "gpu,type,rows,cols,batch,ld_in,ld_out,kernel,ms,gbps,frac_copy" ] || ok=1
+[ "$(head -1 "$T/f64.csv")" = "gpu,family,type,op,axis,rows,cols,batch,ld_in,ld_out,kernel,ms,gbps,frac_copy" ] || ok=1
 # Without cuTENSOR the header says why, and there is no row for it.
 if printf '%s\n' "$out" | grep -q "no cuTENSOR"; then
     ct="" what="five kernels (no cuTENSOR)"

@@ -1,0 +1,270 @@
+/* The reduction benchmark: its suite, its targets (issue 9's), its CSV
+ * columns, and its contenders: CUB (DeviceReduce, DeviceSegmentedReduce;
+ * built by nvcc at run time) and a naive kernel. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_families.h"
+#include "gen/reduce.h"
+#include "gen/templates.h"
+#include "reduce_cub.h"
+#include "runtime/compile.h"
+
+#define R(type, r, c, axis) {"reduce", type, r, c, 0, 0, 0, 0, 0, axis}
+#define ALL(type, opts) {"reduce", type, 0, 0, 0, 0, 0, 0, 0, opts}
+
+/* The issue's shapes, f32 and bf16: the whole array of 2^28, rows and
+ * columns of square, short (64 and 256) and long matrices; odd sizes
+ * (1, 3, primes); other ops and types. */
+static const autotune_problem suite[] = {
+    ALL("f32", "axis=all n=268435456"),
+    ALL("bf16", "axis=all n=268435456"),
+    R("f32", 16384, 16384, "axis=cols"),   R("bf16", 16384, 16384, "axis=cols"),
+    R("f32", 16384, 16384, "axis=rows"),   R("bf16", 16384, 16384, "axis=rows"),
+    R("f32", 1048576, 256, "axis=cols"),   R("bf16", 1048576, 256, "axis=cols"),
+    R("f32", 1048576, 256, "axis=rows"),   R("bf16", 1048576, 256, "axis=rows"),
+    R("f32", 256, 1048576, "axis=cols"),   R("bf16", 256, 1048576, "axis=cols"),
+    R("f32", 256, 1048576, "axis=rows"),   R("bf16", 256, 1048576, "axis=rows"),
+    R("f32", 4194304, 64, "axis=cols"),    R("bf16", 4194304, 64, "axis=cols"),
+    R("f32", 4194304, 64, "axis=rows"),    R("bf16", 4194304, 64, "axis=rows"),
+    R("f32", 64, 4194304, "axis=cols"),    R("bf16", 64, 4194304, "axis=cols"),
+    R("f32", 64, 4194304, "axis=rows"),    R("bf16", 64, 4194304, "axis=rows"),
+    ALL("f32", "axis=all n=1"),            ALL("f32", "axis=all n=3"),
+    ALL("f32", "axis=all n=1000003"),      ALL("f32", "axis=all n=268435399"),
+    R("f32", 9973, 10007, "axis=cols"),    R("f32", 9973, 10007, "axis=rows"),
+    ALL("f32", "op=max axis=all n=268435456"),
+    ALL("f16", "op=sumsq axis=all n=268435456"),
+    ALL("f64", "axis=all n=134217728"),
+    ALL("i32", "axis=all n=268435456"),
+    ALL("f32", "axis=all n=268435456 deterministic=yes"),
+};
+enum { SUITE = sizeof suite / sizeof suite[0] };
+
+enum { ROW_CUB = AT_CMP_FIRST_CONTENDER, ROW_NAIVE };
+
+/* The issue's targets, for inputs of 64 MiB or more: 97% of the copy
+ * (95% for rows and columns 64 to 256 long) and CUB's figure where it
+ * runs. Below that size, only CUB's. */
+static const char *target_of(const at_problem *p, double *min_frac)
+{
+    const double bytes = (double)p->v[RD_ROWS] * (double)p->v[RD_COLS] *
+                         p->type->bytes;
+    const int64_t len = at_rd_len(p);
+    *min_frac = 0;
+    if (bytes < 64.0 * 1024 * 1024)
+        return ">= CUB";
+    if (len >= 64 && len <= 256 && p->v[RD_AXIS] != AXIS_ALL) {
+        *min_frac = 0.95;
+        return ">= 95% of copy (short) and >= CUB";
+    }
+    *min_frac = 0.97;
+    return ">= 97% of copy and >= CUB";
+}
+
+static void verdict(const at_problem *p, const at_cmp *c, char *buf,
+                    size_t n)
+{
+    double min_frac;
+    const char *t = target_of(p, &min_frac);
+    const at_cmp_row *tu = &c->row[AT_CMP_TUNED], *cb = &c->row[ROW_CUB];
+    char why[224] = "";
+    size_t used = 0;
+    if (tu->frac_copy < min_frac)
+        used += (size_t)snprintf(why, sizeof why, "%.1f%% of copy < %.0f%%",
+                                 100 * tu->frac_copy, 100 * min_frac);
+    if (cb->present && tu->gbps < cb->gbps && used < sizeof why)
+        snprintf(why + used, sizeof why - used, "%s%.0f GB/s < CUB %.0f",
+                 used ? "; " : "", tu->gbps, cb->gbps);
+    if (why[0])
+        snprintf(buf, n, "MISSED %s: %s", t, why);
+    else
+        snprintf(buf, n, "met (%s)", t);
+}
+
+static void shape_text(const at_problem *p, char *buf, size_t n)
+{
+    const int64_t *v = p->v;
+    const char *op = at_rd_fields[RD_OP].choices[v[RD_OP]];
+    if (v[RD_AXIS] == AXIS_ALL)
+        snprintf(buf, n, "%s n=%lld%s", op, (long long)v[RD_N],
+                 v[RD_DET] ? " det" : "");
+    else
+        snprintf(buf, n, "%s %s %lldx%lld%s", op,
+                 v[RD_AXIS] == AXIS_COLS ? "rows of" : "cols of",
+                 (long long)v[RD_ROWS], (long long)v[RD_COLS],
+                 v[RD_DET] ? " det" : "");
+}
+
+static void csv_cols(const at_problem *p, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s,%s,%lld,%lld,1,%lld,",
+             at_rd_fields[RD_OP].choices[p->v[RD_OP]],
+             at_rd_fields[RD_AXIS].choices[p->v[RD_AXIS]],
+             (long long)p->v[RD_ROWS], (long long)p->v[RD_COLS],
+             (long long)p->v[RD_LD]);
+}
+
+static double unit(at_pcg *g) { return at_pcg_next(g) / 4294967296.0; }
+
+/* A sweep's problem: an op and type of the family's; 1 MiB to 1 GiB of
+ * input, log-uniform; a third whole arrays, the rest rows or columns of
+ * an aspect log-uniform up to 2^16:1 either way; sides as they fall; a
+ * quarter with ld padded by 1 to 64. */
+static void draw(at_pcg *g, autotune_problem *u)
+{
+    static const char *const types[] = {"f32", "bf16", "f16", "f64", "i32"};
+    static const char *const ops[] = {"sum", "max", "min", "sumsq", "amax"};
+    static char opts[5][3][80];
+    const int t = (int)at_pcg_bounded(g, 5), o = (int)at_pcg_bounded(g, 5);
+    const int axis = (int)at_pcg_bounded(g, 3);
+    const int bytes_of[] = {4, 2, 2, 8, 4};
+    double elems = exp(log(1 << 20) + unit(g) * log(1024.0)) / bytes_of[t];
+    memset(u, 0, sizeof *u);
+    u->family = "reduce";
+    u->type = types[t];
+    if (axis == AXIS_ALL) {
+        snprintf(opts[o][axis], sizeof opts[0][0], "op=%s axis=all n=%lld",
+                 ops[o], (long long)elems);
+    } else {
+        double aspect = exp((unit(g) * 2 - 1) * log(65536.0));
+        long long rows = (long long)sqrt(elems / aspect);
+        rows = rows < 1 ? 1 : rows;
+        u->rows = rows;
+        u->cols = (long long)(elems / (double)rows) + 1;
+        if (at_pcg_bounded(g, 4) == 0)
+            u->ld_in = u->cols + 1 + at_pcg_bounded(g, 64);
+        snprintf(opts[o][axis], sizeof opts[0][0], "op=%s axis=%s", ops[o],
+                 axis == AXIS_COLS ? "cols" : "rows");
+    }
+    u->options = opts[o][axis];
+}
+
+typedef struct state {
+    const at_device *d;
+    at_cub *cub; /* NULL: none (why in cub_why) */
+    char cub_why[512];
+    CUmodule naive_mod;
+    CUfunction naive;
+    char naive_key[64]; /* the defines it was compiled with */
+} state;
+
+static void *open_state(const at_device *d, char *note, size_t n)
+{
+    state *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->d = d;
+    at_err e = {0};
+    if (at_cub_open(&s->cub, d, &e))
+        snprintf(s->cub_why, sizeof s->cub_why, "%s", e.msg);
+    snprintf(note, n, "%s", s->cub ? at_cub_version(s->cub) : s->cub_why);
+    return s;
+}
+
+static void close_state(void *st)
+{
+    state *s = st;
+    if (!s)
+        return;
+    at_cub_close(s->cub);
+    if (s->naive_mod)
+        at_cu.cuModuleUnload(s->naive_mod);
+    free(s);
+}
+
+static int cub_ready(void *st, const at_problem *p, char *why, size_t n,
+                     at_err *e)
+{
+    state *s = st;
+    const char *no = s->cub ? at_cub_cannot(p) : s->cub_why;
+    if (no) {
+        snprintf(why, n, "%s", no);
+        return 0;
+    }
+    int rc = at_cub_prepare(s->cub, p, e);
+    return rc ? rc : 1;
+}
+
+static int cub_run(void *st, const at_problem *p, CUdeviceptr in,
+                   CUdeviceptr out, CUstream s, at_err *e)
+{
+    return at_cub_run(((state *)st)->cub, p, in, out, s, e);
+}
+
+/* The template's naive kernel for p's type, op and direction. */
+static int naive_ready(void *st, const at_problem *p, char *why, size_t n,
+                       at_err *e)
+{
+    (void)why;
+    (void)n;
+    state *s = st;
+    at_point pt = {{0}};
+    pt.v[THREADS] = pt.v[GROUP] = 256;
+    pt.v[VEC] = pt.v[ITEMS] = pt.v[ACCS] = 1;
+    char defs[512];
+    p->family->defines(p, &pt, 0, defs, sizeof defs);
+    if (s->naive && strcmp(s->naive_key, defs) == 0)
+        return 1;
+    if (s->naive_mod)
+        at_cu.cuModuleUnload(s->naive_mod);
+    s->naive_mod = NULL;
+    s->naive = NULL;
+    size_t len = strlen(defs) + strlen(at_tmpl_reduce) + 64;
+    char *src = malloc(len);
+    if (!src)
+        return at_fail(e, AUTOTUNE_ENOMEM, "naive reduction source");
+    snprintf(src, len, "%s#define AT_NAIVE 1\n#define AT_KERNEL at_unused\n%s",
+             defs, at_tmpl_reduce);
+    at_compile_opts co = {.sm = s->d->sm};
+    void *cubin = NULL;
+    size_t size = 0;
+    int rc = at_compile(src, "naive reduction", &co, &cubin, &size, e);
+    free(src);
+    if (rc)
+        return rc;
+    CUresult r = at_cu.cuModuleLoadData(&s->naive_mod, cubin);
+    free(cubin);
+    if (r != CUDA_SUCCESS) {
+        s->naive_mod = NULL;
+        return at_cu_fail(e, r, "cuModuleLoadData", "naive reduction");
+    }
+    AT_CU_TRY(e, "naive reduction", cuModuleGetFunction, &s->naive,
+              s->naive_mod, "at_naive");
+    snprintf(s->naive_key, sizeof s->naive_key, "%.63s", defs);
+    return 1;
+}
+
+static int naive_run(void *st, const at_problem *p, CUdeviceptr in,
+                     CUdeviceptr out, CUstream str, at_err *e)
+{
+    state *s = st;
+    long long rows = p->v[RD_ROWS], cols = p->v[RD_COLS], ld = p->v[RD_LD];
+    void *args[] = {&in, &out, &rows, &cols, &ld};
+    const int64_t outs = at_rd_outputs(p);
+    unsigned grid = p->v[RD_AXIS] == AXIS_ALL ? 1u
+                                              : (unsigned)((outs + 255) / 256);
+    AT_CU_TRY(e, "naive", cuLaunchKernel, s->naive, grid, 1, 1, 256, 1, 1, 0,
+              str, args, NULL);
+    return 0;
+}
+
+static const at_contender contenders[] = {
+    {"cub", cub_ready, cub_run},
+    {"naive", naive_ready, naive_run},
+};
+
+const at_bench_family at_bench_reduce = {
+    .family = "reduce",
+    .suite = suite,
+    .suite_n = SUITE,
+    .contenders = contenders,
+    .n_contenders = sizeof contenders / sizeof contenders[0],
+    .open = open_state,
+    .close = close_state,
+    .csv_cols = csv_cols,
+    .shape = shape_text,
+    .verdict = verdict,
+    .draw = draw,
+};

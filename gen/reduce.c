@@ -1,0 +1,336 @@
+/* The reduce family: its space, constraint predicate, point names,
+ * defines, launch and entry. Problem in reduce_problem.c, verification in
+ * reduce_check.c, emission in reduce_emit.c; the kernels in
+ * templates/reduce.cu. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reduce.h"
+#include "templates.h"
+
+static const at_axis axes[N_AXES] = {
+    [THREADS] = {"threads", "threads per block", 3, {128, 256, 512}},
+    [GROUP] = {"group", "threads along a row: a row's share (all the "
+               "block's, or a few per row for short rows), or across a "
+               "column strip", 7, {4, 8, 16, 32, 128, 256, 512}},
+    [VEC] = {"vec", "elements per load (at most 16 bytes)", 4,
+             {1, 2, 4, 8}},
+    [ITEMS] = {"items", "loads in flight per thread per step", 4,
+               {1, 2, 4, 8}},
+    [ACCS] = {"accs", "independent accumulators per thread", 2, {1, 2}},
+    [CHUNK] = {"chunk", "steps per block before the row (column strip) "
+               "is split over more blocks; 0: one block group per output",
+               4, {0, 4, 16, 64}},
+    [COMBINE] = {"combine", "split outputs: 0 the last block combines the "
+                 "partials in order, 1 a second pass does, 2 atomics "
+                 "(sum, sumsq; not deterministic)", 3, {0, 1, 2}},
+    [TREE] = {"tree", "a block's threads along one row: 0 warp shuffles, "
+              "1 a shared-memory tree (down columns, a tree over 16 row "
+              "lanes or more, else in order)", 2, {0, 1}},
+};
+
+/* Column strips (down) or row blocks (along) past this do not fit a
+ * grid's x; splits past 65535 its y. */
+#define MAX_GRID_X 2147483647LL
+#define MAX_SPLIT 65535LL
+
+void at_rd_geom_of(const at_problem *p, const at_point *pt, at_rd_geom *g)
+{
+    const int *x = pt->v;
+    const int64_t rows = p->v[RD_ROWS], cols = p->v[RD_COLS];
+    if (at_rd_down(p)) {
+        const int64_t ty = x[THREADS] / x[GROUP], w = x[GROUP] * x[VEC];
+        g->units = (cols + w - 1) / w;
+        g->seg = x[CHUNK] ? ty * x[ITEMS] * x[CHUNK] : rows;
+        g->split = (rows + g->seg - 1) / g->seg;
+    } else {
+        const int64_t rpb = x[THREADS] / x[GROUP];
+        g->units = (rows + rpb - 1) / rpb;
+        g->seg = x[CHUNK] ? (int64_t)x[GROUP] * x[VEC] * x[ITEMS] * x[CHUNK]
+                          : cols;
+        g->split = (cols + g->seg - 1) / g->seg;
+    }
+}
+
+static int why_not(char *why, size_t n, const char *msg)
+{
+    if (why)
+        snprintf(why, n, "%s", msg);
+    return 0;
+}
+
+/* Whether the threads fit the shape: a group no more than twice as wide
+ * as a row (column strip) needs, loads in flight that a row (column)
+ * fills, and enough blocks where the output is few. */
+static int valid_shape(const at_problem *p, const int *x, const at_rd_geom *g,
+                       char *why, size_t n)
+{
+    const int64_t len = at_rd_len(p), across = p->v[RD_COLS];
+    const int down = at_rd_down(p);
+    const int64_t lanes = down ? x[THREADS] / x[GROUP] : x[GROUP];
+    /* (One short row still takes a block: the smallest.) */
+    const int smallest_block = x[GROUP] == x[THREADS] &&
+                               x[THREADS] == axes[THREADS].values[0];
+    if (x[GROUP] > 4 && (int64_t)(x[GROUP] / 2) * x[VEC] >= across &&
+        !(smallest_block && !down && p->v[RD_ROWS] == 1))
+        return why_not(why, n, "group wider than twice the row needs");
+    if (x[VEC] > across)
+        return why_not(why, n, "vector wider than a row");
+    if (x[ITEMS] > 1 && lanes * x[ITEMS] * (down ? 1 : x[VEC]) > len)
+        return why_not(why, n, "more loads in flight than the length has");
+    if (!down && p->v[RD_ROWS] == 1 && x[GROUP] != x[THREADS])
+        return why_not(why, n, "one row takes the whole block");
+    /* Few outputs: split them over blocks rather than walk far. */
+    const int64_t step = lanes * x[ITEMS] * (down ? 1 : x[VEC]);
+    if (!x[CHUNK] && g->units < 1024 && len > 16 * step &&
+        (down || x[GROUP] == x[THREADS]))
+        return why_not(why, n, "few outputs, long walks: split them");
+    if (x[CHUNK] && g->split < 2)
+        return why_not(why, n, "chunk covers the whole length");
+    if (g->split > MAX_SPLIT || g->units > MAX_GRID_X)
+        return why_not(why, n, "grid too large");
+    return 1;
+}
+
+static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
+                 char *why, size_t n)
+{
+    const int *x = pt->v;
+    const int down = at_rd_down(p), acc = at_rd_acc_bytes(p->type);
+    const int op = (int)p->v[RD_OP];
+    if (x[THREADS] > l->max_threads)
+        return why_not(why, n, "more threads than the target has");
+    if (x[VEC] * p->type->bytes > 16)
+        return why_not(why, n, "vector over 16 bytes");
+    if (x[GROUP] > x[THREADS] || (x[GROUP] > 32 && x[GROUP] != x[THREADS]))
+        return why_not(why, n, "group is a warp's share or the block");
+    if (x[ACCS] > x[ITEMS])
+        return why_not(why, n, "more accumulators than loads in flight");
+    if (down && x[VEC] > 1 && p->v[RD_LD] % x[VEC])
+        return why_not(why, n, "ld not a multiple of the vector");
+    if (!down && x[GROUP] < x[THREADS] && x[CHUNK])
+        return why_not(why, n, "split rows take the whole block");
+    const int lanes = down ? x[THREADS] / x[GROUP] : x[GROUP];
+    if (x[TREE] && (down || x[GROUP] != x[THREADS]))
+        return why_not(why, n, "no tree across warps to choose");
+    if (down && x[ACCS] > 1)
+        return why_not(why, n, "down columns, each column of a vector is "
+                       "its own sum already");
+    /* Narrow loads only where wider ones cannot be had. */
+    const int wider = x[VEC] * 4;
+    if (wider * p->type->bytes <= 16 && wider <= p->v[RD_COLS] &&
+        !(down && p->v[RD_LD] % wider))
+        return why_not(why, n, "a load four times as wide fits");
+    if (down && lanes > 1 && lanes * x[GROUP] * x[VEC] * acc > 48 * 1024)
+        return why_not(why, n, "shared memory over 48 KiB");
+    at_rd_geom g;
+    at_rd_geom_of(p, pt, &g);
+    if (!valid_shape(p, x, &g, why, n))
+        return 0;
+    if (x[COMBINE] != COMBINE_LAST && g.split < 2)
+        return why_not(why, n, "nothing to combine");
+    if (x[COMBINE] == COMBINE_ATOMIC && op != OP_SUM && op != OP_SUMSQ)
+        return why_not(why, n, "atomics only add");
+    if (x[COMBINE] == COMBINE_ATOMIC && p->v[RD_DET] && p->type->fp)
+        return why_not(why, n, "deterministic: no floating-point atomics");
+    return 1;
+}
+
+static const char *const combine_names[] = {"last", "2pass", "atomic"};
+
+static void point_name(const at_point *pt, char *buf, size_t n)
+{
+    const int *x = pt->v;
+    snprintf(buf, n, "thr%d_grp%d_vec%d_it%d_acc%d_chunk%d_%s_%s",
+             x[THREADS], x[GROUP], x[VEC], x[ITEMS], x[ACCS], x[CHUNK],
+             combine_names[x[COMBINE]], x[TREE] ? "smem" : "shfl");
+}
+
+/* The classic: 256 threads, 16-byte loads, four in flight; a block per
+ * long row split 16 steps a block, a warp per short row (fewer threads
+ * for very short ones); down columns, strips of 32 lanes. The first
+ * valid point of the space if the target refuses it. */
+static void default_point(const at_problem *p, int sm, at_point *pt)
+{
+    int *x = pt->v;
+    memset(pt, 0, sizeof *pt);
+    x[THREADS] = 256;
+    x[VEC] = 16 / p->type->bytes;
+    x[ITEMS] = 4;
+    x[ACCS] = 2;
+    x[CHUNK] = 16;
+    x[COMBINE] = COMBINE_LAST;
+    x[TREE] = 0;
+    const int64_t across = p->v[RD_COLS];
+    if (at_rd_down(p)) {
+        x[GROUP] = 32;
+    } else if (p->v[RD_ROWS] == 1 || across >= 4096) {
+        x[GROUP] = 256;
+    } else {
+        x[GROUP] = 32;
+        x[CHUNK] = 0;
+    }
+    while (x[GROUP] > 4 && x[GROUP] < 256 &&
+           (int64_t)(x[GROUP] / 2) * x[VEC] >= across)
+        x[GROUP] /= 2;
+    at_limits l;
+    char why[128];
+    if (!at_limits_for_arch(sm, &l))
+        at_limits_for_arch(90, &l);
+    for (int tries = 0; tries < 8 && !valid(p, pt, &l, why, sizeof why);
+         ++tries) {
+        if (x[VEC] > 1 && (strstr(why, "vector") || strstr(why, "ld ")))
+            x[VEC] /= 2;
+        else if (x[ITEMS] > 1 && strstr(why, "in flight"))
+            x[ITEMS] /= 2, x[ACCS] = x[ACCS] > x[ITEMS] ? x[ITEMS] : x[ACCS];
+        else if (strstr(why, "split") || strstr(why, "grid"))
+            x[CHUNK] = x[CHUNK] == 64 ? 0 : x[CHUNK] ? x[CHUNK] * 4 : 16;
+        else if (strstr(why, "chunk"))
+            x[CHUNK] = 0;
+        else if (strstr(why, "group") || strstr(why, "whole block"))
+            x[GROUP] = x[GROUP] == x[THREADS] ? 32 : x[THREADS];
+    }
+    if (valid(p, pt, &l, NULL, 0))
+        return;
+    at_point *all = NULL;
+    size_t count = 0;
+    at_err e = {0};
+    if (!at_space_points(p->family, p, &l, &all, &count, &e) && count)
+        *pt = all[0];
+    free(all);
+}
+
+/* No optional paths: a variant serves every problem its launcher takes. */
+static unsigned paths(const at_problem *p, const at_point *pt)
+{
+    (void)p;
+    (void)pt;
+    return 0;
+}
+
+static void paths_text(unsigned k, char *buf, size_t n)
+{
+    (void)k;
+    snprintf(buf, n, "none (every variant takes every shape)");
+}
+
+static int type_code(const at_type *t)
+{
+    static const char *const names[] = {"f32", "f64", "f16", "bf16", "i32"};
+    for (int i = 0; i < 5; ++i)
+        if (strcmp(t->name, names[i]) == 0)
+            return i;
+    return 0;
+}
+
+static void defines(const at_problem *p, const at_point *pt, unsigned k,
+                    char *buf, size_t n)
+{
+    (void)k;
+    const int *x = pt->v;
+    snprintf(buf, n,
+             "#define AT_TYPE %d\n#define AT_OP %d\n#define AT_COLS %d\n"
+             "#define AT_THREADS %d\n#define AT_GROUP %d\n#define AT_VEC %d\n"
+             "#define AT_ITEMS %d\n#define AT_ACCS %d\n#define AT_COMBINE %d\n"
+             "#define AT_TREE %d\n",
+             type_code(p->type), (int)p->v[RD_OP], at_rd_down(p), x[THREADS],
+             x[GROUP], x[VEC], x[ITEMS], x[ACCS], x[COMBINE],
+             /* Down columns: a tree over 16 row lanes or more. */
+             at_rd_down(p) ? x[THREADS] / x[GROUP] >= 16 : x[TREE]);
+}
+
+static void launch(const at_problem *p, const at_point *pt, at_launch *l)
+{
+    at_rd_geom g;
+    at_rd_geom_of(p, pt, &g);
+    memset(l, 0, sizeof *l);
+    l->grid[0] = (unsigned)g.units;
+    l->grid[1] = (unsigned)g.split;
+    l->grid[2] = 1;
+    l->block[0] = (unsigned)pt->v[THREADS];
+    l->block[1] = l->block[2] = 1;
+    if (pt->v[COMBINE] == COMBINE_TWO_PASS && g.split > 1) {
+        l->passes = 2;
+        /* One block per output row (along) or column strip (down). */
+        l->grid2[0] = (unsigned)(at_rd_down(p) ? g.units : p->v[RD_ROWS]);
+        l->grid2[1] = l->grid2[2] = 1;
+    }
+}
+
+static size_t workspace(const at_problem *p, const at_point *pt)
+{
+    at_rd_geom g;
+    at_rd_geom_of(p, pt, &g);
+    if (g.split < 2)
+        return 0;
+    const size_t acc = (size_t)at_rd_acc_bytes(p->type);
+    /* Outputs of the partials' rows: a row, or a strip's columns. */
+    size_t outs = at_rd_down(p) ? (size_t)g.units * (size_t)pt->v[GROUP] *
+                                      (size_t)pt->v[VEC]
+                                : (size_t)p->v[RD_ROWS];
+    size_t counters = at_rd_down(p) ? (size_t)g.units
+                                    : (size_t)p->v[RD_ROWS];
+    size_t parts = pt->v[COMBINE] == COMBINE_ATOMIC ? outs
+                                                    : outs * (size_t)g.split;
+    return parts * acc + counters * 4;
+}
+
+static void args(const at_problem *p, const at_point *pt, uint64_t in,
+                 uint64_t out, uint64_t ws, int pass, at_args *a)
+{
+    at_rd_geom g;
+    at_rd_geom_of(p, pt, &g);
+    long long rows = p->v[RD_ROWS], cols = p->v[RD_COLS], ld = p->v[RD_LD];
+    /* Pass 1 reads the split partials of each output. */
+    long long seg = pass ? g.split : g.seg;
+    a->n = 0;
+    at_args_put(a, &in, sizeof in);
+    at_args_put(a, &out, sizeof out);
+    at_args_put(a, &ws, sizeof ws);
+    at_args_put(a, &rows, sizeof rows);
+    at_args_put(a, &cols, sizeof cols);
+    at_args_put(a, &ld, sizeof ld);
+    at_args_put(a, &seg, sizeof seg);
+    at_args_put(a, &pass, sizeof pass);
+}
+
+const at_family at_family_reduce = {
+    .name = "reduce",
+    .abi = 1,
+    .template_path = "templates/reduce.cu",
+    .template_src = at_tmpl_reduce,
+    .types = "f16 bf16 f32 f64 i32",
+    .fields = at_rd_fields,
+    .n_fields = RD_N_FIELDS,
+    .from_api = at_rd_from_api,
+    .finish = at_rd_finish,
+    .describe = at_rd_describe,
+    .file_stem = at_rd_file_stem,
+    .axes = axes,
+    .n_axes = N_AXES,
+    .derived = "split = blocks per output: ceil(length / (group * vec * "
+               "items * chunk)) along rows, ceil(rows / (threads/group * "
+               "items * chunk)) down columns",
+    .valid = valid,
+    .point_name = point_name,
+    .default_point = default_point,
+    .paths = paths,
+    .paths_text = paths_text,
+    .defines = defines,
+    .launch = launch,
+    .workspace = workspace,
+    .args = args,
+    .input = at_rd_input,
+    .reference_parts = at_rd_reference_parts,
+    .reference = at_rd_reference,
+    .verify_kernel = at_rd_verify_kernel,
+    .tolerance = at_rd_tolerance,
+    .n_checks = AT_RD_CHECKS,
+    .check_problem = at_rd_check_problem,
+    .where = at_rd_where,
+    .bytes_moved = at_rd_bytes_moved,
+    .copy_bytes = at_rd_copy_bytes,
+    .emit_launcher = at_rd_emit_launcher,
+    .usage = at_rd_usage,
+};

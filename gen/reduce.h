@@ -1,0 +1,65 @@
+/* The reduce family's own shared names (only its files include this): its
+ * problem fields, in table order, its axes, and the parts of the entry
+ * each of its files defines. */
+#ifndef AT_REDUCE_H
+#define AT_REDUCE_H
+
+#include "family.h"
+
+/* One result per row of rows x cols (ld elements between rows) along the
+ * columns (axis cols), one per column down the rows (axis rows), or one
+ * of the whole array (axis all: n elements, kept as 1 x n). op's values
+ * index RD_OPS; axis's RD_AXES. */
+enum { RD_OP, RD_AXIS, RD_N, RD_ROWS, RD_COLS, RD_LD, RD_DET,
+       RD_N_FIELDS };
+enum { OP_SUM, OP_MIN, OP_MAX, OP_SUMSQ, OP_AMAX };
+enum { AXIS_ALL, AXIS_COLS, AXIS_ROWS };
+
+/* The space's axes (gen/reduce.c). */
+enum { THREADS, GROUP, VEC, ITEMS, ACCS, CHUNK, COMBINE, TREE, N_AXES };
+enum { COMBINE_LAST, COMBINE_TWO_PASS, COMBINE_ATOMIC };
+
+/* reduce_problem.c */
+extern const at_field at_rd_fields[RD_N_FIELDS];
+int at_rd_from_api(const autotune_problem *u, at_problem *p, at_err *e);
+int at_rd_finish(at_problem *p, at_err *e);
+void at_rd_describe(const at_problem *p, char *buf, size_t n);
+void at_rd_file_stem(const at_problem *p, char *buf, size_t n);
+double at_rd_bytes_moved(const at_problem *p);
+size_t at_rd_copy_bytes(const at_problem *p);
+/* The accumulator's (and output's) bytes: 4 (f32), 8 (f64, i64). */
+int at_rd_acc_bytes(const at_type *t);
+/* Elements reduced into each output, and outputs. */
+int64_t at_rd_len(const at_problem *p);
+int64_t at_rd_outputs(const at_problem *p);
+/* 1 for the kernel down columns (axis rows), 0 along rows. */
+int at_rd_down(const at_problem *p);
+
+/* reduce.c: the geometry of a point on a problem. */
+typedef struct at_rd_geom {
+    int64_t seg;   /* elements (along rows) or rows (down) a block */
+    int64_t split; /* blocks sharing one output (row or column strip) */
+    int64_t units; /* rows of blocks (along) or column strips (down) */
+} at_rd_geom;
+void at_rd_geom_of(const at_problem *p, const at_point *pt, at_rd_geom *g);
+
+/* reduce_check.c */
+void at_rd_input(const at_problem *p, uint64_t stream, uint32_t *w,
+                 size_t first, size_t end);
+int64_t at_rd_reference_parts(const at_problem *p);
+void at_rd_reference(const at_problem *p, const void *in, void *out,
+                     void *bound, int64_t first, int64_t end);
+const char *at_rd_verify_kernel(const at_problem *p);
+double at_rd_tolerance(const at_problem *p, const at_point *pt);
+enum { AT_RD_CHECKS = 4 };
+int at_rd_check_problem(const at_problem *p, int i, at_problem *out,
+                        const char **label, at_err *e);
+void at_rd_where(const at_problem *p, size_t elem, char *buf, size_t n);
+
+/* reduce_emit.c */
+void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
+                         const char *name);
+void at_rd_usage(const at_problem *p, const char *name, char *buf,
+                 size_t n);
+
+#endif

@@ -1,0 +1,122 @@
+/* The reduce family's emitted host code: the workspace query and the
+ * launcher of the .cu file (NAME_workspace_bytes, NAME), and how to call
+ * them. */
+#include <stdio.h>
+
+#include "reduce.h"
+
+static const char *acc_ctype(const at_problem *p)
+{
+    return !p->type->fp ? "long long"
+           : at_rd_acc_bytes(p->type) == 8 ? "double" : "float";
+}
+
+/* The point's geometry for a shape, as at_rd_geom_of computes it. */
+static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
+{
+    const int *x = pt->v;
+    if (at_rd_down(p))
+        fprintf(f,
+                "    const long long lanes = AT_THREADS / AT_GROUP;\n"
+                "    const long long w = AT_GROUP * AT_VEC;\n"
+                "    g->units = (cols + w - 1) / w;\n"
+                "    g->seg = %d ? lanes * AT_ITEMS * %d : rows;\n"
+                "    g->split = (rows + g->seg - 1) / g->seg;\n"
+                "    g->outs = g->units * w;\n",
+                x[CHUNK], x[CHUNK]);
+    else
+        fprintf(f,
+                "    const long long rpb = AT_THREADS / AT_GROUP;\n"
+                "    g->units = (rows + rpb - 1) / rpb;\n"
+                "    g->seg = %d ? (long long)AT_GROUP * AT_VEC * AT_ITEMS "
+                "* %d : cols;\n"
+                "    g->split = (cols + g->seg - 1) / g->seg;\n"
+                "    g->outs = rows;\n",
+                x[CHUNK], x[CHUNK]);
+}
+
+void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
+                         const char *name)
+{
+    const char *t = p->type->ctype, *acc = acc_ctype(p);
+    const int down = at_rd_down(p);
+    fprintf(f, "struct %s_geom { long long units, seg, split, outs; };\n\n"
+            "static void %s_geom_of(long long rows, long long cols,\n"
+            "                       struct %s_geom *g)\n{\n",
+            name, name, name);
+    emit_geom(f, p, pt);
+    fprintf(f,
+            "}\n\n"
+            "/* Bytes of device workspace a launch on rows x cols needs (0:\n"
+            " * none). Zero it once before its first launch (cudaMemset):\n"
+            " * each launch leaves it zero again. One per concurrent stream. */\n"
+            "extern \"C\" size_t %s_workspace_bytes(long long rows,\n"
+            "                                      long long cols)\n{\n"
+            "    struct %s_geom g;\n"
+            "    if (rows <= 0 || cols <= 0)\n        return 0;\n"
+            "    %s_geom_of(rows, cols, &g);\n"
+            "    if (g.split < 2)\n        return 0;\n"
+            "    size_t parts = %s ? (size_t)g.outs\n"
+            "                      : (size_t)g.outs * (size_t)g.split;\n"
+            "    return parts * sizeof(%s) + (size_t)g.units * 4 + \n"
+            "           (size_t)rows * 4;\n}\n\n",
+            name, name, name, pt->v[COMBINE] == COMBINE_ATOMIC ? "1" : "0",
+            acc);
+    fprintf(f,
+            "/* %s of rows x cols in (row-major, ld elements between rows)\n"
+            " * into out: %s. in and out are device pointers; in aligned to\n"
+            " * AT_VEC elements%s. Returns the launch's error;\n"
+            " * cudaErrorInvalidValue for bad sizes or alignment, or a NULL\n"
+            " * workspace where one is needed. */\n"
+            "extern \"C\" cudaError_t %s(const %s *in, %s *out,\n"
+            "    long long rows, long long cols, long long ld,\n"
+            "    void *workspace, cudaStream_t stream)\n{\n"
+            "    struct %s_geom g;\n"
+            "    if (rows <= 0 || cols <= 0 || ld < cols ||\n"
+            "        (unsigned long long)in %% (AT_VEC * sizeof(*in)))\n"
+            "        return cudaErrorInvalidValue;\n"
+            "%s"
+            "    %s_geom_of(rows, cols, &g);\n"
+            "    if (g.split > 65535 || g.units > 2147483647LL ||\n"
+            "        (g.split > 1 && !workspace))\n"
+            "        return cudaErrorInvalidValue;\n"
+            "    dim3 grid((unsigned)g.units, (unsigned)g.split);\n"
+            "    %s_kernel<<<grid, AT_THREADS, 0, stream>>>(\n"
+            "        (const at_in *)in, out, workspace, rows, cols, ld, g.seg,\n"
+            "        0);\n",
+            at_rd_fields[RD_OP].choices[p->v[RD_OP]],
+            down ? "one result per column (cols of them)"
+                 : "one result per row (rows of them)",
+            down ? ", ld a multiple of AT_VEC" : "", name, t, acc, name,
+            down ? "    if (ld % AT_VEC)\n        return "
+                   "cudaErrorInvalidValue;\n"
+                 : "",
+            name, name);
+    if (pt->v[COMBINE] == COMBINE_TWO_PASS)
+        fprintf(f,
+                "    if (g.split > 1) {\n"
+                "        cudaError_t err = cudaGetLastError();\n"
+                "        if (err != cudaSuccess)\n            return err;\n"
+                "        %s_kernel<<<(unsigned)%s, AT_THREADS, 0, stream>>>(\n"
+                "            (const at_in *)in, out, workspace, rows, cols, "
+                "ld,\n            g.split, 1);\n    }\n",
+                name, down ? "g.units" : "rows");
+    fprintf(f, "    return cudaGetLastError();\n}\n\n");
+    if (p->v[RD_AXIS] == AXIS_ALL)
+        fprintf(f,
+                "/* The whole array of n elements into out[0]. */\n"
+                "extern \"C\" cudaError_t %s_all(const %s *in, %s *out,\n"
+                "    long long n, void *workspace, cudaStream_t stream)\n{\n"
+                "    return %s(in, out, 1, n, n, workspace, stream);\n}\n",
+                name, t, acc, name);
+}
+
+void at_rd_usage(const at_problem *p, const char *name, char *buf, size_t n)
+{
+    if (p->v[RD_AXIS] == AXIS_ALL)
+        snprintf(buf, n, "call %s_workspace_bytes(1, n), then %s_all() "
+                 "from host code.", name, name);
+    else
+        snprintf(buf, n, "call %s_workspace_bytes(rows, cols), then %s() "
+                 "from host code.", name, name);
+}

@@ -1,0 +1,611 @@
+/* Reductions: one result per row of a row-major matrix (AT_COLS 0: the
+ * whole array is one row), or one per column (AT_COLS 1), of
+ *   sum, min, max, sumsq (sum of squares) or amax (largest |x|),
+ * accumulated in at_acc (f32 for f16, bf16 and f32 input; f64 for f64;
+ * 64-bit integers for i32, sums wrapping modulo 2^64) and written as
+ * at_acc. NaN propagates through every floating op.
+ *
+ * A point is chosen by the generator with these macros:
+ *   AT_TYPE     input: 0 f32, 1 f64, 2 f16, 3 bf16, 4 i32
+ *   AT_OP       0 sum, 1 min, 2 max, 3 sumsq, 4 amax
+ *   AT_COLS     0: along rows (contiguous); 1: down columns
+ *   AT_THREADS  threads per block
+ *   AT_GROUP    threads along a row: a row's share (AT_COLS 0; all the
+ *               block's when AT_GROUP == AT_THREADS), or the threads side
+ *               by side across a column strip (AT_COLS 1, the other
+ *               AT_THREADS / AT_GROUP walking down the rows)
+ *   AT_VEC      elements per load (at most 16 bytes)
+ *   AT_ITEMS    loads in flight per thread per step
+ *   AT_ACCS     independent accumulators per thread (divides AT_ITEMS)
+ *   AT_COMBINE  with a row or column split over blocks (split > 1): 0 the
+ *               last block to finish combines the partials in a fixed
+ *               order; 1 a second pass does (pass 1); 2 atomics add them
+ *               (sum and sumsq only; the order, and so the rounding,
+ *               varies run to run)
+ *   AT_TREE     0 warp shuffles, 1 a shared-memory tree (across warps, or
+ *               across the row lanes of a column strip)
+ *   AT_KERNEL   the kernel's name
+ *
+ * Arguments: rows, cols, ld (elements between rows), seg (elements of a
+ * row, or rows of a column strip, per block; split = ceil(len / seg)
+ * blocks share one) and pass. Launch: AT_COLS 0: grid (ceil(rows /
+ * rows a block), split), rows a block = AT_THREADS / AT_GROUP; AT_COLS 1:
+ * grid (ceil(cols / (AT_GROUP * AT_VEC)), split); block AT_THREADS; pass
+ * 1 (AT_COMBINE 1): grid (rows or column strips). The workspace (split >
+ * 1): partials, then a counter per output, zero before the first launch
+ * and left zero by each.
+ *
+ * Loads need the input aligned to AT_VEC elements: rows of AT_COLS 0 go
+ * element by element up to their first aligned element; AT_COLS 1 needs
+ * ld a multiple of AT_VEC (the generator's constraint). */
+
+/* Helpers a point does not take stay unreferenced. */
+#pragma nv_diag_suppress 177
+
+#if AT_TYPE == 0
+typedef float at_in;
+typedef float at_acc;
+#elif AT_TYPE == 1
+typedef double at_in;
+typedef double at_acc;
+#elif AT_TYPE == 2 || AT_TYPE == 3
+typedef unsigned short at_in;
+typedef float at_acc;
+#else
+typedef int at_in;
+typedef long long at_acc;
+#endif
+
+#define AT_FLOAT (AT_TYPE != 4)
+
+/* Raw vectors of AT_VEC elements. */
+template <int B> struct at_raw;
+template <> struct at_raw<2> { typedef unsigned short t; };
+template <> struct at_raw<4> { typedef unsigned t; };
+template <> struct at_raw<8> { typedef uint2 t; };
+template <> struct at_raw<16> { typedef uint4 t; };
+
+template <typename T, int V> union at_vec {
+    typename at_raw<V * sizeof(T)>::t raw;
+    T e[V];
+};
+
+/* An input element as the accumulator (f16 and bf16 by hand: no header). */
+static __device__ __forceinline__ at_acc at_value(at_in x)
+{
+#if AT_TYPE == 2
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(x));
+    return f;
+#elif AT_TYPE == 3
+    return __uint_as_float((unsigned)x << 16);
+#else
+    return (at_acc)x;
+#endif
+}
+
+static __device__ __forceinline__ at_acc at_identity()
+{
+#if AT_OP == 0 || AT_OP == 3 || AT_OP == 4
+    return (at_acc)0;
+#elif AT_OP == 1
+#if AT_FLOAT
+    return (at_acc)__int_as_float(0x7f800000);
+#else
+    return 0x7fffffffffffffffLL;
+#endif
+#else
+#if AT_FLOAT
+    return (at_acc)__int_as_float(0xff800000);
+#else
+    return -0x7fffffffffffffffLL - 1;
+#endif
+#endif
+}
+
+/* An element mapped before combining: x, x * x or |x|. */
+static __device__ __forceinline__ at_acc at_map(at_acc x)
+{
+#if AT_OP == 3
+    return x * x;
+#elif AT_OP == 4
+    return x < 0 ? -x : x;
+#else
+    return x;
+#endif
+}
+
+/* Combines two accumulators; a NaN on either side wins. */
+static __device__ __forceinline__ at_acc at_comb(at_acc a, at_acc b)
+{
+#if AT_OP == 0 || AT_OP == 3
+#if AT_FLOAT
+    return a + b;
+#else
+    return (at_acc)((unsigned long long)a + (unsigned long long)b);
+#endif
+#elif AT_OP == 1
+    return (b < a || b != b) ? b : a;
+#else
+    return (b > a || b != b) ? b : a;
+#endif
+}
+
+/* Combines the mapped elements of v into acc. */
+template <int V>
+static __device__ __forceinline__ at_acc at_take(at_acc acc,
+                                                 const at_vec<at_in, V> &v)
+{
+#pragma unroll
+    for (int k = 0; k < V; ++k)
+        acc = at_comb(acc, at_map(at_value(v.e[k])));
+    return acc;
+}
+
+static __device__ __forceinline__ at_acc at_shfl_down(at_acc v, int o,
+                                                      int width)
+{
+    return __shfl_down_sync(0xffffffffu, v, o, width);
+}
+
+/* The block's AT_THREADS values combined (lane order fixed, so the same
+ * for every run); the result in thread 0. */
+static __device__ __forceinline__ at_acc at_block_reduce(at_acc v,
+                                                         at_acc *sm)
+{
+    const int t = threadIdx.x;
+#if AT_TREE == 1
+    sm[t] = v;
+    __syncthreads();
+#pragma unroll
+    for (int s = AT_THREADS / 2; s > 0; s >>= 1) {
+        if (t < s)
+            sm[t] = at_comb(sm[t], sm[t + s]);
+        __syncthreads();
+    }
+    v = sm[0];
+    __syncthreads();
+    return v;
+#else
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        v = at_comb(v, at_shfl_down(v, o, 32));
+    if ((t & 31) == 0)
+        sm[t >> 5] = v;
+    __syncthreads();
+    if (t < 32) {
+        v = t < AT_THREADS / 32 ? sm[t] : at_identity();
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1)
+            v = at_comb(v, at_shfl_down(v, o, 32));
+    }
+    __syncthreads();
+    return v;
+#endif
+}
+
+/* The block's share of the workspace: AT_ACC partials (or, AT_COMBINE 2,
+ * one running total per output), then a counter per output. */
+static __device__ __forceinline__ unsigned *at_counters(void *ws,
+                                                        long long partials)
+{
+    return (unsigned *)((at_acc *)ws + partials);
+}
+
+#if AT_COMBINE == 2 && AT_FLOAT
+static __device__ __forceinline__ at_acc at_take_total(at_acc *p)
+{
+#if AT_TYPE == 1
+    return __longlong_as_double(
+        (long long)atomicExch((unsigned long long *)p, 0ULL));
+#else
+    return atomicExch(p, 0.0f);
+#endif
+}
+#elif AT_COMBINE == 2
+static __device__ __forceinline__ at_acc at_take_total(at_acc *p)
+{
+    return (at_acc)atomicExch((unsigned long long *)p, 0ULL);
+}
+#endif
+
+#if AT_COMBINE == 2
+static __device__ __forceinline__ void at_add_total(at_acc *p, at_acc v)
+{
+#if AT_FLOAT
+    atomicAdd(p, v);
+#else
+    atomicAdd((unsigned long long *)p, (unsigned long long)v);
+#endif
+}
+#endif
+
+/* A block's partial p for output o of n outputs: stored, and if this is
+ * the last of split blocks to finish, *last set and the partials of o
+ * (all split of them, AT_COMBINE 0, fixed order) or the total
+ * (AT_COMBINE 2) returned in thread 0. Called by thread 0 only. */
+static __device__ __forceinline__ int at_publish(void *ws, long long o,
+                                                 long long n, int split,
+                                                 int s, at_acc p)
+{
+    at_acc *part = (at_acc *)ws;
+#if AT_COMBINE == 2
+    at_add_total(&part[o], p);
+    unsigned *cnt = at_counters(ws, n);
+#else
+    part[o * split + s] = p;
+    unsigned *cnt = at_counters(ws, n * split);
+#endif
+    __threadfence();
+    unsigned prev = atomicAdd(&cnt[o], 1u);
+    if (prev != (unsigned)split - 1)
+        return 0;
+    __threadfence();
+    cnt[o] = 0; /* left zero for the next launch */
+    return 1;
+}
+
+#if AT_COLS == 0
+/* ---- Along rows ---------------------------------------------------- */
+
+#define AT_RPB (AT_THREADS / AT_GROUP) /* rows a block */
+
+/* This thread's share of [b0, b1) of row p (aligned at a: the first
+ * element whose address is a multiple of AT_VEC elements, b0 >= a or the
+ * head [0, a) taken as well when head). */
+static __device__ __forceinline__ at_acc at_row_part(
+    const at_in *__restrict__ p, long long a, long long b0, long long b1,
+    int head, int lane)
+{
+    at_acc acc[AT_ACCS];
+#pragma unroll
+    for (int k = 0; k < AT_ACCS; ++k)
+        acc[k] = at_identity();
+    if (head)
+        for (long long i = lane; i < a; i += AT_GROUP)
+            acc[0] = at_comb(acc[0], at_map(at_value(p[i])));
+    typedef at_vec<at_in, AT_VEC> vt;
+    const vt *pv = (const vt *)(p + b0);
+    const long long nv = b1 > b0 ? (b1 - b0) / AT_VEC : 0;
+    long long v = lane;
+    /* Whole steps: AT_ITEMS loads, no checks. */
+    for (; v + (AT_ITEMS - 1) * AT_GROUP < nv; v += AT_ITEMS * AT_GROUP) {
+        vt x[AT_ITEMS];
+#pragma unroll
+        for (int k = 0; k < AT_ITEMS; ++k)
+            x[k].raw = __ldg(&pv[v + k * AT_GROUP].raw);
+#pragma unroll
+        for (int k = 0; k < AT_ITEMS; ++k)
+            acc[k % AT_ACCS] = at_take<AT_VEC>(acc[k % AT_ACCS], x[k]);
+    }
+    for (; v < nv; v += AT_GROUP) {
+        vt x;
+        x.raw = __ldg(&pv[v].raw);
+        acc[0] = at_take<AT_VEC>(acc[0], x);
+    }
+    /* Past the last whole vector. */
+    for (long long i = b0 + nv * AT_VEC + lane; i < b1; i += AT_GROUP)
+        acc[0] = at_comb(acc[0], at_map(at_value(p[i])));
+#pragma unroll
+    for (int k = 1; k < AT_ACCS; ++k)
+        acc[0] = at_comb(acc[0], acc[k]);
+    return acc[0];
+}
+
+/* The group's values combined into its lane 0. */
+static __device__ __forceinline__ at_acc at_group_reduce(at_acc v,
+                                                         at_acc *sm)
+{
+#if AT_GROUP == AT_THREADS && AT_THREADS > 32
+    return at_block_reduce(v, sm);
+#else
+    (void)sm;
+#pragma unroll
+    for (int o = AT_GROUP / 2; o > 0; o >>= 1)
+        v = at_comb(v, at_shfl_down(v, o, AT_GROUP));
+    return v;
+#endif
+}
+
+/* Output row's split partials combined by the whole block, fixed order. */
+static __device__ __forceinline__ at_acc at_row_partials(const at_acc *part,
+                                                         int split,
+                                                         at_acc *sm)
+{
+    at_acc v = at_identity();
+    for (int i = threadIdx.x; i < split; i += AT_THREADS)
+        v = at_comb(v, __ldcg(&part[i]));
+    return at_block_reduce(v, sm);
+}
+
+extern "C" __global__ void __launch_bounds__(AT_THREADS)
+AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
+          long long rows, long long cols, long long ld, long long seg,
+          int pass)
+{
+    __shared__ at_acc sm[AT_TREE == 1 ? AT_THREADS : 32];
+    __shared__ int last;
+    const int split = gridDim.y;
+#if AT_COMBINE == 1 && AT_GROUP == AT_THREADS
+    if (pass == 1) { /* one block per row: its partials, in order */
+        const long long row = blockIdx.x;
+        at_acc v = at_row_partials((const at_acc *)ws + row * seg, (int)seg,
+                                   sm);
+        if (threadIdx.x == 0)
+            out[row] = v;
+        return;
+    }
+#else
+    (void)pass;
+#endif
+    const long long row =
+        (long long)blockIdx.x * AT_RPB + threadIdx.x / AT_GROUP;
+    const int lane = threadIdx.x % AT_GROUP;
+    at_acc v = at_identity();
+    if (row < rows) {
+        const at_in *p = in + row * ld;
+        /* First element on an AT_VEC boundary (in itself is aligned). */
+        long long a = (AT_VEC - (long long)((row * ld) % AT_VEC)) % AT_VEC;
+        if (a > cols)
+            a = cols;
+        const long long s = blockIdx.y;
+        long long b0 = a + s * seg, b1 = b0 + seg;
+        if (b0 > cols)
+            b0 = cols;
+        if (b1 > cols || s == split - 1)
+            b1 = cols;
+        v = at_row_part(p, a, b0, b1, s == 0, lane);
+    }
+    v = at_group_reduce(v, sm);
+    if (split == 1) {
+        if (lane == 0 && row < rows)
+            out[row] = v;
+        return;
+    }
+    /* Split rows: one row a block (AT_GROUP == AT_THREADS). */
+#if AT_GROUP == AT_THREADS
+#if AT_COMBINE == 1
+    if (threadIdx.x == 0)
+        ((at_acc *)ws)[row * split + blockIdx.y] = v;
+#else
+    if (threadIdx.x == 0)
+        last = at_publish(ws, row, rows, split, blockIdx.y, v);
+    __syncthreads();
+    if (!last)
+        return;
+#if AT_COMBINE == 0
+    v = at_row_partials((const at_acc *)ws + row * split, split, sm);
+#else
+    if (threadIdx.x == 0)
+        v = at_take_total((at_acc *)ws + row);
+#endif
+    if (threadIdx.x == 0)
+        out[row] = v;
+#endif
+#endif
+}
+
+#else
+/* ---- Down columns -------------------------------------------------- */
+
+#define AT_TY (AT_THREADS / AT_GROUP) /* row lanes */
+#define AT_W (AT_GROUP * AT_VEC)       /* columns a strip */
+
+/* Sums down this thread's AT_VEC columns from c (n of them valid) of rows
+ * [r0, r1) of src (ld apart), row lane ty of AT_TY: the input (MAP: each
+ * element mapped, whole vectors loaded) or partials (taken as they are,
+ * element by element: they are few). */
+template <typename E, bool MAP>
+static __device__ __forceinline__ void at_col_lane(
+    const E *__restrict__ src, long long ld, long long r0, long long r1,
+    long long c, int n, int ty, at_acc (&out)[AT_VEC])
+{
+    at_acc a[AT_ACCS][AT_VEC];
+#pragma unroll
+    for (int k = 0; k < AT_ACCS; ++k)
+#pragma unroll
+        for (int e = 0; e < AT_VEC; ++e)
+            a[k][e] = at_identity();
+    long long r = r0 + ty;
+    if constexpr (MAP) {
+        typedef at_vec<at_in, AT_VEC> vt;
+        if (n == AT_VEC)
+            for (; r + (AT_ITEMS - 1) * AT_TY < r1; r += AT_ITEMS * AT_TY) {
+                vt x[AT_ITEMS];
+#pragma unroll
+                for (int k = 0; k < AT_ITEMS; ++k)
+                    x[k].raw = __ldg(
+                        &((const vt *)(src + (r + k * AT_TY) * ld + c))->raw);
+#pragma unroll
+                for (int k = 0; k < AT_ITEMS; ++k)
+#pragma unroll
+                    for (int e = 0; e < AT_VEC; ++e)
+                        a[k % AT_ACCS][e] = at_comb(
+                            a[k % AT_ACCS][e], at_map(at_value(x[k].e[e])));
+            }
+    }
+    for (; r < r1; r += AT_TY)
+#pragma unroll
+        for (int e = 0; e < AT_VEC; ++e)
+            if (e < n) {
+                at_acc y;
+                if constexpr (MAP)
+                    y = at_map(at_value(__ldg(&src[r * ld + c + e])));
+                else
+                    y = __ldcg(&src[r * ld + c + e]);
+                a[0][e] = at_comb(a[0][e], y);
+            }
+#pragma unroll
+    for (int k = 1; k < AT_ACCS; ++k)
+#pragma unroll
+        for (int e = 0; e < AT_VEC; ++e)
+            a[0][e] = at_comb(a[0][e], a[k][e]);
+#pragma unroll
+    for (int e = 0; e < AT_VEC; ++e)
+        out[e] = a[0][e];
+}
+
+/* The row lanes' sums combined (fixed order) into acc of ty == 0; sm:
+ * [AT_TY][AT_W]. Every thread of the block calls it. */
+static __device__ __forceinline__ void at_col_lanes(at_acc (&acc)[AT_VEC],
+                                                    int ty, at_acc *sm)
+{
+#if AT_TY > 1
+    const int col = (threadIdx.x % AT_GROUP) * AT_VEC;
+#pragma unroll
+    for (int e = 0; e < AT_VEC; ++e)
+        sm[ty * AT_W + col + e] = acc[e];
+    __syncthreads();
+#if AT_TREE == 1
+#pragma unroll
+    for (int s = AT_TY / 2; s > 0; s >>= 1) {
+        if (ty < s)
+#pragma unroll
+            for (int e = 0; e < AT_VEC; ++e)
+                sm[ty * AT_W + col + e] = at_comb(
+                    sm[ty * AT_W + col + e], sm[(ty + s) * AT_W + col + e]);
+        __syncthreads();
+    }
+    if (ty == 0)
+#pragma unroll
+        for (int e = 0; e < AT_VEC; ++e)
+            acc[e] = sm[col + e];
+#else
+    if (ty == 0)
+        for (int t = 1; t < AT_TY; ++t)
+#pragma unroll
+            for (int e = 0; e < AT_VEC; ++e)
+                acc[e] = at_comb(acc[e], sm[t * AT_W + col + e]);
+#endif
+    __syncthreads();
+#else
+    (void)acc;
+    (void)ty;
+    (void)sm;
+#endif
+}
+
+template <typename E, bool MAP>
+static __device__ __forceinline__ void at_col_part(
+    const E *__restrict__ src, long long ld, long long r0, long long r1,
+    long long c, int n, int ty, at_acc (&acc)[AT_VEC], at_acc *sm)
+{
+    at_col_lane<E, MAP>(src, ld, r0, r1, c, n, ty, acc);
+    at_col_lanes(acc, ty, sm);
+}
+
+extern "C" __global__ void __launch_bounds__(AT_THREADS)
+AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
+          long long rows, long long cols, long long ld, long long seg,
+          int pass)
+{
+    __shared__ at_acc sm[AT_TY > 1 ? AT_TY * AT_W : 1];
+    __shared__ int last;
+    const int ty = threadIdx.x / AT_GROUP;
+    const long long strips = (cols + AT_W - 1) / AT_W;
+    const long long strip = blockIdx.x;
+    const long long c0 = strip * AT_W + (threadIdx.x % AT_GROUP) * AT_VEC;
+    const long long left = cols - c0;
+    const int n = left <= 0 ? 0 : left >= AT_VEC ? AT_VEC : (int)left;
+    at_acc acc[AT_VEC];
+#if AT_COMBINE == 1
+    if (pass == 1) { /* one block per strip: its seg partial rows */
+        at_col_part<at_acc, false>((const at_acc *)ws + strip * seg * AT_W,
+                                   AT_W, 0, seg, c0 - strip * AT_W, n, ty,
+                                   acc, sm);
+        if (ty == 0)
+            for (int e = 0; e < n; ++e)
+                out[c0 + e] = acc[e];
+        return;
+    }
+#else
+    (void)pass;
+#endif
+    const int split = gridDim.y;
+    const long long s = blockIdx.y;
+    long long r0 = s * seg, r1 = s == split - 1 ? rows : r0 + seg;
+    if (r1 > rows)
+        r1 = rows;
+    at_col_part<at_in, true>(in, ld, r0, r1, c0, n, ty, acc, sm);
+    if (split == 1) {
+        if (ty == 0)
+            for (int e = 0; e < n; ++e)
+                out[c0 + e] = acc[e];
+        return;
+    }
+    /* Partials: strip's [split][AT_W] block of the workspace. */
+    at_acc *part = (at_acc *)ws;
+    const int col = (threadIdx.x % AT_GROUP) * AT_VEC;
+#if AT_COMBINE == 1
+    if (ty == 0)
+#pragma unroll
+        for (int e = 0; e < AT_VEC; ++e)
+            part[(strip * split + s) * AT_W + col + e] = acc[e];
+#else
+    if (ty == 0) {
+#pragma unroll
+        for (int e = 0; e < AT_VEC; ++e)
+#if AT_COMBINE == 2
+            at_add_total(&part[strip * AT_W + col + e], acc[e]);
+#else
+            part[(strip * split + s) * AT_W + col + e] = acc[e];
+#endif
+        __threadfence();
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned *cnt = at_counters(
+            ws, AT_COMBINE == 2 ? strips * AT_W : strips * split * AT_W);
+        last = atomicAdd(&cnt[strip], 1u) == (unsigned)split - 1;
+        if (last) {
+            __threadfence();
+            cnt[strip] = 0;
+        }
+    }
+    __syncthreads();
+    if (!last)
+        return;
+#if AT_COMBINE == 2
+    if (ty == 0)
+        for (int e = 0; e < n; ++e)
+            out[c0 + e] = at_take_total(&part[strip * AT_W + col + e]);
+#else
+    at_col_part<at_acc, false>(part + strip * split * AT_W, AT_W, 0, split,
+                               col, n, ty, acc, sm);
+    if (ty == 0)
+        for (int e = 0; e < n; ++e)
+            out[c0 + e] = acc[e];
+#endif
+#endif
+}
+#endif
+
+#if AT_NAIVE
+/* The benchmark's naive contender (with AT_THREADS 256, AT_TREE 0): a
+ * thread per output walking it in order; the whole array (one row along)
+ * by one block striding over it, then a tree. */
+extern "C" __global__ void __launch_bounds__(AT_THREADS)
+at_naive(const at_in *__restrict__ in, at_acc *__restrict__ out,
+         long long rows, long long cols, long long ld)
+{
+    if (!AT_COLS && rows == 1) {
+        __shared__ at_acc sm[32];
+        at_acc v = at_identity();
+        for (long long i = threadIdx.x; i < cols; i += AT_THREADS)
+            v = at_comb(v, at_map(at_value(in[i])));
+        v = at_block_reduce(v, sm);
+        if (threadIdx.x == 0)
+            out[0] = v;
+        return;
+    }
+    const long long o = blockIdx.x * (long long)AT_THREADS + threadIdx.x;
+    const long long outs = AT_COLS ? cols : rows, len = AT_COLS ? rows : cols;
+    if (o >= outs)
+        return;
+    const long long start = AT_COLS ? o : o * ld, step = AT_COLS ? ld : 1;
+    at_acc v = at_identity();
+    for (long long k = 0; k < len; ++k)
+        v = at_comb(v, at_map(at_value(in[start + k * step])));
+    out[o] = v;
+}
+#endif

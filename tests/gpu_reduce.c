@@ -1,0 +1,242 @@
+/* GPU: the points of the reduce space, for every type, op and direction,
+ * verified on an even and an odd shape (and, through the measurement,
+ * on the family's check problems: 1 and 3 elements, primes, rows off
+ * every alignment, NaNs) against the long-double reference within the
+ * point's tolerance (min, max, amax and i32 bit for bit); and the
+ * deterministic points run twice on one input give the same bits. Each
+ * distinct source compiled once (chunk is a launch argument). Every point
+ * of f32 and bf16 sum and max; every 7th of the rest (AT_GPU_SAMPLE=K:
+ * every K-th of all). A test per type. Skips without a GPU. */
+#include "tap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/pcg.h"
+#include "gen/expand.h"
+#include "gen/reduce.h"
+#include "runtime/compile.h"
+#include "runtime/measure.h"
+
+static at_device dev;
+
+enum { BATCH = 16 };
+
+static const char *const shapes[3][2] = {
+    [AXIS_ALL] = {"axis=all n=4194304", "axis=all n=1000003"},
+    [AXIS_COLS] = {"axis=cols rows=512 cols=2048",
+                   "axis=cols rows=333 cols=4099 ld=4101"},
+    [AXIS_ROWS] = {"axis=rows rows=2048 cols=512",
+                   "axis=rows rows=4099 cols=333 ld=336"},
+};
+
+static at_problem make(const char *type, const char *op, const char *shape)
+{
+    char text[160];
+    at_problem p;
+    at_err e = {0};
+    snprintf(text, sizeof text, "op=%s %s", op, shape);
+    if (at_problem_begin(&p, "reduce", type, &e) ||
+        at_problem_set_text(&p, text, &e) || at_problem_finish(&p, &e))
+        fail_msg("%s %s: %s", type, text, e.msg);
+    return p;
+}
+
+/* Runs fn twice on one input into two outputs; 1 if the bits agree. */
+static int same_twice(const at_problem *p, const at_point *pt, CUfunction fn,
+                      CUdeviceptr in, at_err *e)
+{
+    size_t ws_n = at_workspace_bytes(p, pt);
+    CUdeviceptr out[2] = {0, 0}, ws = 0;
+    unsigned char *host[2] = {malloc(p->out_bytes), malloc(p->out_bytes)};
+    int same = 0;
+    if (!host[0] || !host[1] ||
+        at_cu_fail(e, at_cu.cuMemAlloc(&out[0], p->out_bytes), "alloc", "") ||
+        at_cu_fail(e, at_cu.cuMemAlloc(&out[1], p->out_bytes), "alloc", "") ||
+        (ws_n && (at_cu_fail(e, at_cu.cuMemAlloc(&ws, ws_n), "alloc", "") ||
+                  at_cu_fail(e, at_cu.cuMemsetD32(ws, 0, ws_n / 4), "memset",
+                             ""))))
+        goto out;
+    for (int k = 0; k < 2; ++k)
+        if (at_launch_variant(p, pt, fn, in, out[k], ws, NULL, "twice", e) ||
+            at_cu_fail(e, at_cu.cuMemcpyDtoH(host[k], out[k], p->out_bytes),
+                       "cuMemcpyDtoH", "twice"))
+            goto out;
+    same = memcmp(host[0], host[1], p->out_bytes) == 0;
+out:
+    for (int k = 0; k < 2; ++k)
+        if (out[k])
+            at_cu.cuMemFree(out[k]);
+    if (ws)
+        at_cu.cuMemFree(ws);
+    free(host[0]);
+    free(host[1]);
+    return same;
+}
+
+/* The family's random input for p, uploaded. */
+static CUdeviceptr upload_input(const at_problem *p)
+{
+    size_t words = (p->in_bytes + 3) / 4;
+    uint32_t *w = malloc(words * 4);
+    assert_non_null(w);
+    at_pcg g;
+    at_pcg_seed(&g, 77, 1);
+    for (size_t i = 0; i < words; ++i)
+        w[i] = at_pcg_next(&g);
+    p->family->input(p, 0, w, 0, words);
+    CUdeviceptr d = 0;
+    at_err e = {0};
+    if (at_cu_fail(&e, at_cu.cuMemAlloc(&d, words * 4), "alloc", "input") ||
+        at_cu_fail(&e, at_cu.cuMemcpyHtoD(d, w, words * 4), "upload", ""))
+        fail_msg("%s", e.msg);
+    free(w);
+    return d;
+}
+
+static void verify(const char *type, const char *op, int axis, size_t every,
+                   size_t *verified, size_t *twice)
+{
+    at_err e = {0};
+    at_problem p[2] = {make(type, op, shapes[axis][0]),
+                       make(type, op, shapes[axis][1])};
+    at_limits l = at_device_limits(&dev);
+    at_point *pts;
+    size_t n;
+    assert_int_equal(at_space_points(p[0].family, &p[0], &l, &pts, &n, &e), 0);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i += every)
+        pts[kept++] = pts[i];
+    n = kept;
+    size_t nprog = (n + BATCH - 1) / BATCH;
+    at_job *jobs = calloc(nprog, sizeof *jobs);
+    CUmodule *mods = calloc(nprog, sizeof *mods);
+    at_pool *pool;
+    assert_true(jobs && mods);
+    assert_int_equal(at_pool_create(&pool, 0, &e), 0);
+    for (size_t g = 0; g < nprog; ++g) {
+        const at_point *sel[BATCH];
+        int c = (int)(n - g * BATCH < BATCH ? n - g * BATCH : BATCH);
+        for (int k = 0; k < c; ++k)
+            sel[k] = &pts[g * BATCH + (size_t)k];
+        jobs[g].opts.sm = dev.sm;
+        p[0].family->point_name(sel[0], jobs[g].variant,
+                                sizeof jobs[g].variant);
+        jobs[g].src = at_expand_program(&p[0], sel, NULL, c, &e);
+        assert_non_null(jobs[g].src);
+        at_pool_submit(pool, &jobs[g]);
+    }
+    for (size_t g = 0; g < nprog; ++g) {
+        at_pool_wait(pool, &jobs[g]);
+        if (jobs[g].rc)
+            fail_msg("compiling %s: %s", jobs[g].variant, jobs[g].err.msg);
+        if (at_cu_fail(&e, at_cu.cuModuleLoadData(&mods[g], jobs[g].cubin),
+                       "cuModuleLoadData", jobs[g].variant))
+            fail_msg("%s", e.msg);
+    }
+    at_pool_destroy(pool);
+    at_measure *b[2];
+    for (int s = 0; s < 2; ++s)
+        if (at_measure_create(&b[s], &dev, &p[s], 900 + (uint64_t)s, 0, NULL,
+                              &e))
+            fail_msg("%s", e.msg);
+    CUdeviceptr in = upload_input(&p[0]);
+    size_t failed = 0;
+    for (size_t i = 0; i < n; ++i) {
+        char kernel[AT_KERNEL_NAME], name[160];
+        at_program_kernel((int)(i % BATCH), kernel, sizeof kernel);
+        p[0].family->point_name(&pts[i], name, sizeof name);
+        CUfunction fn;
+        int rc = at_cu_fail(&e, at_cu.cuModuleGetFunction(&fn, mods[i / BATCH],
+                                                         kernel),
+                            "cuModuleGetFunction", name);
+        for (int s = 0; s < 2 && !rc; ++s) {
+            if (s && !p[1].family->valid(&p[1], &pts[i], &l, NULL, 0))
+                continue; /* (down: ld not a multiple of its vector) */
+            rc = at_measure_verify(b[s], &pts[i], fn, name, AT_CHECK_ALL, &e);
+        }
+        if (!rc && !(pts[i].v[COMBINE] == COMBINE_ATOMIC && p[0].type->fp)) {
+            if (!same_twice(&p[0], &pts[i], fn, in, &e)) {
+                rc = AUTOTUNE_EWRONG;
+                if (!e.code)
+                    at_fail(&e, rc, "%s: two runs differ", name);
+            } else {
+                ++*twice;
+            }
+        }
+        if (rc) {
+            if (failed++ < 10)
+                printf("# FAILED %s %s %s: %s\n", type, op, shapes[axis][0],
+                       e.msg);
+            if (rc == AUTOTUNE_ECUDA || rc == AUTOTUNE_EFAULT)
+                fail_msg("context lost: %s", e.msg);
+        } else {
+            ++*verified;
+        }
+    }
+    printf("# reduce %s %s, %s and %s: %zu points%s, %zu failed\n", type, op,
+           shapes[axis][0], shapes[axis][1], n,
+           every > 1 ? " (sampled)" : "", failed);
+    at_cu.cuMemFree(in);
+    for (int s = 0; s < 2; ++s)
+        at_measure_destroy(b[s]);
+    for (size_t g = 0; g < nprog; ++g) {
+        at_cu.cuModuleUnload(mods[g]);
+        at_job_release(&jobs[g]);
+    }
+    free(mods);
+    free(jobs);
+    free(pts);
+    assert_int_equal(failed, 0);
+}
+
+/* Every op and direction of one type. */
+static void every_op_axis(const char *type, int all_points)
+{
+    static const char *const ops[] = {"sum", "max", "min", "sumsq", "amax"};
+    const char *sample = getenv("AT_GPU_SAMPLE");
+    size_t verified = 0, twice = 0;
+    for (int o = 0; o < 5; ++o)
+        for (int a = 0; a < 3; ++a) {
+            size_t every = sample ? strtoul(sample, NULL, 10)
+                           : all_points && o < 2 ? 1 : 7;
+            verify(type, ops[o], a, every ? every : 1, &verified, &twice);
+        }
+    printf("# %s: %zu points verified, %zu of them run twice with the same "
+           "bits\n", type, verified, twice);
+}
+
+#define TYPE_TEST(t, all)                                                   \
+    static void reduce_##t(void **state)                                    \
+    {                                                                       \
+        (void)state;                                                        \
+        every_op_axis(#t, all);                                             \
+    }
+TYPE_TEST(f32, 1)
+TYPE_TEST(bf16, 1)
+TYPE_TEST(f16, 0)
+TYPE_TEST(f64, 0)
+TYPE_TEST(i32, 0)
+
+int main(void)
+{
+    at_err e = {0};
+    setvbuf(stdout, NULL, _IOLBF, 0); /* progress through prove */
+    if (at_device_open(&dev, 0, &e))
+        return at_skip_all(e.msg);
+    if (at_device_push(&dev, &e))
+        return at_skip_all(e.msg);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(reduce_f32), cmocka_unit_test(reduce_bf16),
+        cmocka_unit_test(reduce_f16), cmocka_unit_test(reduce_f64),
+        cmocka_unit_test(reduce_i32),
+    };
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    /* AT_GPU_ONLY=reduce_i32: some types only (a lease's call is 10
+     * minutes; the whole test takes about 6 on an H100). */
+    if (getenv("AT_GPU_ONLY"))
+        cmocka_set_test_filter(getenv("AT_GPU_ONLY"));
+    int rc = _cmocka_run_group_tests("tests", tests, 5, NULL, NULL);
+    at_device_close(&dev);
+    return rc;
+}

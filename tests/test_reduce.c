@@ -1,0 +1,175 @@
+/* The reduce family without a GPU: its problem (defaults, the whole
+ * array as one row, errors for fields that do not go together), its
+ * space's constraints, the reference against sums worked by hand (NaN,
+ * i32 wrapping, amax of INT_MIN) with its error units, the tolerance
+ * growing with the point's depth, and the command line's errors for the
+ * new flags. */
+#include "tap.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/reduce.h"
+
+static int make(at_problem *p, const char *type, const char *text,
+                at_err *e)
+{
+    int rc = at_problem_begin(p, "reduce", type, e);
+    if (!rc)
+        rc = at_problem_set_text(p, text, e);
+    if (!rc)
+        rc = at_problem_finish(p, e);
+    return rc;
+}
+
+static void problems(void **state)
+{
+    (void)state;
+    at_problem p;
+    at_err e = {0};
+    assert_int_equal(make(&p, "f32", "", &e), 0);
+    char key[256];
+    at_problem_key_text(&p, key, sizeof key);
+    assert_string_equal(key, "op=sum axis=all n=268435456 rows=1 "
+                             "cols=268435456 ld=268435456 deterministic=no");
+    assert_int_equal(p.out_bytes, 4);
+    /* The key text parses back to the same problem. */
+    at_problem q;
+    assert_int_equal(make(&q, "f32", key, &e), 0);
+    assert_true(at_problem_equal(&p, &q));
+    assert_int_equal(make(&p, "bf16", "op=max axis=rows rows=7 cols=5 ld=8",
+                          &e), 0);
+    assert_int_equal(p.in_bytes, (6 * 8 + 5) * 2);
+    assert_int_equal(p.out_bytes, 5 * 4); /* f32 out, one per column */
+    assert_int_equal(make(&p, "i32", "axis=cols rows=3 cols=4", &e), 0);
+    assert_int_equal(p.out_bytes, 3 * 8); /* 64-bit out */
+    /* Beyond 2^31 elements: 64-bit counts. */
+    assert_int_equal(make(&p, "f16", "n=4294967311", &e), 0);
+    assert_int_equal(p.in_bytes, 4294967311ULL * 2);
+    /* Fields that do not go together, and types it does not take. */
+    assert_int_equal(make(&p, "f32", "axis=cols n=5", &e), AUTOTUNE_EINVALID);
+    assert_non_null(strstr(e.msg, "--n is for axis all"));
+    assert_int_equal(make(&p, "f32", "rows=3 cols=5", &e), AUTOTUNE_EINVALID);
+    assert_int_equal(make(&p, "f32", "axis=rows rows=3 cols=5 ld=4", &e),
+                     AUTOTUNE_ERANGE);
+    assert_int_equal(make(&p, "c64", "", &e), AUTOTUNE_ENOT_FOUND);
+    assert_non_null(strstr(e.msg, "f16 bf16 f32 f64 i32"));
+    assert_int_equal(make(&p, "f32", "op=mean", &e), AUTOTUNE_ERANGE);
+}
+
+/* The constraints: no atomics in deterministic floating sums or for
+ * min; down columns need ld a multiple of the vector. */
+static void constraints(void **state)
+{
+    (void)state;
+    at_problem p;
+    at_limits l;
+    at_err e = {0};
+    assert_true(at_limits_for_arch(90, &l));
+    const char *texts[] = {"axis=all n=16777216", "deterministic=yes",
+                           "op=min", "axis=rows rows=4096 cols=1023 ld=1025"};
+    for (int t = 0; t < 4; ++t) {
+        assert_int_equal(make(&p, "f32", texts[t], &e), 0);
+        at_point *pts;
+        size_t n, atomic = 0, wide = 0;
+        assert_int_equal(at_space_points(p.family, &p, &l, &pts, &n, &e), 0);
+        assert_true(n > 0);
+        for (size_t i = 0; i < n; ++i) {
+            atomic += pts[i].v[COMBINE] == COMBINE_ATOMIC;
+            wide += pts[i].v[VEC] > 1;
+            at_point d;
+            p.family->default_point(&p, 90, &d);
+            assert_true(p.family->valid(&p, &d, &l, NULL, 0));
+        }
+        assert_true(t == 1 || t == 2 ? atomic == 0 : atomic > 0);
+        if (t == 3)
+            assert_int_equal(wide, 0); /* ld 1025: no vector divides it */
+        free(pts);
+    }
+}
+
+static void reference(void **state)
+{
+    (void)state;
+    at_problem p;
+    at_err e = {0};
+    /* 2 x 3 f32, ld 4: rows {1, -2, 3 | pad}, {NaN, 5, 6 | pad}. */
+    float in[8] = {1, -2, 3, 99, NAN, 5, 6, 99};
+    float out[3], unit[3];
+    assert_int_equal(make(&p, "f32", "axis=cols rows=2 cols=3 ld=4", &e), 0);
+    p.family->reference(&p, in, out, unit, 0, 2);
+    assert_true(out[0] == 2.0f && isnan(out[1]));
+    assert_true(fabsf(unit[0] - 6 * 0x1p-24f) < 1e-12f);
+    assert_int_equal(make(&p, "f32", "op=sumsq axis=rows rows=2 cols=3 ld=4",
+                          &e), 0);
+    p.family->reference(&p, in, out, unit, 0, 3);
+    assert_true(isnan(out[0]) && out[1] == 29.0f && out[2] == 45.0f);
+    assert_int_equal(make(&p, "f32", "op=amax axis=cols rows=2 cols=3 ld=4",
+                          &e), 0);
+    p.family->reference(&p, in, out, unit, 0, 1);
+    assert_true(out[0] == 3.0f && unit[0] == 0.0f); /* exact */
+    /* i32: sums wrap modulo 2^64, amax of INT_MIN is 2^31. */
+    int32_t iv[4] = {INT32_MIN, INT32_MIN, -1, 7};
+    int64_t io[1];
+    assert_int_equal(make(&p, "i32", "op=amax n=4", &e), 0);
+    p.family->reference(&p, iv, io, NULL, 0, 1);
+    assert_int_equal(io[0], 2147483648LL);
+    assert_int_equal(make(&p, "i32", "op=sum n=4", &e), 0);
+    p.family->reference(&p, iv, io, NULL, 0, 1);
+    assert_int_equal(io[0], -4294967296LL + 6);
+    assert_string_equal(p.family->verify_kernel(&p), "at_compare_bits");
+}
+
+/* A longer walk per thread rounds more: the tolerance grows with it; a
+ * contender gets the any-order bound. */
+static void tolerance(void **state)
+{
+    (void)state;
+    at_problem p;
+    at_err e = {0};
+    assert_int_equal(make(&p, "f32", "n=16777216", &e), 0);
+    at_point a = {{0}}, b;
+    assert_int_equal(at_point_parse(p.family, "threads=256 group=256 vec=4 "
+                                    "items=4 accs=1 chunk=4 combine=0 tree=0",
+                                    &a, &e), 0);
+    b = a;
+    b.v[CHUNK] = 64;
+    double ta = p.family->tolerance(&p, &a), tb = p.family->tolerance(&p, &b);
+    assert_true(ta > 16 && tb > ta && tb < 16777216.0 / 64);
+    assert_true(p.family->tolerance(&p, NULL) > 16777216.0);
+    assert_string_equal(p.family->verify_kernel(&p), "at_compare_f32");
+}
+
+static void cli_errors(void **state)
+{
+    (void)state;
+    const char *bin = getenv("AUTOTUNE_BIN");
+    if (!bin)
+        skip();
+    char cmd[1024];
+    const char *bad[] = {"--op mean", "--axis diagonal", "--n 5 --axis cols",
+                         "--type c64", "--rows 3 --cols 5",
+                         "--n -1", "--deterministic maybe --n 5"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        snprintf(cmd, sizeof cmd, "%s reduce --arch sm_90 -o /dev/null %s "
+                 ">/dev/null 2>&1", bin, bad[i]);
+        int st = system(cmd);
+        if (st == 0)
+            fail_msg("accepted: %s", bad[i]);
+    }
+    snprintf(cmd, sizeof cmd, "%s space reduce --deterministic --n 1000 "
+             ">/dev/null 2>&1", bin);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(problems),   cmocka_unit_test(constraints),
+        cmocka_unit_test(reference),  cmocka_unit_test(tolerance),
+        cmocka_unit_test(cli_errors),
+    };
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
