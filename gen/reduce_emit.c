@@ -58,10 +58,10 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             "    if (g.split < 2)\n        return 0;\n"
             "    size_t parts = %s ? (size_t)g.outs\n"
             "                      : (size_t)g.outs * (size_t)g.split;\n"
-            "    return parts * sizeof(%s) + (size_t)g.units * 4 + \n"
-            "           (size_t)rows * 4;\n}\n\n",
+            "    /* then a counter per row (column strip) */\n"
+            "    return parts * sizeof(%s) + (size_t)%s * 4;\n}\n\n",
             name, name, name, pt->v[COMBINE] == COMBINE_ATOMIC ? "1" : "0",
-            acc);
+            acc, at_rd_down(p) ? "g.units" : "rows");
     fprintf(f,
             "/* %s of rows x cols in (row-major, ld elements between rows)\n"
             " * into out: %s. in and out are device pointers; in aligned to\n"
