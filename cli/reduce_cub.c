@@ -118,15 +118,7 @@ const char *at_cub_cannot(const at_problem *p)
 static int build(at_cub *c, const at_problem *p, const char *name,
                  const char *so, at_err *e)
 {
-    static const char *const ctypes[][2] = {
-        {"f32", "float"}, {"f64", "double"}, {"f16", "__half"},
-        {"bf16", "__nv_bfloat16"}, {"i32", "int"}};
-    const char *t = "float";
-    for (int i = 0; i < 5; ++i)
-        if (strcmp(p->type->name, ctypes[i][0]) == 0)
-            t = ctypes[i][1];
-    const char *acc = !p->type->fp ? "long long"
-                      : at_rd_acc_bytes(p->type) == 8 ? "double" : "float";
+    const char *t = p->type->ctype, *acc = at_rd_acc_ctype(p->type);
     char src[AT_PATH_MAX + 32], log[AT_PATH_MAX + 64], arch[32], dt[64],
         da[64], dop[32];
     snprintf(src, sizeof src, "%s/reduce_cub.cu", c->dir);

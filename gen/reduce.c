@@ -215,15 +215,6 @@ static void paths_text(unsigned k, char *buf, size_t n)
     snprintf(buf, n, "none (every variant takes every shape)");
 }
 
-static int type_code(const at_type *t)
-{
-    static const char *const names[] = {"f32", "f64", "f16", "bf16", "i32"};
-    for (int i = 0; i < 5; ++i)
-        if (strcmp(t->name, names[i]) == 0)
-            return i;
-    return 0;
-}
-
 static void defines(const at_problem *p, const at_point *pt, unsigned k,
                     char *buf, size_t n)
 {
@@ -234,7 +225,7 @@ static void defines(const at_problem *p, const at_point *pt, unsigned k,
              "#define AT_THREADS %d\n#define AT_GROUP %d\n#define AT_VEC %d\n"
              "#define AT_ITEMS %d\n#define AT_ACCS %d\n#define AT_COMBINE %d\n"
              "#define AT_TREE %d\n",
-             type_code(p->type), (int)p->v[RD_OP], at_rd_down(p), x[THREADS],
+             at_rd_type(p->type), (int)p->v[RD_OP], at_rd_down(p), x[THREADS],
              x[GROUP], x[VEC], x[ITEMS], x[ACCS], x[COMBINE],
              /* Down columns: a tree over 16 row lanes or more. */
              at_rd_down(p) ? x[THREADS] / x[GROUP] >= 16 : x[TREE]);

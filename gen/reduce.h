@@ -27,8 +27,13 @@ void at_rd_describe(const at_problem *p, char *buf, size_t n);
 void at_rd_file_stem(const at_problem *p, char *buf, size_t n);
 double at_rd_bytes_moved(const at_problem *p);
 size_t at_rd_copy_bytes(const at_problem *p);
-/* The accumulator's (and output's) bytes: 4 (f32), 8 (f64, i64). */
+/* The accumulator's (and output's) bytes: 4 (f32), 8 (f64, i64), and
+ * its C type ("float", "double", "long long"). */
 int at_rd_acc_bytes(const at_type *t);
+const char *at_rd_acc_ctype(const at_type *t);
+/* The input type as the template's AT_TYPE code (RD_T_*). */
+enum { RD_T_F32, RD_T_F64, RD_T_F16, RD_T_BF16, RD_T_I32 };
+int at_rd_type(const at_type *t);
 /* Elements reduced into each output, and outputs. */
 int64_t at_rd_len(const at_problem *p);
 int64_t at_rd_outputs(const at_problem *p);

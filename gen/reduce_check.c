@@ -52,16 +52,16 @@ static float value_of(uint32_t s, uint64_t stream)
 void at_rd_input(const at_problem *p, uint64_t stream, uint32_t *w,
                  size_t first, size_t end)
 {
-    const char *t = p->type->name;
+    const int t = at_rd_type(p->type);
+    uint16_t (*to)(float) = t == RD_T_F16 ? f16_of : bf16_of;
     for (size_t i = first; i < end; ++i) {
-        if (strcmp(t, "f32") == 0) {
+        if (t == RD_T_F32) {
             float f = value_of(w[i] >> 16, stream);
             memcpy(&w[i], &f, 4);
-        } else if (strcmp(t, "f16") == 0 || strcmp(t, "bf16") == 0) {
-            uint16_t (*to)(float) = t[0] == 'f' ? f16_of : bf16_of;
+        } else if (t == RD_T_F16 || t == RD_T_BF16) {
             w[i] = (uint32_t)to(value_of(w[i] >> 16, stream)) << 16 |
                    to(value_of(w[i] & 0xFFFF, stream));
-        } else if (strcmp(t, "f64") == 0 && (i & 1) == 0 && i + 1 < end) {
+        } else if (t == RD_T_F64 && (i & 1) == 0 && i + 1 < end) {
             double d = value_of(w[i] >> 16, stream);
             memcpy(&w[i], &d, 8);
             ++i;
@@ -70,24 +70,26 @@ void at_rd_input(const at_problem *p, uint64_t stream, uint32_t *w,
     }
 }
 
-/* Element j of the input as long double (i32 handled apart). */
-static long double elem(const at_problem *p, const void *in, int64_t j)
+/* Element j of the input, of type t (RD_T_*), as long double (i32 handled
+ * apart). */
+static long double elem(int t, const void *in, int64_t j)
 {
-    const unsigned char *b = (const unsigned char *)in + j * p->type->bytes;
-    const char *t = p->type->name;
-    if (strcmp(t, "f32") == 0) {
+    static const int bytes[] = {[RD_T_F32] = 4, [RD_T_F64] = 8,
+                                [RD_T_F16] = 2, [RD_T_BF16] = 2};
+    const unsigned char *b = (const unsigned char *)in + j * bytes[t];
+    if (t == RD_T_F32) {
         float f;
         memcpy(&f, b, 4);
         return f;
     }
-    if (strcmp(t, "f64") == 0) {
+    if (t == RD_T_F64) {
         double d;
         memcpy(&d, b, 8);
         return d;
     }
     uint16_t h;
     memcpy(&h, b, 2);
-    if (strcmp(t, "bf16") == 0) {
+    if (t == RD_T_BF16) {
         uint32_t u = (uint32_t)h << 16;
         float f;
         memcpy(&f, &u, 4);
@@ -117,11 +119,12 @@ static void ref_float(const at_problem *p, const void *in, int64_t o,
                       long double *val, long double *unit)
 {
     const int op = (int)p->v[RD_OP];
+    const int t = at_rd_type(p->type);
     walk w = walk_of(p, o);
     long double acc = op == OP_MIN ? INFINITY : op == OP_MAX ? -INFINITY : 0;
     long double mag = 0;
     for (int64_t k = 0; k < w.len; ++k) {
-        long double x = elem(p, in, w.start + k * w.step);
+        long double x = elem(t, in, w.start + k * w.step);
         long double m = op == OP_SUMSQ ? x * x : op == OP_AMAX ? fabsl(x) : x;
         if (op == OP_SUM || op == OP_SUMSQ)
             acc += m;

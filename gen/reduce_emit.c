@@ -5,12 +5,6 @@
 
 #include "reduce.h"
 
-static const char *acc_ctype(const at_problem *p)
-{
-    return !p->type->fp ? "long long"
-           : at_rd_acc_bytes(p->type) == 8 ? "double" : "float";
-}
-
 /* The point's geometry for a shape, as at_rd_geom_of computes it. */
 static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
 {
@@ -38,7 +32,7 @@ static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
 void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
                          const char *name)
 {
-    const char *t = p->type->ctype, *acc = acc_ctype(p);
+    const char *t = p->type->ctype, *acc = at_rd_acc_ctype(p->type);
     const int down = at_rd_down(p);
     fprintf(f, "struct %s_geom { long long units, seg, split, outs; };\n\n"
             "static void %s_geom_of(long long rows, long long cols,\n"

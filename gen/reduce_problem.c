@@ -54,6 +54,23 @@ int at_rd_acc_bytes(const at_type *t)
     return t->bytes == 8 || t->fp == 0 ? 8 : 4;
 }
 
+const char *at_rd_acc_ctype(const at_type *t)
+{
+    return !t->fp ? "long long" : at_rd_acc_bytes(t) == 8 ? "double"
+                                                          : "float";
+}
+
+int at_rd_type(const at_type *t)
+{
+    static const char *const names[] = {
+        [RD_T_F32] = "f32", [RD_T_F64] = "f64", [RD_T_F16] = "f16",
+        [RD_T_BF16] = "bf16", [RD_T_I32] = "i32"};
+    for (int i = 0; i < 5; ++i)
+        if (strcmp(t->name, names[i]) == 0)
+            return i;
+    return RD_T_F32; /* not reached: finish took only these */
+}
+
 int at_rd_down(const at_problem *p) { return p->v[RD_AXIS] == AXIS_ROWS; }
 
 int64_t at_rd_len(const at_problem *p)
