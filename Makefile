@@ -194,7 +194,7 @@ check-full: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel \
 	    $(B)/tests/test_sweep
 
 gpu-build: $(addprefix $(B)/tests/,$(GPU_TESTS)) $(B)/autotune \
-           $(B)/tests/gpu_variants-rel \
+           $(B)/tests/gpu_variants-rel $(B)/tests/gpu_reduce-rel \
            $(B)/autotune-san $(B)/examples/api_example
 gpu-check: gpu-build
 	sh tests/gpu/run.sh
@@ -204,6 +204,7 @@ gpu-tune-bench: $(B)/autotune
 	sh tests/gpu/tune_bench.sh
 gpu-crosscheck: $(B)/autotune
 	sh tests/gpu/crosscheck.sh
+	sh tests/gpu/crosscheck_reduce.sh
 
 $(B)/examples/api_example: examples/api_example.c $(B)/libautotune.a
 	@mkdir -p $(@D)

@@ -149,8 +149,9 @@ static void point_name(const at_point *pt, char *buf, size_t n)
 
 /* The classic: 256 threads, 16-byte loads, four in flight; a block per
  * long row split 16 steps a block, a warp per short row (fewer threads
- * for very short ones); down columns, strips of 32 lanes. The first
- * valid point of the space if the target refuses it. */
+ * for very short ones); down columns, strips of 32 lanes with one
+ * accumulator (each column of a vector is its own sum), split 4 steps a
+ * block. The first valid point of the space if the target refuses it. */
 static void default_point(const at_problem *p, int sm, at_point *pt)
 {
     int *x = pt->v;
@@ -165,6 +166,8 @@ static void default_point(const at_problem *p, int sm, at_point *pt)
     const int64_t across = p->v[RD_COLS];
     if (at_rd_down(p)) {
         x[GROUP] = 32;
+        x[ACCS] = 1;
+        x[CHUNK] = 4;
     } else if (p->v[RD_ROWS] == 1 || across >= 4096) {
         x[GROUP] = 256;
     } else {

@@ -118,6 +118,6 @@ void at_tp_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
 void at_tp_usage(const at_problem *p, const char *name, char *buf, size_t n)
 {
     (void)p;
-    snprintf(buf, n, "call %s() (one matrix)\n * or %s_batched() from host "
+    snprintf(buf, n, "call %s() (one matrix) or %s_batched() from host "
              "code.", name, name);
 }

@@ -87,6 +87,15 @@ static void constraints(void **state)
             assert_int_equal(wide, 0); /* ld 1025: no vector divides it */
         free(pts);
     }
+    /* Down columns' default is the designed one (32-lane strips of
+     * 16-byte loads, four in flight, one accumulator), not the first
+     * valid point the repair falls back to. */
+    at_point d;
+    assert_int_equal(make(&p, "bf16", "axis=rows rows=16384 cols=16384", &e),
+                     0);
+    p.family->default_point(&p, 90, &d);
+    assert_true(d.v[GROUP] == 32 && d.v[VEC] == 8 && d.v[ITEMS] == 4 &&
+                d.v[ACCS] == 1);
 }
 
 static void reference(void **state)

@@ -10,12 +10,9 @@
 //   nvcc -O2 -arch=sm_90 tests/gpu/crosscheck.cu t.cu -lcublas -o xc
 //     [-DAT_XC_CUTENSOR -I CUTENSOR/include -Xlinker CUTENSOR/libcutensor.so.2]
 //   ./xc R C
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <cublas_v2.h>
-#include <cuda_runtime.h>
-#include <vector>
+
+#include "crosscheck_protocol.h"
 #ifdef AT_XC_CUTENSOR
 #include <cutensor.h>
 #endif
@@ -25,15 +22,6 @@ extern "C" cudaError_t autotune_transpose_f32(const float *in, float *out,
                                               long long ld_in,
                                               long long ld_out,
                                               cudaStream_t stream);
-
-#define OK(call)                                                             \
-    do {                                                                     \
-        cudaError_t e_ = (call);                                             \
-        if (e_ != cudaSuccess) {                                             \
-            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));  \
-            std::exit(1);                                                    \
-        }                                                                    \
-    } while (0)
 
 struct bufs {
     std::vector<float *> in, out;
@@ -114,24 +102,6 @@ static void run(bufs &b, int k, int i)
     }
 }
 
-// Milliseconds per launch over a sample of per launches.
-static double sample(bufs &b, int k, int per, int *next)
-{
-    cudaEvent_t t0, t1;
-    OK(cudaEventCreate(&t0));
-    OK(cudaEventCreate(&t1));
-    OK(cudaEventRecord(t0, b.s));
-    for (int i = 0; i < per; ++i)
-        run(b, k, (*next)++ % (int)b.in.size());
-    OK(cudaEventRecord(t1, b.s));
-    OK(cudaEventSynchronize(t1));
-    float ms;
-    OK(cudaEventElapsedTime(&ms, t0, t1));
-    OK(cudaEventDestroy(t0));
-    OK(cudaEventDestroy(t1));
-    return ms / per;
-}
-
 // 0 if contender k (1 tuned, 2 cuBLAS, 3 cuTENSOR) transposes set 0
 // right.
 static size_t wrong(bufs &b, int k, const std::vector<float> &h)
@@ -178,22 +148,10 @@ int main(int argc, char **argv)
     size_t bad[K] = {0};
     for (int k = 1; k < K; ++k)
         bad[k] = wrong(b, k, h);
-    // Launches per sample: at least 2 ms and one round of the sets.
-    int next = 0, per[K];
-    for (int k = 0; k < K; ++k) {
-        double one = sample(b, k, sets, &next);
-        per[k] = std::max(sets, (int)(2.0 / one) + 1);
-    }
-    std::vector<double> ms[K];
-    for (int s = 0; s < 21; ++s)
-        for (int k = 0; k < K; ++k)
-            ms[k].push_back(sample(b, k, per[k], &next));
     double med[K], gbps[K];
-    for (int k = 0; k < K; ++k) {
-        std::sort(ms[k].begin(), ms[k].end());
-        med[k] = ms[k][ms[k].size() / 2];
+    xc_medians([&](int k, int i) { run(b, k, i); }, b.s, K, sets, med);
+    for (int k = 0; k < K; ++k)
         gbps[k] = 2.0 * bytes / med[k] / 1e6;
-    }
     std::printf("crosscheck f32 %dx%d (%d set%s): memcpy %.1f GB/s", b.rows,
                 b.cols, sets, sets > 1 ? "s" : "", gbps[0]);
     static const char *name[] = {"memcpy", "tuned", "cublas", "cutensor"};

@@ -27,11 +27,9 @@ while [ $# -ge 2 ]; do
     # shellcheck disable=SC2086
     "$NVCC" -O2 -arch=native tests/gpu/crosscheck.cu "$T/t.cu" -lcublas \
         $CT -o "$T/xc" || exit 1
+    sed -n 's/^ \* point: *\([^ ]*\).*/emitted point: \1/p' "$T/t.cu"
     "$T/xc" "$r" "$c" || rc=1
-    build/autotune bench transpose --rows "$r" --cols "$c" --csv "$T/b.csv" \
-        --quiet > "$T/bench.log" 2>&1 || { cat "$T/bench.log"; rc=1; }
-    sed -n '/^shape /,/^$/p' "$T/bench.log" | tail -n +3 | grep . |
-        sed 's/^/autotune bench: /'
+    sh tests/gpu/bench_rows.sh transpose --rows "$r" --cols "$c" || rc=1
 done
 rm -rf "$T"
 exit $rc

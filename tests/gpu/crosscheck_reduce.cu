@@ -1,0 +1,149 @@
+// Measuring a reduction as a user would: a plain nvcc-built program that
+// links an emitted reduce .cu (sum, AT_T elements into float) and CUB
+// (templates/reduce_cub.cu, compiled with the same AT_T), checks both,
+// and times them back to back against cudaMemcpyAsync of the input's
+// bytes with the protocol of crosscheck.cu: samples of at least 2 ms of
+// back-to-back launches between CUDA events, buffer sets rotated so a
+// round moves three L2 caches, the median of 21 samples, the contenders
+// interleaved sample by sample. GB/s count bytes read plus bytes written;
+// the copy's, twice the input's bytes. `autotune bench reduce` must agree
+// within ~1%. crosscheck.sh builds and runs it:
+//
+//   autotune reduce --arch auto --type f32 --op sum --rows R --cols C
+//       --axis cols -o r.cu
+//   nvcc -c -arch=native r.cu; nvcc -c -arch=native -DAT_T=float
+//       -DAT_ACC=float -DAT_OP=0 templates/reduce_cub.cu
+//   nvcc -arch=native -DAT_T=float -DAT_XC_FN=autotune_reduce_f32
+//       tests/gpu/crosscheck_reduce.cu r.o reduce_cub.o -o xr
+//   ./xr cols R C          (all 1 N: the whole array; rows: down columns)
+#include <cstring>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "crosscheck_protocol.h"
+
+extern "C" cudaError_t AT_XC_FN(const AT_T *in, float *out, long long rows,
+                                long long cols, long long ld, void *ws,
+                                cudaStream_t stream);
+extern "C" size_t AT_XC_WS(long long rows, long long cols);
+extern "C" int at_cub_reduce(const void *in, void *out, long long rows,
+                             long long cols, long long ld, void *temp,
+                             size_t *temp_bytes, cudaStream_t s);
+
+enum { K = 3 }; // memcpy, tuned, CUB
+static const char *const name[K] = {"memcpy", "tuned", "cub"};
+
+struct bufs {
+    std::vector<AT_T *> in;
+    std::vector<float *> out;
+    long long rows, cols, outs;
+    bool down; // one result per column (CUB has none)
+    void *ws, *cub_tmp;
+    size_t cub_bytes;
+    cudaStream_t s;
+};
+
+// Runs contender k once on set i.
+static void run(bufs &b, int k, int i)
+{
+    size_t n = (size_t)b.rows * b.cols;
+    if (k == 0)
+        OK(cudaMemcpyAsync(b.out[i], b.in[i], n * sizeof(AT_T),
+                           cudaMemcpyDeviceToDevice, b.s));
+    else if (k == 1)
+        OK(AT_XC_FN(b.in[i], b.out[i], b.rows, b.cols, b.cols, b.ws, b.s));
+    else
+        OK((cudaError_t)at_cub_reduce(b.in[i], b.out[i], b.rows, b.cols,
+                                      b.cols, b.cub_tmp, &b.cub_bytes, b.s));
+}
+
+// Results of contender k (1 tuned, 2 CUB) on set 0 that differ from ref
+// (small integers: every order sums them exactly).
+static size_t wrong(bufs &b, int k, const std::vector<double> &ref)
+{
+    std::vector<float> back(b.outs);
+    OK(cudaMemset(b.out[0], 0xff, b.outs * sizeof(float)));
+    run(b, k, 0);
+    OK(cudaStreamSynchronize(b.s));
+    OK(cudaMemcpy(back.data(), b.out[0], b.outs * sizeof(float),
+                  cudaMemcpyDeviceToHost));
+    size_t bad = 0;
+    for (long long o = 0; o < b.outs; ++o)
+        bad += back[o] != (float)ref[o];
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4 || (std::strcmp(argv[1], "all") &&
+                      std::strcmp(argv[1], "cols") &&
+                      std::strcmp(argv[1], "rows"))) {
+        std::fprintf(stderr, "usage: %s all|cols|rows ROWS COLS\n", argv[0]);
+        return 2;
+    }
+    bufs b;
+    b.down = !std::strcmp(argv[1], "rows");
+    b.rows = std::atoll(argv[2]);
+    b.cols = std::atoll(argv[3]);
+    b.outs = b.down ? b.cols : b.rows;
+    size_t n = (size_t)b.rows * b.cols, bytes = n * sizeof(AT_T);
+    // Values -3..3 repeating: every partial sum is a small integer.
+    std::vector<AT_T> h(n);
+    std::vector<double> ref(b.outs, 0.0);
+    for (size_t i = 0; i < n; ++i) {
+        int v = (int)(i % 7) - 3;
+        h[i] = (AT_T)(float)v;
+        ref[b.down ? i % b.cols : i / b.cols] += v;
+    }
+    int l2 = 0;
+    OK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+    int sets = (int)std::min<size_t>(3 * (size_t)l2 / bytes + 1, 256);
+    for (int i = 0; i < sets; ++i) {
+        AT_T *in;
+        float *out;
+        OK(cudaMalloc(&in, bytes));
+        // memcpy's destination too: the input's bytes
+        OK(cudaMalloc(&out, std::max<size_t>(bytes, b.outs * sizeof(float))));
+        OK(cudaMemcpy(in, h.data(), bytes, cudaMemcpyHostToDevice));
+        b.in.push_back(in);
+        b.out.push_back(out);
+    }
+    OK(cudaStreamCreate(&b.s));
+    size_t ws = AT_XC_WS(b.rows, b.cols);
+    b.ws = nullptr;
+    if (ws) {
+        OK(cudaMalloc(&b.ws, ws));
+        OK(cudaMemset(b.ws, 0, ws)); // once: each launch leaves it zero
+    }
+    b.cub_tmp = nullptr;
+    b.cub_bytes = 0;
+    int k_end = b.down ? 2 : K;
+    if (!b.down) {
+        OK((cudaError_t)at_cub_reduce(b.in[0], b.out[0], b.rows, b.cols,
+                                      b.cols, nullptr, &b.cub_bytes, b.s));
+        OK(cudaMalloc(&b.cub_tmp, std::max<size_t>(b.cub_bytes, 1)));
+    }
+    size_t bad[K] = {0};
+    for (int k = 1; k < k_end; ++k)
+        bad[k] = wrong(b, k, ref);
+    double med[K], gbps[K];
+    xc_medians([&](int k, int i) { run(b, k, i); }, b.s, k_end, sets, med);
+    size_t moved = bytes + b.outs * sizeof(float);
+    std::printf("crosscheck %s %s %lldx%lld (%d set%s): memcpy", argv[1],
+                sizeof(AT_T) == 4 ? "f32" : "16-bit", b.rows, b.cols, sets,
+                sets > 1 ? "s" : "");
+    size_t any = 0;
+    for (int k = 0; k < k_end; ++k) {
+        gbps[k] = (k ? moved : 2.0 * bytes) / med[k] / 1e6;
+        if (k == 0) {
+            std::printf(" %.1f GB/s", gbps[0]);
+            continue;
+        }
+        std::printf(" | %s %.4f ms %.1f GB/s %.1f%% of copy (%zu wrong)",
+                    name[k], med[k], gbps[k], 100 * gbps[k] / gbps[0],
+                    bad[k]);
+        any += bad[k];
+    }
+    std::printf("%s\n", b.down ? " | no CUB reduction down columns" : "");
+    return any != 0;
+}
