@@ -31,7 +31,10 @@ SAN     := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 # SQLite is linked statically: the GPU machine has no libsqlite3.
 SQLITE_A:= $(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libsqlite3.a \
                                   /usr/lib/libsqlite3.a))
-LIBS    := $(SQLITE_A) -ldl -lm -lpthread
+# libyaml (spec files), static for the same reason.
+YAML_A  := $(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libyaml.a \
+                                  /usr/lib/libyaml.a))
+LIBS    := $(SQLITE_A) $(YAML_A) -ldl -lm -lpthread
 # jansson (JSON) for the command line, static for the same reason.
 JANSSON_A := $(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libjansson.a \
                                     /usr/lib/libjansson.a))
@@ -42,11 +45,12 @@ CMOCKA  := -lcmocka -Wl,-rpath,'$$ORIGIN/lib'
 # Layers, lowest first (docs/ARCHITECTURE.md): each folder includes only
 # itself and the folders before it; tests/check_layers.pl enforces it.
 BASE_SRC := base/error.c base/clock.c base/dl.c base/pcg.c base/safefile.c \
-            base/text.c base/sockio.c
+            base/text.c base/sockio.c base/expr.c base/readfile.c
 GEN_SRC_ := gen/types.c gen/problem.c gen/space.c gen/family.c \
             gen/transpose.c gen/transpose_problem.c gen/transpose_check.c \
             gen/transpose_emit.c gen/transpose_strip.c gen/reduce.c \
             gen/reduce_problem.c gen/reduce_check.c gen/reduce_emit.c \
+            gen/spec_yaml.c gen/spec.c gen/spec_parts.c gen/spec_space.c \
             gen/expand.c \
             gen/emit.c gen/ident.c
 SEARCH_SRC := search/strategy.c search/exhaustive.c search/walk.c \
@@ -84,7 +88,7 @@ SAN_OBJ := $(patsubst %.c,$(B)/san/%.o,$(LIB_SRC) $(GEN_SRC))
 CLI_REL := $(patsubst %.c,$(B)/rel/%.o,$(CLI_SRC) $(CLI_GEN))
 CLI_SAN := $(patsubst %.c,$(B)/san/%.o,$(CLI_SRC) $(CLI_GEN))
 
-CPU_TESTS := test_pcg test_space test_family test_reduce test_search test_compile \
+CPU_TESTS := test_pcg test_expr test_spec test_space test_family test_reduce test_search test_compile \
              test_reliability test_hostile \
              test_cache test_cubins test_emit test_cli test_json \
              test_nodevice
@@ -133,7 +137,8 @@ $(B)/tests/%: tests/%.c tests/tap.h $(B)/libautotune-san.a \
               $(B)/tests/lib/libcmocka.so.0
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CPPFLAGS) $(SAN) $(SANLINK) -pthread \
-	    -DAT_DATA='"$(CURDIR)/tests/data"' $< \
+	    -DAT_DATA='"$(CURDIR)/tests/data"' \
+	    -DAT_EXAMPLES='"$(CURDIR)/examples"' $< \
 	    $(B)/libautotune-san.a $(LIBS) $(JANSSON_A) -L$(B)/tests/lib \
 	    $(CMOCKA) -o $@
 
@@ -153,7 +158,7 @@ $(B)/tests/%-rel: tests/%.c tests/tap.h $(B)/libautotune.a \
 # corpora and fuzzes each for a few seconds (tests/fuzz/smoke.sh).
 FUZZ_CC  ?= clang
 FUZZ_WARN := $(filter-out -Wno-format-truncation,$(WARN))
-FUZZ_TARGETS := fuzz_options fuzz_problem fuzz_record fuzz_cache
+FUZZ_TARGETS := fuzz_options fuzz_problem fuzz_record fuzz_cache fuzz_expr fuzz_spec
 FUZZ_SECONDS ?= 600
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
               -fno-sanitize-recover=all

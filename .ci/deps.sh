@@ -8,7 +8,7 @@
 exec 1>&2
 # Not Debian: nothing to check here; the compiler says what is missing.
 command -v dpkg-query >/dev/null || exit 0
-pkgs="build-essential libsqlite3-dev libjansson-dev"
+pkgs="build-essential libsqlite3-dev libjansson-dev libyaml-dev"
 [ "$1" = check ] && pkgs="$pkgs libcmocka-dev python3-jsonschema perl clang libclang-rt-14-dev"
 need=""
 for p in $pkgs; do

@@ -4,7 +4,7 @@
 # scratch corpus; any crash fails.
 cd "$(dirname "$0")/../.." || exit 1
 secs=${FUZZ_SMOKE_SECONDS:-10}
-set -- fuzz_options fuzz_problem fuzz_record fuzz_cache
+set -- fuzz_options fuzz_problem fuzz_record fuzz_cache fuzz_expr fuzz_spec
 echo "1..$#"
 n=0
 for t in "$@"; do

@@ -1,0 +1,17 @@
+/* A whole (small) file into memory, NUL-terminated. */
+#ifndef AT_READFILE_H
+#define AT_READFILE_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+
+/* Files larger than this are refused (specs and kernel sources are a
+ * few kilobytes). */
+#define AT_READ_FILE_MAX (16u << 20)
+
+/* *out (malloc'd, NUL after the *len bytes) holds path's bytes;
+ * AUTOTUNE_EIO naming the path and errno's text, or the size limit. */
+int at_read_file(const char *path, char **out, size_t *len, at_err *e);
+
+#endif

@@ -1,0 +1,366 @@
+/* Spec files (gen/spec.h, issue 15) without a GPU: the examples load and
+ * their spaces enumerate with the restrictions applied; every malformed,
+ * incomplete or inconsistent spec gives an error naming the file, the
+ * key and the line, and loads nothing. */
+#include "tap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gen/spec.h"
+#include "gen/spec_space.h"
+#include "runtime/compile.h"
+#include "runtime/nvrtc_api.h"
+
+static char dir[] = "/tmp/at_spec_XXXXXX";
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!mkdtemp(dir))
+        return -1;
+    char path[64];
+    snprintf(path, sizeof path, "%s/k.cu", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs("extern \"C\" __global__ void k(float *o, int n) {}\n", f);
+    return fclose(f);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char path[64];
+    snprintf(path, sizeof path, "%s/k.cu", dir);
+    unlink(path);
+    return rmdir(dir);
+}
+
+static const int64_t size[3] = {16777216, 1, 1};
+
+static void vector_add_example(void **state)
+{
+    (void)state;
+    at_spec s;
+    at_err e = {0};
+    at_limits l;
+    assert_true(at_limits_for_arch(90, &l));
+    if (at_spec_load_file(AT_EXAMPLES "/kernels/vector_add/vector_add.yaml",
+                          &s, &e))
+        fail_msg("%s", e.msg);
+    assert_string_equal(s.kernel, "vector_add");
+    assert_non_null(strstr(s.source, "__global__ void vector_add("));
+    assert_int_equal(s.dims, 1);
+    assert_int_equal(s.size[0], 16777216);
+    assert_int_equal(s.n_params, 2);
+    assert_string_equal(s.params[1].name, "tile_size_x");
+    assert_int_equal(s.n_args, 4);
+    assert_int_equal(s.args[0].dir, AT_DIR_OUT);
+    assert_int_equal(s.args[3].kind, AT_ARG_SCALAR);
+    assert_true(s.verify && s.reference_kernel);
+    /* Geometry at block_size_x 256, tile_size_x 4. */
+    int64_t slots[64], v;
+    const int pt[2] = {256, 4};
+    at_spec_slots(&s, pt, s.size, &l, slots);
+    assert_int_equal(at_expr_eval(s.block[0], slots, &v, &e), 0);
+    assert_int_equal(v, 256);
+    assert_int_equal(at_expr_eval(s.grid[0], slots, &v, &e), 0);
+    assert_int_equal(v, 16777216 / 1024);
+    assert_int_equal(at_expr_eval(s.grid[1], slots, &v, &e), 0);
+    assert_int_equal(v, 1);
+    assert_int_equal(at_expr_eval(s.bytes, slots, &v, &e), 0);
+    assert_int_equal(v, 3 * 16777216LL * 4);
+    assert_int_equal(at_expr_eval(s.ref_grid[0], slots, &v, &e), 0);
+    assert_int_equal(v, 16777216 / 256);
+    /* 5 x 4 points; 1024 x 8 breaks block_size_x * tile_size_x <= 4096. */
+    at_spec_space sp;
+    assert_int_equal(at_spec_space_make(&s, s.size, &l, &sp, &e), 0);
+    assert_int_equal(sp.total, 20);
+    assert_int_equal(sp.n, 19);
+    assert_int_equal(sp.removed[0], 1);
+    char text[128];
+    at_spec_point_text(&s, sp.points + 2 * 18, text, sizeof text);
+    assert_string_equal(text, "block_size_x=1024 tile_size_x=4");
+    at_spec_space_free(&sp);
+    at_spec_free(&s);
+}
+
+/* Every example loads and enumerates; NVRTC compiles every point of the
+ * smallest (vector_add) for sm_90 and the first and last of the others
+ * (their reference kernels ride along in each program). */
+static void examples_compile(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"vector_add", "convolution",
+                                        "matmul", "stencil", "avg_matvec"};
+    at_limits l;
+    at_err why = {0};
+    if (at_nvrtc_load(&why)) {
+        printf("# %s\n", why.msg);
+        skip();
+    }
+    assert_true(at_limits_for_arch(90, &l));
+    const at_compile_opts co = {90, 60};
+    size_t compiled = 0;
+    for (size_t x = 0; x < sizeof names / sizeof *names; ++x) {
+        char path[256];
+        at_spec s;
+        at_spec_space sp;
+        at_err e = {0};
+        snprintf(path, sizeof path, "%s/kernels/%s/%s.yaml", AT_EXAMPLES,
+                 names[x], names[x]);
+        if (at_spec_load_file(path, &s, &e) ||
+            at_spec_space_make(&s, s.size, &l, &sp, &e))
+            fail_msg("%s", e.msg);
+        assert_string_equal(s.kernel, names[x]);
+        assert_true(sp.n > 0 && sp.n <= sp.total);
+        for (size_t i = 0; i < sp.n; ++i) {
+            if (x && i && i + 1 < sp.n)
+                continue;
+            const int *pt = sp.points + i * (size_t)s.n_params;
+            char *src = at_spec_variant_source(&s, pt, &e), name[256];
+            void *cubin = NULL;
+            size_t bytes;
+            assert_non_null(src);
+            at_spec_point_text(&s, pt, name, sizeof name);
+            if (at_compile(src, name, &co, &cubin, &bytes, &e))
+                fail_msg("%s at %s: %s", path, name, e.msg);
+            assert_true(bytes > 0);
+            ++compiled;
+            free(cubin);
+            free(src);
+        }
+        at_spec_space_free(&sp);
+        at_spec_free(&s);
+    }
+    printf("# %zu variants of 5 examples compiled for sm_90\n", compiled);
+}
+
+/* A spec around the given sections (each "" for the default). */
+static char *spec(const char *params, const char *extra, const char *args,
+                  const char *verify)
+{
+    static char buf[4096];
+    snprintf(buf, sizeof buf,
+             "autotune_spec: 1\n"
+             "kernel: {name: k, source: k.cu}\n"
+             "problem: {size: [1000, 8]}\n"
+             "tune_params:\n%s"
+             "%s"
+             "arguments:\n%s"
+             "verify: %s\n",
+             *params ? params : "  block_size_x: [32, 64]\n  tile: [1, 2]\n",
+             extra,
+             *args ? args : "  - {name: o, type: f32, count: size_x * size_y,"
+                            " dir: out}\n  - {name: n, type: i32, value: "
+                            "size_x}\n",
+             *verify ? verify : "{reference_kernel: k}");
+    return buf;
+}
+
+/* The text fails to load with a message holding want (and the file). */
+static void bad(const char *text, const char *want)
+{
+    at_spec s;
+    at_err e = {0};
+    int rc = at_spec_load_text(text, "t.yaml", dir, &s, &e);
+    if (rc != AUTOTUNE_EINVALID || !strstr(e.msg, want) ||
+        strncmp(e.msg, "t.yaml", 6))
+        fail_msg("wanted '%s', got %d '%s' for:\n%s", want, rc, e.msg, text);
+    /* Nothing kept: the spec is zeroed. */
+    assert_null(s.kernel);
+    assert_int_equal(s.n_params, 0);
+}
+
+static void bad_specs_name_the_place(void **state)
+{
+    (void)state;
+    bad("kernel: [unclosed\n", "malformed YAML");
+    bad("", "empty document");
+    bad("- 1\n- 2\n", "expected a mapping at the top");
+    bad("kernel: {name: k, source: k.cu}\n", "autotune_spec: missing");
+    bad("autotune_spec: 2\n", "expected an integer from 1 to 1, got '2'");
+    bad("autotune_spec: 1\nkernel: {name: k}\n", "kernel.source: expected "
+        "a scalar");
+    bad("autotune_spec: 1\nkernel: {name: k, source: nope.cu}\n",
+        "cannot read");
+    bad("autotune_spec: 1\nkernel: {name: 'k-1', source: k.cu}\n",
+        "not a C identifier");
+    /* Sections replaced (params, extra sections, arguments, verify;
+     * "" keeps the default) and what the message must say. */
+    static const struct {
+        const char *params, *extra, *args, *verify, *want;
+    } cases[] = {
+        {"",
+         "tune_parms: {}\n",
+         "",
+         "",
+         ":7: spec: unknown key 'tune_parms'"},
+        {"  block_size_x: 32\n",
+         "",
+         "",
+         "",
+         "block_size_x: expected a list of 1 to 8 integers"},
+        {"  block_size_x: [32, x]\n",
+         "",
+         "",
+         "",
+         ":5: block_size_x: expected an integer"},
+        {"  block_size_x: [32, 32]\n",
+         "",
+         "",
+         "",
+         "32 twice"},
+        {"  size_x: [1]\n",
+         "",
+         "",
+         "",
+         "'size_x' is already a name"},
+        {"",
+         "restrictions: [block_size_x * tile_y <= 64]\n",
+         "",
+         "",
+         ":7: restrictions: unknown name 'tile_y' at column 16"},
+        {"",
+         "restrictions: ['block_size_x <']\n",
+         "",
+         "",
+         "expected an operand, found the end"},
+        {"",
+         "launch: {grid: [1], grid_div_x: [tile]}\n",
+         "",
+         "",
+         "give grid or grid_div_*, not both"},
+        {"",
+         "launch: {block: [foo]}\n",
+         "",
+         "",
+         "launch.block: unknown name 'foo'"},
+        {"",
+         "",
+         "  - {name: 'o[0]', type: f32, count: 4, dir: out}\n",
+         "",
+         "'o[0]' is not a C identifier"},
+        {"",
+         "",
+         "  - {name: o, type: f33, count: 4, dir: out}\n",
+         "",
+         "o: unknown type"},
+        {"",
+         "",
+         "  - {name: o, type: f32, count: 4, value: 1, dir: out}\n",
+         "",
+         "give count (a buffer or constant) or value"},
+        {"",
+         "",
+         "  - {name: o, type: f32, count: 4}\n",
+         "",
+         "no output (dir: out or inout)"},
+        {"",
+         "",
+         "  - {name: o, type: f32, count: 4, dir: sideways}\n",
+         "",
+         "dir: expected one of in, out, inout"},
+        {"",
+         "",
+         "  - {name: o, type: f32, count: 4, dir: out, exact: true, atol: 1}\n",
+         "",
+         "exact: true with a tolerance"},
+        {"",
+         "",
+         "  - {name: o, type: f32, count: 4, dir: out}\n"
+         "  - {name: o, type: f32, count: 4}\n",
+         "",
+         "a second argument"},
+        {"",
+         "",
+         "",
+         "{}",
+         "give reference_kernel or reference_point"},
+        {"",
+         "",
+         "",
+         "{reference_point: {block_size_x: 32}}",
+         "no value for tile"},
+        {"",
+         "",
+         "",
+         "{reference_point: {block_size_x: 48, tile: 1}}",
+         "48 is not one of the parameter's values"},
+        {"",
+         "",
+         "",
+         "{reference_kernel: k, grid: [size_x / tile]}",
+         "the reference's launch cannot use the parameter tile"},
+        {"",
+         "metrics: {bytes: 4 * sizes_x}\n",
+         "",
+         "",
+         "metrics.bytes: unknown name 'sizes_x'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i)
+        bad(spec(cases[i].params, cases[i].extra, cases[i].args,
+                 cases[i].verify), cases[i].want);
+    /* A missing verify section is an error; none must be said. */
+    at_spec s;
+    at_err e = {0};
+    char *t = spec("", "", "", "none");
+    assert_int_equal(at_spec_load_text(t, "t.yaml", dir, &s, &e), 0);
+    assert_int_equal(s.verify, 0);
+    at_spec_free(&s);
+    t = spec("", "", "", "");
+    *strstr(t, "verify:") = '\0';
+    bad(t, "verify: missing");
+}
+
+static void spaces_that_cannot_be_made(void **state)
+{
+    (void)state;
+    at_spec s;
+    at_err e = {0};
+    at_limits l;
+    at_spec_space sp;
+    assert_true(at_limits_for_arch(90, &l));
+    /* Empty: the restriction that removed the most is named. */
+    const char *t = spec("", "restrictions: [tile < 8, block_size_x > 999]\n",
+                         "", "");
+    assert_int_equal(at_spec_load_text(t, "t.yaml", dir, &s, &e), 0);
+    assert_int_equal(at_spec_space_make(&s, size, &l, &sp, &e),
+                     AUTOTUNE_ENO_VARIANT);
+    assert_non_null(strstr(e.msg, "no point of the 4 passes the "
+                                  "restrictions; restriction 2, "
+                                  "'block_size_x > 999', removed the most "
+                                  "(4)"));
+    at_spec_free(&s);
+    /* A zero divisor at one point: the restriction and point named. */
+    t = spec("", "restrictions: [size_x / (tile - 1) > 0]\n", "", "");
+    assert_int_equal(at_spec_load_text(t, "t.yaml", dir, &s, &e), 0);
+    assert_int_equal(at_spec_space_make(&s, size, &l, &sp, &e),
+                     AUTOTUNE_ERANGE);
+    assert_non_null(strstr(e.msg, "t.yaml: restriction 1 at block_size_x=32 "
+                                  "tile=1: division by zero"));
+    at_spec_free(&s);
+    /* Device limits are names too. */
+    t = spec("", "restrictions: [block_size_x * tile <= max_threads / 16]\n",
+             "", "");
+    assert_int_equal(at_spec_load_text(t, "t.yaml", dir, &s, &e), 0);
+    assert_int_equal(at_spec_space_make(&s, size, &l, &sp, &e), 0);
+    assert_int_equal(sp.n, 3); /* 64 x 2 > 1024 / 16 */
+    at_spec_space_free(&sp);
+    at_spec_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(vector_add_example),
+        cmocka_unit_test(examples_compile),
+        cmocka_unit_test(bad_specs_name_the_place),
+        cmocka_unit_test(spaces_that_cannot_be_made),
+    };
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
