@@ -3,12 +3,12 @@
  * spec_parts.c. */
 #include "gen/spec.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/readfile.h"
+#include "gen/ident.h"
 #include "gen/spec_internal.h"
 
 static const char *const size_names[] = {"size_x", "size_y", "size_z"};
@@ -50,24 +50,25 @@ void at_spec_slots(const at_spec *s, const int *pt, const int64_t *size,
     slots[k++] = l->sm;
 }
 
-/* Whether s is a C identifier (a name becomes a #define or a symbol). */
-int at_spec_ident(const char *s)
+/* A name that goes into the variant's code (a #define, a kernel, a
+ * launcher's parameter, a symbol): at_ident_check's rules, with the place
+ * named. */
+int at_spec_check_ident(at_yaml *y, yaml_node_t *n, const char *key,
+                        const char *name)
 {
-    if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
-        return 0;
-    for (; *s; ++s)
-        if (!isalnum((unsigned char)*s) && *s != '_')
-            return 0;
-    return 1;
+    at_err why = {0};
+    if (at_ident_check(name, &why))
+        return at_yaml_fail(y, n, key, "%s", why.msg);
+    return 0;
 }
 
 /* A new name for the expression slots: an identifier not yet taken. */
 int at_spec_new_name(at_yaml *y, const at_spec *s, yaml_node_t *n,
                      const char *key, const char *name)
 {
-    if (!at_spec_ident(name))
-        return at_yaml_fail(y, n, key, "'%.64s' is not a C identifier",
-                            name);
+    int rc = at_spec_check_ident(y, n, key, name);
+    if (rc)
+        return rc;
     if (at_spec_slot(s, name, strlen(name)) >= 0)
         return at_yaml_fail(y, n, key, "'%.64s' is already a name (a "
                             "parameter, size, scalar or device limit)",
@@ -90,9 +91,9 @@ static int load_kernel(at_yaml *y, at_spec *s, yaml_node_t *k,
         (rc = at_yaml_string(y, at_yaml_get(y, k, "source"),
                              "kernel.source", &s->source_file)))
         return rc;
-    if (!at_spec_ident(s->kernel))
-        return at_yaml_fail(y, at_yaml_get(y, k, "name"), "kernel.name",
-                            "'%.64s' is not a C identifier", s->kernel);
+    if ((rc = at_spec_check_ident(y, at_yaml_get(y, k, "name"),
+                                  "kernel.name", s->kernel)))
+        return rc;
     char path[4096];
     if (s->source_file[0] == '/' || !dir)
         snprintf(path, sizeof path, "%s", s->source_file);
@@ -130,10 +131,9 @@ static int load_kernel(at_yaml *y, at_spec *s, yaml_node_t *k,
                                  &df->name)))
             return rc;
         ++s->n_defines;
-        if (!at_spec_ident(df->name))
-            return at_yaml_fail(y, at_yaml_key(y, d, i), "kernel.defines",
-                                "'%.64s' is not a C identifier", df->name);
-        if ((rc = at_yaml_int(y, at_yaml_item(y, d, i), df->name, INT64_MIN,
+        if ((rc = at_spec_check_ident(y, at_yaml_key(y, d, i),
+                                      "kernel.defines", df->name)) ||
+            (rc = at_yaml_int(y, at_yaml_item(y, d, i), df->name, INT64_MIN,
                               INT64_MAX, &df->value)))
             return rc;
     }

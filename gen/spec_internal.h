@@ -5,7 +5,8 @@
 #include "gen/spec.h"
 #include "gen/spec_yaml.h"
 
-int at_spec_ident(const char *s);
+int at_spec_check_ident(at_yaml *y, yaml_node_t *n, const char *key,
+                        const char *name);
 int at_spec_new_name(at_yaml *y, const at_spec *s, yaml_node_t *n,
                      const char *key, const char *name);
 int at_spec_load_restrictions(at_yaml *y, at_spec *s, yaml_node_t *r);

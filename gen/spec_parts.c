@@ -225,9 +225,8 @@ static int load_arg(at_yaml *y, at_spec *s, yaml_node_t *m, at_spec_arg *a)
               : constant ? AT_ARG_CONSTANT : AT_ARG_BUFFER;
     if (a->kind != AT_ARG_BUFFER && dir != AT_DIR_IN)
         return at_yaml_fail(y, m, a->name, "only buffers are outputs");
-    if (!at_spec_ident(a->name)) /* a launcher's parameter or a symbol */
-        return at_yaml_fail(y, m, "arguments.name", "'%.64s' is not a C "
-                            "identifier", a->name);
+    if ((rc = at_spec_check_ident(y, m, "arguments.name", a->name)))
+        return rc;
     if ((rc = value ? expr_at(y, s, value, a->name, &a->value)
                     : expr_at(y, s, count, a->name, &a->count)))
         return rc;
@@ -365,9 +364,9 @@ int at_spec_load_verify(at_yaml *y, at_spec *s, yaml_node_t *v)
     if ((rc = at_yaml_string(y, k, "verify.reference_kernel",
                              &s->reference_kernel)))
         return rc;
-    if (!at_spec_ident(s->reference_kernel))
-        return at_yaml_fail(y, k, "verify.reference_kernel", "'%.64s' is "
-                            "not a C identifier", s->reference_kernel);
+    if ((rc = at_spec_check_ident(y, k, "verify.reference_kernel",
+                                  s->reference_kernel)))
+        return rc;
     return reference_geometry(y, s, v);
 }
 
