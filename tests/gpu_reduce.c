@@ -21,9 +21,9 @@
 #include "runtime/compile.h"
 #include "runtime/measure.h"
 
-static at_device dev;
+#include "gpu_programs.h"
 
-enum { BATCH = 16 };
+static at_device dev;
 
 static const char *const shapes[3][2] = {
     [AXIS_ALL] = {"axis=all n=4194304", "axis=all n=1000003"},
@@ -112,32 +112,7 @@ static void verify(const char *type, const char *op, int axis, size_t every,
         pts[kept++] = pts[i];
     n = kept;
     size_t nprog = (n + BATCH - 1) / BATCH;
-    at_job *jobs = calloc(nprog, sizeof *jobs);
-    CUmodule *mods = calloc(nprog, sizeof *mods);
-    at_pool *pool;
-    assert_true(jobs && mods);
-    assert_int_equal(at_pool_create(&pool, 0, &e), 0);
-    for (size_t g = 0; g < nprog; ++g) {
-        const at_point *sel[BATCH];
-        int c = (int)(n - g * BATCH < BATCH ? n - g * BATCH : BATCH);
-        for (int k = 0; k < c; ++k)
-            sel[k] = &pts[g * BATCH + (size_t)k];
-        jobs[g].opts.sm = dev.sm;
-        p[0].family->point_name(sel[0], jobs[g].variant,
-                                sizeof jobs[g].variant);
-        jobs[g].src = at_expand_program(&p[0], sel, NULL, c, &e);
-        assert_non_null(jobs[g].src);
-        at_pool_submit(pool, &jobs[g]);
-    }
-    for (size_t g = 0; g < nprog; ++g) {
-        at_pool_wait(pool, &jobs[g]);
-        if (jobs[g].rc)
-            fail_msg("compiling %s: %s", jobs[g].variant, jobs[g].err.msg);
-        if (at_cu_fail(&e, at_cu.cuModuleLoadData(&mods[g], jobs[g].cubin),
-                       "cuModuleLoadData", jobs[g].variant))
-            fail_msg("%s", e.msg);
-    }
-    at_pool_destroy(pool);
+    CUmodule *mods = compile_points(&p[0], pts, n, dev.sm);
     at_measure *b[2];
     for (int s = 0; s < 2; ++s)
         if (at_measure_create(&b[s], &dev, &p[s], 900 + (uint64_t)s, 0, NULL,
@@ -183,12 +158,9 @@ static void verify(const char *type, const char *op, int axis, size_t every,
     at_cu.cuMemFree(in);
     for (int s = 0; s < 2; ++s)
         at_measure_destroy(b[s]);
-    for (size_t g = 0; g < nprog; ++g) {
+    for (size_t g = 0; g < nprog; ++g)
         at_cu.cuModuleUnload(mods[g]);
-        at_job_release(&jobs[g]);
-    }
     free(mods);
-    free(jobs);
     free(pts);
     assert_int_equal(failed, 0);
 }

@@ -16,6 +16,7 @@
 #include "gen/expand.h"
 #include "runtime/measure.h"
 #include "runtime/compile.h"
+#include "gpu_programs.h"
 
 static at_device dev;
 
@@ -32,9 +33,6 @@ static const autotune_problem shapes[] = {
     {"transpose", NULL, 128, 96, 0, 0, 50, 0, 0},
 };
 enum { N_SHAPES = sizeof shapes / sizeof shapes[0] };
-
-/* Points per NVRTC program, as the tuner compiles them. */
-enum { BATCH = 16 };
 
 typedef struct prog {
     at_job job;
@@ -214,45 +212,6 @@ static const autotune_problem strip_shapes[] = {
 };
 enum { N_STRIP_SHAPES = sizeof strip_shapes / sizeof strip_shapes[0] };
 
-/* Compiles pts[0, n) as the tuner does (programs of BATCH) and returns
- * their modules, one a program. */
-static CUmodule *compile_points(const at_problem *p, const at_point *pts,
-                                size_t n)
-{
-    at_err e = {0};
-    size_t nprog = (n + BATCH - 1) / BATCH;
-    at_job *jobs = calloc(nprog, sizeof *jobs);
-    CUmodule *mods = calloc(nprog, sizeof *mods);
-    at_pool *pool;
-    assert_non_null(jobs);
-    assert_non_null(mods);
-    assert_int_equal(at_pool_create(&pool, 0, &e), 0);
-    for (size_t g = 0; g < nprog; ++g) {
-        const at_point *sel[BATCH];
-        int k = (int)(n - g * BATCH < BATCH ? n - g * BATCH : BATCH);
-        for (int q = 0; q < k; ++q)
-            sel[q] = &pts[g * BATCH + (size_t)q];
-        jobs[g].opts.sm = dev.sm;
-        p->family->point_name(sel[0], jobs[g].variant,
-                              sizeof jobs[g].variant);
-        jobs[g].src = at_expand_program(p, sel, NULL, k, &e);
-        assert_non_null(jobs[g].src);
-        at_pool_submit(pool, &jobs[g]);
-    }
-    for (size_t g = 0; g < nprog; ++g) {
-        at_pool_wait(pool, &jobs[g]);
-        if (jobs[g].rc)
-            fail_msg("compiling %s: %s", jobs[g].variant, jobs[g].err.msg);
-        if (at_cu_fail(&e, at_cu.cuModuleLoadData(&mods[g], jobs[g].cubin),
-                       "cuModuleLoadData", jobs[g].variant))
-            fail_msg("%s", e.msg);
-        at_job_release(&jobs[g]);
-    }
-    at_pool_destroy(pool);
-    free(jobs);
-    return mods;
-}
-
 /* Every strip point of one shape, on every type of the size. */
 static size_t verify_strip_shape(const at_type *const *types, int nt,
                                  const autotune_problem *shape)
@@ -277,7 +236,7 @@ static size_t verify_strip_shape(const at_type *const *types, int nt,
         free(pts);
         return 0;
     }
-    CUmodule *mods = compile_points(&p0, pts, kept);
+    CUmodule *mods = compile_points(&p0, pts, kept, dev.sm);
     for (int t = 0; t < nt; ++t) {
         at_problem p;
         at_measure *b;
