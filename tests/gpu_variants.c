@@ -41,14 +41,24 @@ typedef struct prog {
     CUmodule mod;
 } prog;
 
+/* The element types of this size that transpose takes (i32 is a
+ * reduction's), at most 8; how many. */
+static int types_of_size(int bytes, const at_type **types)
+{
+    const at_family *f = at_family_find("transpose");
+    int nt = 0;
+    for (int i = 0; at_type_at(i); ++i)
+        if (at_type_at(i)->bytes == bytes && nt < 8 &&
+            at_family_takes(f, at_type_at(i)))
+            types[nt++] = at_type_at(i);
+    return nt;
+}
+
 static void verify_size(int bytes)
 {
     at_err e = {0};
     const at_type *types[8];
-    int nt = 0;
-    for (int i = 0; at_type_at(i); ++i)
-        if (at_type_at(i)->bytes == bytes && nt < 8)
-            types[nt++] = at_type_at(i);
+    int nt = types_of_size(bytes, types);
     assert_true(nt > 0);
     /* The space depends on the element size alone. */
     autotune_problem u0 = shapes[0];
@@ -279,10 +289,7 @@ static size_t verify_strip_shape(const at_type *const *types, int nt,
 static void verify_strips(int bytes)
 {
     const at_type *types[8];
-    int nt = 0;
-    for (int i = 0; at_type_at(i); ++i)
-        if (at_type_at(i)->bytes == bytes && nt < 8)
-            types[nt++] = at_type_at(i);
+    int nt = types_of_size(bytes, types);
     size_t failed = 0;
     for (int s = 0; s < N_STRIP_SHAPES; ++s)
         failed += verify_strip_shape(types, nt, &strip_shapes[s]);
