@@ -51,6 +51,7 @@ GEN_SRC_ := gen/types.c gen/problem.c gen/space.c gen/family.c \
             gen/transpose_emit.c gen/transpose_strip.c gen/reduce.c \
             gen/reduce_problem.c gen/reduce_check.c gen/reduce_emit.c \
             gen/spec_yaml.c gen/spec.c gen/spec_parts.c gen/spec_space.c \
+            gen/spec_family.c gen/spec_layout.c gen/spec_emit.c \
             gen/expand.c \
             gen/emit.c gen/ident.c
 SEARCH_SRC := search/strategy.c search/exhaustive.c search/walk.c \
@@ -61,7 +62,8 @@ RUNTIME_SRC := runtime/cuda_api.c runtime/nvrtc_api.c runtime/device.c \
                runtime/elf.c runtime/sqlite_file.c runtime/cache.c \
                runtime/cache_failed.c runtime/cache_lock.c runtime/key.c \
                runtime/measure.c runtime/measure_cases.c \
-               runtime/measure_check.c runtime/rounds.c \
+               runtime/measure_check.c runtime/measure_ref.c \
+               runtime/rounds.c \
                runtime/tune.c runtime/tune_prog.c runtime/tune_eval.c \
                runtime/tune_walk.c runtime/tune_leaders.c \
                runtime/tune_alone.c \

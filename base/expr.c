@@ -351,6 +351,66 @@ size_t at_expr_slots(const at_expr *x, int *used, size_t n)
     return k;
 }
 
+typedef struct cbuf {
+    char *s;
+    size_t n, len;
+    const char *(*name)(void *, int);
+    void *ctx;
+} cbuf;
+
+static void cput(cbuf *b, const char *t)
+{
+    size_t k = strlen(t);
+    if (b->len < b->n)
+        snprintf(b->s + b->len, b->n - b->len, "%s", t);
+    b->len += k;
+}
+
+static void to_c(const at_expr *x, int i, cbuf *b)
+{
+    static const char *const sym[] = {
+        [ADD] = " + ", [SUB] = " - ", [MUL] = " * ", [DIV] = " / ",
+        [MOD] = " % ", [LT] = " < ", [LE] = " <= ", [GT] = " > ",
+        [GE] = " >= ", [EQ] = " == ", [NE] = " != ", [AND] = " && ",
+        [OR] = " || ", [MIN] = ", ", [MAX] = ", "};
+    const node *n = &x->nodes[i];
+    char num[32];
+    switch (n->op) {
+    case NUM:
+        snprintf(num, sizeof num, "%lldLL", (long long)n->v);
+        cput(b, num);
+        return;
+    case SLOT:
+        cput(b, "((long long)");
+        cput(b, b->name(b->ctx, (int)n->v));
+        cput(b, ")");
+        return;
+    case NEG:
+    case NOT:
+        cput(b, n->op == NEG ? "(-" : "(!");
+        to_c(x, n->a, b);
+        cput(b, ")");
+        return;
+    case MIN:
+    case MAX: cput(b, n->op == MIN ? "at_min_(" : "at_max_("); break;
+    default: cput(b, "("); break;
+    }
+    to_c(x, n->a, b);
+    cput(b, sym[n->op]);
+    to_c(x, n->b, b);
+    cput(b, ")");
+}
+
+size_t at_expr_c(const at_expr *x, const char *(*name)(void *, int),
+                 void *ctx, char *buf, size_t n)
+{
+    cbuf b = {buf, n, 0, name, ctx};
+    if (n)
+        buf[0] = '\0';
+    to_c(x, x->root, &b);
+    return b.len;
+}
+
 const char *at_expr_text(const at_expr *x)
 {
     return x->text;

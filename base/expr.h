@@ -38,6 +38,12 @@ int at_expr_eval(const at_expr *x, const int64_t *slots, int64_t *out,
 /* The slots x reads, in order of first use, into used[0..n); returns how
  * many there are (more than n: only n written). */
 size_t at_expr_slots(const at_expr *x, int *used, size_t n);
+/* x as C with every operation parenthesised, for emitted host code and
+ * the spec's canonical text: literals as long long, each slot as name(ctx,
+ * slot) gives it, min and max as at_min_(a, b) and at_max_(a, b). Returns
+ * the length it needed (as snprintf; the text is cut past n). */
+size_t at_expr_c(const at_expr *x, const char *(*name)(void *, int),
+                 void *ctx, char *buf, size_t n);
 /* The text x was parsed from. */
 const char *at_expr_text(const at_expr *x);
 void at_expr_free(at_expr *x);

@@ -34,7 +34,7 @@ static int json_space(const at_problem *p, const at_limits *l,
     json_t *names = json_array();
     for (size_t i = 0; i < n; ++i) {
         char name[128];
-        f->point_name(&pts[i], name, sizeof name);
+        f->point_name(f, &pts[i], name, sizeof name);
         json_array_append_new(names, json_string(name));
     }
     at_json_put(o, "points", names);
@@ -78,15 +78,15 @@ int at_cmd_space(const opts *o, int argc, char **argv)
         printf("  %-9s", f->axes[a].name);
         for (int k = 0; k < f->axes[a].n; ++k)
             printf("%s%d", k ? "," : " ", f->axes[a].values[k]);
-        printf("  (%s)\n", f->axes[a].help);
+        printf(*f->axes[a].help ? "  (%s)\n" : "\n", f->axes[a].help);
     }
-    if (f->derived)
+    if (f->derived && *f->derived)
         printf("derived:\n  %s\n", f->derived);
     printf("points: %zu before constraints, %zu after\n", at_space_size(f),
            n);
     for (size_t i = 0; i < n; ++i) {
         char name[128];
-        f->point_name(&pts[i], name, sizeof name);
+        f->point_name(f, &pts[i], name, sizeof name);
         printf("%s\n", name);
     }
     free(pts);

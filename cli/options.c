@@ -9,6 +9,7 @@
 #include "base/safefile.h"
 #include "errors.h"
 #include "gen/family.h"
+#include "gen/spec_family.h"
 #include "gen/ident.h"
 #include "search/strategy.h"
 
@@ -96,6 +97,34 @@ static int field_of_flag(const at_family *f, const char *flag)
     return at_field_index(f, name);
 }
 
+/* A spec file's name: .yaml, .yml or .json. */
+static int looks_like_spec(const char *w)
+{
+    static const char *const ext[] = {".yaml", ".yml", ".json"};
+    size_t n = strlen(w);
+    for (size_t k = 0; k < sizeof ext / sizeof *ext; ++k) {
+        size_t m = strlen(ext[k]);
+        if (n > m && strcmp(w + n - m, ext[k]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The family of the spec at path, registered; 2 (said) if it is not
+ * one. */
+static int load_spec(const char *path, opts *o)
+{
+    const at_family *f;
+    at_err e = {0};
+    if (at_spec_family_load(path, &f, &e)) {
+        at_cli_fail(&e);
+        return 2;
+    }
+    o->family = f->name;
+    o->spec = path;
+    return 0;
+}
+
 /* The command word and the family (or the record, for replay). */
 static int parse_command(int argc, char **argv, opts *o, int *i)
 {
@@ -127,6 +156,13 @@ static int parse_command(int argc, char **argv, opts *o, int *i)
     if (*i >= argc || argv[*i][0] == '-')
         return at_bad_usage("%s", "missing family");
     o->family = argv[(*i)++];
+    /* kernel SPEC, or a spec file where the family goes: a family made
+     * from the spec at run time. */
+    int spec = strcmp(o->family, "kernel") == 0;
+    if (spec && (*i >= argc || argv[*i][0] == '-'))
+        return at_bad_usage("%s", "kernel needs a spec file (SPEC.yaml)");
+    if (spec || (!at_family_find(o->family) && looks_like_spec(o->family)))
+        return load_spec(spec ? argv[(*i)++] : o->family, o);
     if (!at_family_find(o->family)) {
         char known[256];
         at_family_list(known, sizeof known);
@@ -134,6 +170,32 @@ static int parse_command(int argc, char **argv, opts *o, int *i)
                 o->family, known);
         return 2;
     }
+    return 0;
+}
+
+/* --size AxB[xC]: the fields size_x, size_y, size_z (a spec's). */
+static int parse_size(const at_family *fam, const char *v, opts *o)
+{
+    static const char *const names[] = {"size_x", "size_y", "size_z"};
+    const char *c = v;
+    for (int d = 0; d < 3 && *c; ++d) {
+        size_t n = strcspn(c, "x");
+        int field = at_field_index(fam, names[d]);
+        if (field < 0 || n == 0 || n >= sizeof o->size_text[d])
+            return at_bad_usage("--size needs one to three sizes as the "
+                                "family has them (AxBxC), got '%s'", v);
+        memcpy(o->size_text[d], c, n);
+        o->size_text[d][n] = '\0';
+        o->field[field] = o->size_text[d];
+        c += n + (c[n] == 'x');
+        if (c[-1] == 'x' && !*c)
+            return at_bad_usage("--size needs one to three sizes as the "
+                                "family has them (AxBxC), got '%s'", v);
+    }
+    if (*c)
+        return at_bad_usage("--size needs one to three sizes as the "
+                            "family has them (AxBxC), got '%s'", v);
+    o->shape_given = 1;
     return 0;
 }
 
@@ -192,6 +254,13 @@ static int parse_flags(int argc, char **argv, int i, opts *o)
         size_t f = 0, nf = sizeof flags / sizeof flags[0];
         while (f < nf && strcmp(a, flags[f].flag) != 0)
             ++f;
+        if (strcmp(a, "--size") == 0) {
+            if (!v)
+                return at_bad_usage("%s needs a value", a);
+            if (parse_size(fam, argv[++i], o))
+                return 2;
+            continue;
+        }
         int field = f == nf ? field_of_flag(fam, a) : -1;
         if (f == nf && field < 0 && strcmp(a, "--seed") != 0)
             return at_bad_usage("unknown option '%s'", a);
@@ -327,12 +396,16 @@ static int check_values(opts *o)
 int at_opts_parse(int argc, char **argv, opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->type = "f32";
     o->arch = "auto";
     o->seeds = 100;
     int i = 1, rc = parse_command(argc, argv, o, &i);
     if (!rc)
         rc = parse_flags(argc, argv, i, o);
+    /* The type: as given, else the family's only one, else f32. */
+    const at_family *fam = o->family ? at_family_find(o->family) : NULL;
+    if (!o->type)
+        o->type = fam && fam->types && !strchr(fam->types, ' ')
+                      ? fam->types : "f32";
     if (!rc)
         rc = check_command(o);
     if (!rc && strcmp(o->cmd, "replay") != 0)

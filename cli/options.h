@@ -24,6 +24,8 @@ typedef struct opts {
     size_t budget_evals;
     double budget_s, limit_s, klimit_s;
     const char *field[AT_MAX_FIELDS]; /* the family's fields as given */
+    const char *spec; /* the spec file the family came from, or NULL */
+    char size_text[3][24]; /* --size's values */
 } opts;
 
 /* Parses argv into o. 0, or 2 with the reason said on stderr. */

@@ -43,7 +43,7 @@ static void header(FILE *f, const at_problem *p, const at_point *pt,
 {
     char point[128], params[256], now[32], prob[512], usage[512];
     char text[1400];
-    p->family->point_name(pt, point, sizeof point);
+    p->family->point_name(p->family, pt, point, sizeof point);
     at_point_params(p->family, pt, params, sizeof params);
     at_problem_str(p, prob, sizeof prob);
     p->family->usage(p, name, usage, sizeof usage);

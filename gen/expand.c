@@ -11,7 +11,7 @@ static char *expand(const at_problem *p, const at_point *pt,
 {
     const at_family *f = p->family;
     char name[128], defs[1024];
-    f->point_name(pt, name, sizeof name);
+    f->point_name(f, pt, name, sizeof name);
     f->defines(p, pt, paths ? *paths : f->paths(p, pt), defs, sizeof defs);
     /* The element size, not the type's name: types of one size share
      * their compiled variants. */
@@ -47,6 +47,14 @@ void at_program_kernel(int i, char *buf, size_t n)
     snprintf(buf, n, "%s_%d", AT_KERNEL_SYMBOL, i);
 }
 
+void at_program_kernel_of(const at_family *f, int i, char *buf, size_t n)
+{
+    if (f->program_points == 1)
+        snprintf(buf, n, "%s", AT_KERNEL_SYMBOL);
+    else
+        at_program_kernel(i, buf, n);
+}
+
 /* Appends to a growing buffer; 0 or -1 on no memory. */
 typedef struct sbuf {
     char *s;
@@ -77,14 +85,26 @@ static char *program(const at_problem *p, const at_point *const *pts,
 {
     sbuf b = {0};
     int bad = 0;
+    /* A family whose points each need a program of their own keeps its
+     * source's names: no namespace around it. */
+    const int alone = p->family->program_points == 1;
+    if (alone && k != 1) {
+        at_fail(e, AUTOTUNE_EINVALID, "%s compiles one point a program, "
+                "not %d", p->family->name, k);
+        return NULL;
+    }
     for (int i = 0; i < k && !bad; ++i) {
         char name[32], head[64];
-        at_program_kernel(i, name, sizeof name);
+        at_program_kernel_of(p->family, i, name, sizeof name);
         char *src =
             expand(p, pts[i], name, hooks ? hooks[i] : NULL, paths, e);
         if (!src)
             break;
         snprintf(head, sizeof head, "namespace at_point_%d {\n", i);
+        if (alone) {
+            free(b.s);
+            return src;
+        }
         bad = put(&b, head, strlen(head)) || put(&b, src, strlen(src)) ||
               put(&b, "\n}\n", 3);
         /* The next point defines the same macros its own way. */

@@ -16,6 +16,10 @@ char *at_expand(const at_problem *p, const at_point *pt,
 
 /* The kernel name of the i-th point of a program (at_kernel_0, ...). */
 void at_program_kernel(int i, char *buf, size_t n);
+/* The same for a program of family f: AT_KERNEL_SYMBOL where f compiles
+ * each point alone (program_points 1), so the walk's cubin of a point is
+ * the one the cache stores for it. */
+void at_program_kernel_of(const at_family *f, int i, char *buf, size_t n);
 
 /* One program of k points: each point's source in a namespace of its own,
  * its kernel named at_program_kernel(i), and every macro it #defines

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/hash.h"
+
 /* The families: adding one is a file and a row here. */
 extern const at_family at_family_transpose;
 extern const at_family at_family_reduce;
@@ -13,26 +15,51 @@ static const at_family *const families[] = {
 };
 enum { N_FAMILIES = sizeof families / sizeof families[0] };
 
-const at_family *at_family_find(const char *name)
-{
-    for (size_t i = 0; name && i < N_FAMILIES; ++i)
-        if (strcmp(families[i]->name, name) == 0)
-            return families[i];
-    return NULL;
-}
+/* Families defined at run time (spec files), after the built-in ones. */
+enum { MAX_RUNTIME = 16 };
+static const at_family *runtime_families[MAX_RUNTIME];
+static int n_runtime;
 
 const at_family *at_family_at(int i)
 {
-    return i >= 0 && i < N_FAMILIES ? families[i] : NULL;
+    if (i >= 0 && i < (int)N_FAMILIES)
+        return families[i];
+    i -= (int)N_FAMILIES;
+    return i >= 0 && i < n_runtime ? runtime_families[i] : NULL;
+}
+
+const at_family *at_family_find(const char *name)
+{
+    const at_family *f;
+    for (int i = 0; name && (f = at_family_at(i)); ++i)
+        if (strcmp(f->name, name) == 0)
+            return f;
+    return NULL;
+}
+
+int at_family_register(const at_family *f, at_err *e)
+{
+    const at_family *old = at_family_find(f->name);
+    if (old == f)
+        return 0;
+    if (old)
+        return at_fail(e, AUTOTUNE_EINVALID, "a family named '%s' exists "
+                       "already", f->name);
+    if (n_runtime == MAX_RUNTIME)
+        return at_fail(e, AUTOTUNE_EINVALID, "at most %d families defined "
+                       "at run time", MAX_RUNTIME);
+    runtime_families[n_runtime++] = f;
+    return 0;
 }
 
 void at_family_list(char *buf, size_t n)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < N_FAMILIES && used < n; ++i)
+    const at_family *f;
+    for (int i = 0; (f = at_family_at(i)) && used < n; ++i)
         used += (size_t)snprintf(buf + used, n - used, "%s%s",
-                                 i ? ", " : "", families[i]->name);
+                                 i ? ", " : "", f->name);
 }
 
 void at_args_put(at_args *a, const void *v, size_t n)
@@ -59,4 +86,11 @@ int at_field_index(const at_family *f, const char *name)
         if (strcmp(f->fields[i].name, name) == 0)
             return i;
     return -1;
+}
+
+uint64_t at_family_hash(const at_family *f)
+{
+    uint64_t h = at_hash(AT_HASH_INIT, f->template_src,
+                         strlen(f->template_src));
+    return f->meaning ? at_hash(h, f->meaning, strlen(f->meaning) + 1) : h;
 }

@@ -40,6 +40,17 @@ typedef struct at_args {
     unsigned char store[12][8];
 } at_args;
 
+/* Device state a run needs besides its arguments, copied from the input
+ * before each checked run: into the output at dst (an inout buffer's
+ * first contents; the rest of the output is poison), or, with symbol
+ * set, into that __constant__ symbol of the variant's module. */
+typedef struct at_copy {
+    const char *symbol; /* NULL: into the output */
+    size_t src, dst, bytes;
+} at_copy;
+
+enum { AT_MAX_COPIES = 12 };
+
 typedef struct at_family {
     const char *name;
     /* Bump when the kernel's launch, arguments or #defines change meaning
@@ -72,7 +83,8 @@ typedef struct at_family {
     int (*valid)(const at_problem *p, const at_point *pt, const at_limits *l,
                  char *why, size_t n);
     /* "tile64x64_blk16x8_ept32_vec4_pad1_ldg_rst": tells points apart. */
-    void (*point_name)(const at_point *pt, char *buf, size_t n);
+    void (*point_name)(const struct at_family *f, const at_point *pt,
+                       char *buf, size_t n);
     /* The point used when nothing was tuned for an architecture. */
     void (*default_point)(const at_problem *p, int sm, at_point *pt);
 
@@ -125,10 +137,40 @@ typedef struct at_family {
     /* "out[3][7]" for an element index into the output buffer. */
     void (*where)(const at_problem *p, size_t elem, char *buf, size_t n);
 
+    /* Where the CPU has no reference (reference NULL), the reference runs
+     * on the device: ref_source gives the source of a program holding the
+     * kernel it names, compiled from point *pt (chosen for the limits l);
+     * ref_launch is its launch, with args(p, pt, ...) into the poisoned
+     * output (after the copies); ref_bounds then fills each output's error
+     * unit from the reference (host memory, laid out as the output; a
+     * negative unit: that output must match bit for bit). */
+    char *(*ref_source)(const at_problem *p, const at_limits *l,
+                        at_point *pt, char *kernel, size_t n, at_err *e);
+    void (*ref_launch)(const at_problem *p, const at_point *pt,
+                       at_launch *g);
+    void (*ref_bounds)(const at_problem *p, const void *ref, void *bound);
+    /* The copies a run needs, at most max into c; returns how many
+     * (NULL: none). */
+    int (*copies)(const at_problem *p, at_copy *c, int max);
+
     /* Figures. Bytes a perfect kernel reads plus writes (for GB/s), and
      * the bytes the device-to-device copy it is compared with moves. */
     double (*bytes_moved)(const at_problem *p);
     size_t (*copy_bytes)(const at_problem *p);
+
+    /* Floating-point operations of a run, for GFLOP/s (NULL: none). */
+    double (*flops)(const at_problem *p);
+
+    /* Points one NVRTC program may hold (0: as many as the tuner likes;
+     * 1: each point alone and unwrapped, so its source keeps its own
+     * extern "C" and __constant__ names). */
+    int program_points;
+    /* Text beside the template that gives it meaning (a spec's canonical
+     * form), part of the cache key; NULL: none. */
+    const char *meaning;
+    /* Where a family made at run time came from (a spec file's absolute
+     * path), so a worker process can make it again; NULL: built in. */
+    const char *origin;
 
     /* Emission: the host launcher of the .cu, extern "C" NAME(...) (the
      * kernel is NAME_kernel, the template's macros defined above it), and
@@ -140,6 +182,11 @@ typedef struct at_family {
 } at_family;
 
 const at_family *at_family_find(const char *name); /* NULL if unknown */
+/* Adds a family defined at run time (a spec's): found by name from then
+ * on, for the life of the process. AUTOTUNE_EINVALID if the name is taken
+ * by another family; registering the same family twice is a no-op. Not
+ * thread-safe: register before other threads look families up. */
+int at_family_register(const at_family *f, at_err *e);
 const at_family *at_family_at(int i);              /* NULL past the end */
 /* "transpose": for messages and help. */
 void at_family_list(char *buf, size_t n);
@@ -151,6 +198,8 @@ int at_field_parse(const at_field *f, const char *value, int64_t *v,
                    at_err *e);
 /* Appends an argument of n bytes (at most 8) to a. */
 void at_args_put(at_args *a, const void *v, size_t n);
+/* A hash of f's template and meaning (what the cache key holds of it). */
+uint64_t at_family_hash(const at_family *f);
 /* Whether f takes type t (its types list). */
 int at_family_takes(const at_family *f, const at_type *t);
 

@@ -139,8 +139,10 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
 
 static const char *const combine_names[] = {"last", "2pass", "atomic"};
 
-static void point_name(const at_point *pt, char *buf, size_t n)
+static void point_name(const at_family *f, const at_point *pt, char *buf,
+                       size_t n)
 {
+    (void)f;
     const int *x = pt->v;
     snprintf(buf, n, "thr%d_grp%d_vec%d_it%d_acc%d_chunk%d_%s_%s",
              x[THREADS], x[GROUP], x[VEC], x[ITEMS], x[ACCS], x[CHUNK],

@@ -10,7 +10,7 @@
 #include "problem.h"
 
 #define AT_MAX_AXES 12
-#define AT_MAX_VALUES 8
+#define AT_MAX_VALUES 32
 
 typedef struct at_axis {
     const char *name; /* "tile_x" */

@@ -20,15 +20,19 @@ int at_spec_n_slots(const at_spec *s)
     return s->n_params + 3 + s->n_scalars + 3;
 }
 
+const char *at_spec_slot_name(const at_spec *s, int i)
+{
+    return i < s->n_params ? s->params[i].name
+           : i < s->n_params + 3 ? size_names[i - s->n_params]
+           : i < s->n_params + 3 + s->n_scalars
+               ? s->scalar_names[i - s->n_params - 3]
+               : limit_names[i - s->n_params - 3 - s->n_scalars];
+}
+
 int at_spec_slot(const at_spec *s, const char *name, size_t n)
 {
     for (int i = 0; i < at_spec_n_slots(s); ++i) {
-        const char *w =
-            i < s->n_params ? s->params[i].name
-            : i < s->n_params + 3 ? size_names[i - s->n_params]
-            : i < s->n_params + 3 + s->n_scalars
-                ? s->scalar_names[i - s->n_params - 3]
-                : limit_names[i - s->n_params - 3 - s->n_scalars];
+        const char *w = at_spec_slot_name(s, i);
         if (strlen(w) == n && !strncmp(w, name, n))
             return i;
     }

@@ -101,6 +101,8 @@ char *at_spec_variant_source(const at_spec *s, const int *pt, at_err *e);
 /* Slots: params, size_x/y/z, scalars, limits; -1 for an unknown name. */
 int at_spec_slot(const at_spec *s, const char *name, size_t n);
 int at_spec_n_slots(const at_spec *s);
+/* The name of slot i (0 <= i < at_spec_n_slots). */
+const char *at_spec_slot_name(const at_spec *s, int i);
 /* Fills slots for point pt (NULL: every parameter 0), the sizes and the
  * limits l. */
 void at_spec_slots(const at_spec *s, const int *pt, const int64_t *size,

@@ -184,8 +184,10 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
     return 1;
 }
 
-static void point_name(const at_point *pt, char *buf, size_t n)
+static void point_name(const at_family *f, const at_point *pt, char *buf,
+                       size_t n)
 {
+    (void)f;
     static const char *smem[] = {"plain", "pad1", "swz"};
     if (pt->v[KIND] == KIND_STRIP) {
         at_tp_strip_name(pt, buf, n);

@@ -22,7 +22,8 @@
     X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)                      \
     X(cuEventSynchronize) X(cuEventElapsedTime)                              \
     X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)              \
-    X(cuEventQuery) X(cuStreamQuery)
+    X(cuEventQuery) X(cuStreamQuery) X(cuFuncGetModule)                      \
+    X(cuModuleGetGlobal)
 
 #define AT_CU_MEMBER_(fn) __typeof__(fn) *fn;
 typedef struct at_cu_api {

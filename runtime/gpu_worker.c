@@ -57,6 +57,10 @@ static void fill_request(wire_request *q, const at_plan_env *env,
         snprintf(q->cubins, sizeof q->cubins, "%s",
                  at_cubins_path(env->cubins));
     snprintf(q->family, sizeof q->family, "%s", p->family->name);
+    if (p->family->origin) {
+        snprintf(q->origin, sizeof q->origin, "%s", p->family->origin);
+        q->family_hash = at_family_hash(p->family);
+    }
     snprintf(q->type, sizeof q->type, "%s", p->type->name);
     at_problem_key_text(p, q->problem, sizeof q->problem);
     q->jobs = o->jobs;

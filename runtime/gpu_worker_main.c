@@ -9,9 +9,21 @@
 
 #include "gpu_worker.h"
 #include "gpu_worker_wire.h"
+#include "gen/spec_family.h"
 
 static int problem(const wire_request *q, at_problem *p, at_err *e)
 {
+    /* A family made at run time is made again here, from its file, and
+     * must be the tuner's. */
+    const at_family *f;
+    if (q->origin[0] && !at_family_find(q->family)) {
+        int rc = at_spec_family_load(q->origin, &f, e);
+        if (rc)
+            return rc;
+        if (at_family_hash(f) != q->family_hash)
+            return at_fail(e, AUTOTUNE_EINVALID, "%s changed while it was "
+                           "being tuned", q->origin);
+    }
     int rc = at_problem_begin(p, q->family, q->type, e);
     if (!rc)
         rc = at_problem_set_text(p, q->problem, e);

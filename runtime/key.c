@@ -27,8 +27,7 @@ int at_key_fill(at_key *k, const at_device *d, const at_problem *p,
     char abi[96];
     snprintf(abi, sizeof abi, "autotune %s; %s abi %d", AUTOTUNE_VERSION,
              f->name, f->abi);
-    uint64_t th = at_hash(AT_HASH_INIT, f->template_src,
-                          strlen(f->template_src));
+    uint64_t th = at_family_hash(f); /* a spec's meaning included */
     snprintf(k->template_hash, sizeof k->template_hash, "%016llx",
              (unsigned long long)at_hash(th, abi, strlen(abi)));
     /* The space's hash covers the names of the points the constraints
@@ -41,7 +40,7 @@ int at_key_fill(at_key *k, const at_device *d, const at_problem *p,
     uint64_t h = AT_HASH_INIT;
     for (size_t i = 0; i < n; ++i) {
         char name[128];
-        f->point_name(&pts[i], name, sizeof name);
+        f->point_name(f, &pts[i], name, sizeof name);
         h = at_hash(h, name, strlen(name) + 1);
     }
     free(pts);
@@ -60,6 +59,6 @@ int at_entry_point(const at_problem *p, const at_limits *l,
     char name[128];
     if (at_point_parse(f, en->params, pt, NULL) != 0)
         return 0;
-    f->point_name(pt, name, sizeof name);
+    f->point_name(f, pt, name, sizeof name);
     return strcmp(name, en->point) == 0 && f->valid(p, pt, l, NULL, 0);
 }

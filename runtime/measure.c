@@ -58,14 +58,16 @@ int at_measure_create(at_measure **out, const at_device *d, const at_problem *p,
         return rc;
 
     if ((rc = at_case_init(&b->cases[0], p, "the problem", seed, 0, finite,
-                           e)))
+                           e)) ||
+        (f->ref_source && (rc = at_case_device_ref(b, &b->cases[0], e))))
         return rc;
     for (int k = 1; k < b->n_cases; ++k) {
         at_problem check;
         const char *label;
         if ((rc = f->check_problem(p, k - 1, &check, &label, e)) ||
             (rc = at_case_init(&b->cases[k], &check, label, seed,
-                               (uint64_t)k, finite, e)))
+                               (uint64_t)k, finite, e)) ||
+            (f->ref_source && (rc = at_case_device_ref(b, &b->cases[k], e))))
             return rc;
     }
 
@@ -89,7 +91,9 @@ int at_measure_create(at_measure **out, const at_device *d, const at_problem *p,
     size_t copy = f->copy_bytes(p);
     size_t out_set = p->out_bytes > copy ? p->out_bytes : copy;
     for (int s = 0; s < b->sets; ++s) {
-        if ((rc = at_measure_alloc(&b->out_set[s], out_set, "rotation set", e)))
+        if ((rc = at_measure_alloc(&b->out_set[s], out_set, "rotation set", e)) ||
+            (rc = at_measure_copies(b, p, b->cases[0].in, b->out_set[s], NULL,
+                                    "rotation set", e)))
             return rc;
         if (s == 0)
             continue;
@@ -348,7 +352,11 @@ int at_measure_time(at_measure *b, const at_point *pt, CUfunction fn,
                   int warm, at_timing *t, at_err *e)
 {
     at_runner r = {pt, fn, NULL, NULL, variant};
-    return time_run(b, &r, samples, cutoff_ms, warm, t, e);
+    /* The module's __constant__ symbols (the rotation sets' outputs got
+     * their copies when made). */
+    int rc = at_measure_copies(b, &b->cases[0].p, b->cases[0].in, 0, fn,
+                               variant, e);
+    return rc ? rc : time_run(b, &r, samples, cutoff_ms, warm, t, e);
 }
 
 int at_measure_time_copy(at_measure *b, int samples, at_timing *t, at_err *e)

@@ -154,7 +154,8 @@ int at_case_init(at_case *c, const at_problem *p, const char *label,
     if (w.parts < 1)
         w.parts = 1;
     prep_run(&w, prep_part);
-    prep_run(&w, ref_part);
+    if (p->family->reference) /* else on the device (measure_ref.c) */
+        prep_run(&w, ref_part);
     if ((rc = at_measure_alloc(&c->in, in_alloc, label, e)) ||
         (rc = at_measure_alloc(&c->out_alloc, guarded, label, e)) ||
         (rc = at_measure_alloc(&c->ref, guarded, label, e)) ||

@@ -60,8 +60,12 @@ static int queue_case(at_measure *b, int k, const at_runner *run, at_err *e)
     if (b->ws_bytes)
         AT_CU_TRY(e, run->name, cuMemsetD32Async, b->ws, 0, b->ws_bytes / 4,
                   b->stream);
-    if ((rc = at_runner_once(b, run, p, c->in, c->out, e)))
+    if ((!run->op && (rc = at_measure_copies(b, p, c->in, c->out, run->fn,
+                                             run->name, e))) ||
+        (rc = at_runner_once(b, run, p, c->in, c->out, e)))
         return rc;
+    if (!at_has_reference(p))
+        return 0; /* verify: none: run, not compared */
     unsigned long long n = words;
     unsigned poison = AT_POISON;
     /* The tolerance's scale for this point (a contender: any order). */
@@ -89,7 +93,10 @@ static int report(at_measure *b, int k, const at_runner *run,
     const char *variant = run->name;
     /* The comparison poisoned the output again: run once more to read
      * what was written there, then poison it back. */
-    int rc = at_runner_once(b, run, p, c->in, c->out, e);
+    int rc = run->op ? 0 : at_measure_copies(b, p, c->in, c->out, run->fn,
+                                             variant, e);
+    if (!rc)
+        rc = at_runner_once(b, run, p, c->in, c->out, e);
     if (rc || (rc = at_measure_wait(b, NULL, 1, variant, e)))
         return rc;
     AT_CU_TRY(e, variant, cuMemcpyDtoH, &got, c->out_alloc + byte, 4);
@@ -139,6 +146,11 @@ int at_check_run(at_measure *b, const at_runner *run, int first, int end,
         if (bad[2 * k])
             return report(b, k, run, &bad[2 * k], e);
     return 0;
+}
+
+int at_has_reference(const at_problem *p)
+{
+    return p->family->reference || p->family->ref_source;
 }
 
 int at_measure_verify(at_measure *b, const at_point *pt, CUfunction fn,

@@ -74,6 +74,18 @@ int at_case_init(at_case *c, const at_problem *p, const char *label,
                  uint64_t seed, uint64_t stream, int finite, at_err *e);
 void at_case_free(at_case *c);
 
+/* measure_ref.c: the family's copies for a run on p with input in and
+ * output out (0: not the output's) of function fn (NULL: not the
+ * symbols'), queued on the stream; and the device reference of case c
+ * (the family's ref_source), run and waited for. */
+int at_measure_copies(at_measure *b, const at_problem *p, CUdeviceptr in,
+                      CUdeviceptr out, CUfunction fn, const char *variant,
+                      at_err *e);
+int at_case_device_ref(at_measure *b, at_case *c, at_err *e);
+/* Whether p's family has a reference (on the CPU or the device): a
+ * spec's verify: none has none, and its variants are only run. */
+int at_has_reference(const at_problem *p);
+
 /* measure_check.c: the family's comparison kernel (templates/check.cu),
  * by name. */
 int at_check_load(at_measure *m, const char *kname, at_cubins *cache,

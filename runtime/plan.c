@@ -183,7 +183,7 @@ int at_plan_get(const at_plan_env *env, const at_problem *p,
     if (dev)
         return tune_locked(&here, &key, &l, o, pl, e);
     p->family->default_point(p, l.sm, &pl->pt);
-    p->family->point_name(&pl->pt, pl->name, sizeof pl->name);
+    p->family->point_name(p->family, &pl->pt, pl->name, sizeof pl->name);
     pl->how = pl->fig.how = AUTOTUNE_HOW_DEFAULT;
     pl->sm = l.sm;
     snprintf(pl->why, sizeof pl->why, "%s",

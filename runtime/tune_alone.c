@@ -14,7 +14,10 @@
 
 static at_cubin_key alone_key(const run *r, char *opts, size_t n)
 {
-    snprintf(opts, n, "%s; alone", r->co_text);
+    /* A family compiled a point a program: the walk's cubins are alone
+     * already (at_program_kernel_of), found under the walk's key. */
+    snprintf(opts, n, "%s%s", r->co_text,
+             r->p->family->program_points == 1 ? "" : "; alone");
     at_cubin_key key = r->ckey;
     key.options = opts;
     return key;

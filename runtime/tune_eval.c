@@ -161,7 +161,7 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
     memset(c, 0, sizeof *c);
     c->idx = g->idx[k];
     c->pt = r->pts[c->idx];
-    r->p->family->point_name(&c->pt, c->name, sizeof c->name);
+    r->p->family->point_name(r->p->family, &c->pt, c->name, sizeof c->name);
     snprintf(c->kernel, sizeof c->kernel, "%s", g->kernel[k]);
     *status = "ok";
     if (g->cj.rc) {

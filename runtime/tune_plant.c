@@ -77,7 +77,7 @@ size_t at_tune_leave_out(run *r, at_point *pts, size_t *n)
     size_t kept = 0;
     for (size_t i = 0; i < *n; ++i) {
         char name[128];
-        r->p->family->point_name(&pts[i], name, sizeof name);
+        r->p->family->point_name(r->p->family, &pts[i], name, sizeof name);
         int failed = 0;
         for (size_t k = 0; k < r->o->n_skip && !failed; ++k)
             failed = strcmp(r->o->skip[k].point, name) == 0;

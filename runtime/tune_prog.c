@@ -34,11 +34,12 @@ static prog *prog_new(run *r, at_err *e)
 }
 
 /* Adds point i (its own source src, taken) to g. */
-static void prog_add(prog *g, size_t i, char *src)
+static void prog_add(const run *r, prog *g, size_t i, char *src)
 {
     g->idx[g->n] = i;
     g->src[g->n] = src;
-    at_program_kernel(g->n, g->kernel[g->n], AT_KERNEL_NAME);
+    at_program_kernel_of(r->p->family, g->n, g->kernel[g->n],
+                         AT_KERNEL_NAME);
     g->n++;
     g->left++;
 }
@@ -55,7 +56,7 @@ int at_prog_submit(run *r, prog *g, at_err *e)
     g->cj.src = at_expand_program(r->p, pts, hooks, g->n, e);
     if (!g->cj.src)
         return AUTOTUNE_ENOMEM;
-    r->p->family->point_name(pts[0], g->cj.variant, sizeof g->cj.variant);
+    r->p->family->point_name(r->p->family, pts[0], g->cj.variant, sizeof g->cj.variant);
     if (g->n > 1) {
         size_t len = strlen(g->cj.variant);
         snprintf(g->cj.variant + len, sizeof g->cj.variant - len,
@@ -109,7 +110,7 @@ int at_prog_start_point(run *r, slot *s, size_t i, at_err *e)
         if (hit) {
             g->cached = g->handled = 1;
             g->blob = blob;
-            f->point_name(&r->pts[i], g->cj.variant, sizeof g->cj.variant);
+            f->point_name(f, &r->pts[i], g->cj.variant, sizeof g->cj.variant);
             r->last = g;
         } else {
             free(g);
@@ -118,7 +119,7 @@ int at_prog_start_point(run *r, slot *s, size_t i, at_err *e)
     prog *g;
     if (hit) {
         g = r->last;
-        prog_add(g, i, src);
+        prog_add(r, g, i, src);
         snprintf(g->kernel[g->n - 1], AT_KERNEL_NAME, "%s", kernel);
     } else {
         if (!r->open && !(r->open = prog_new(r, e))) {
@@ -126,7 +127,7 @@ int at_prog_start_point(run *r, slot *s, size_t i, at_err *e)
             return AUTOTUNE_ENOMEM;
         }
         g = r->open;
-        prog_add(g, i, src);
+        prog_add(r, g, i, src);
         r->last = g;
     }
     /* In flight from here on, whatever follows. */
@@ -158,7 +159,8 @@ int at_prog_done(run *r, prog *g, at_err *e)
             s->handled = 0;
             s->idx[0] = g->idx[k];
             s->n = s->left = 1;
-            at_program_kernel(0, s->kernel[0], AT_KERNEL_NAME);
+            at_program_kernel_of(r->p->family, 0, s->kernel[0],
+                                 AT_KERNEL_NAME);
             s->src[0] = strdup(g->src[k]);
             if (!s->src[0])
                 return at_fail(e, AUTOTUNE_ENOMEM, "program of variants");

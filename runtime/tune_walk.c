@@ -49,7 +49,9 @@ static int program_points(const run *r)
     size_t total = r->out->points;
     if (r->o->budget_evals && r->o->budget_evals < total)
         total = r->o->budget_evals;
-    return at_program_points(total, r->proposed, r->out->workers);
+    int k = at_program_points(total, r->proposed, r->out->workers);
+    int most = r->p->family->program_points;
+    return most > 0 && k > most ? most : k;
 }
 
 int at_tune_walk(run *r, const at_space_view *v, at_err *e)

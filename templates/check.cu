@@ -23,7 +23,8 @@ extern "C" __global__ void at_compare_bits(unsigned *got, const unsigned *want,
 /* The same for floating-point outputs within a tolerance: a word (f32) or
  * pair of words (f64) passes if its bits are the reference's, if both are
  * NaN, or if it is within scale * bound[i] of it (bound: the reference's
- * error unit per output, 0 in the guards, so those match bit for bit).
+ * error unit per output, 0 in the guards, so those match bit for bit;
+ * negative where an output must match bit for bit).
  * The difference is taken in double. */
 static __device__ float at_bits_as(unsigned u, float) { return __uint_as_float(u); }
 static __device__ double at_bits_as(unsigned long long u, double)
@@ -43,8 +44,10 @@ static __device__ void at_compare_tol(U *got, const U *want,
         U g = got[i], w = want[i];
         F gf = at_bits_as(g, F()), wf = at_bits_as(w, F());
         double d = (double)gf - (double)wf;
-        int ok = g == w || (gf != gf && wf != wf) ||
-                 (d < 0 ? -d : d) <= scale * (double)bound[i];
+        /* A negative unit: that output must match bit for bit. */
+        int ok = g == w || (!(bound[i] < 0) &&
+                            ((gf != gf && wf != wf) ||
+                             (d < 0 ? -d : d) <= scale * (double)bound[i]));
         if (!ok) {
             atomicAdd(&bad[0], 1ULL);
             /* ~first 32-bit word, as at_compare_bits keeps it */

@@ -36,6 +36,9 @@ my @families;
 open my $ft, '<', 'gen/family.c' or die "gen/family.c: $!";
 while (<$ft>) { push @families, $1 if /^extern const at_family at_family_(\w+);/ }
 close $ft;
+# The family a spec file makes at run time (gen/spec_family.c) has its
+# files too.
+push @families, 'spec';
 sub family_of {
     my ($f) = @_;
     for my $fam (@families) {

@@ -32,7 +32,7 @@ static CUmodule *compile_points(const at_problem *p, const at_point *pts,
         for (int q = 0; q < k; ++q)
             sel[q] = &pts[g * BATCH + (size_t)q];
         jobs[g].opts.sm = sm;
-        p->family->point_name(sel[0], jobs[g].variant,
+        p->family->point_name(p->family, sel[0], jobs[g].variant,
                               sizeof jobs[g].variant);
         jobs[g].src = at_expand_program(p, sel, NULL, k, &e);
         assert_non_null(jobs[g].src);

@@ -123,7 +123,7 @@ static void verify(const char *type, const char *op, int axis, size_t every,
     for (size_t i = 0; i < n; ++i) {
         char kernel[AT_KERNEL_NAME], name[160];
         at_program_kernel((int)(i % BATCH), kernel, sizeof kernel);
-        p[0].family->point_name(&pts[i], name, sizeof name);
+        p[0].family->point_name(p[0].family, &pts[i], name, sizeof name);
         CUfunction fn;
         int rc = at_cu_fail(&e, at_cu.cuModuleGetFunction(&fn, mods[i / BATCH],
                                                          kernel),

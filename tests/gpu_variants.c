@@ -90,7 +90,7 @@ static void verify_size(int bytes)
         for (int k = 0; k < pr->n; ++k)
             sel[k] = &pts[pr->first + (size_t)k];
         pr->job.opts.sm = dev.sm;
-        p0.family->point_name(sel[0], pr->job.variant,
+        p0.family->point_name(p0.family, sel[0], pr->job.variant,
                               sizeof pr->job.variant);
         pr->job.src =
             g < per ? at_expand_program_paths(&p0, sel, pr->n, AT_PATHS_ALL,
@@ -127,7 +127,7 @@ static void verify_size(int bytes)
             prog *pr = &progs[q / n * per + i / BATCH];
             char kernel[AT_KERNEL_NAME], name[160];
             at_program_kernel((int)(i - pr->first), kernel, sizeof kernel);
-            p0.family->point_name(&pts[i], name, sizeof name);
+            p0.family->point_name(p0.family, &pts[i], name, sizeof name);
             strcat(name, q < n ? " (every path)" : " (shape 0's paths)");
             CUfunction fn;
             int rc = at_cu_fail(&e, at_cu.cuModuleGetFunction(&fn, pr->mod,
@@ -258,7 +258,7 @@ static size_t verify_strip_shape(const at_type *const *types, int nt,
         for (size_t i = 0; i < kept; ++i) {
             char kernel[AT_KERNEL_NAME], name[160];
             at_program_kernel((int)(i % BATCH), kernel, sizeof kernel);
-            p.family->point_name(&pts[i], name, sizeof name);
+            p.family->point_name(p.family, &pts[i], name, sizeof name);
             CUfunction fn;
             int rc = at_cu_fail(
                 &e, at_cu.cuModuleGetFunction(&fn, mods[i / BATCH], kernel),

@@ -241,6 +241,9 @@ typedef struct bad_case {
     const char *says[2];
 } bad_case;
 
+/* Spec files of bad_input's cases (the child runs in a temp dir). */
+#define SPECS AT_DATA "/specs"
+
 static const bad_case bad[] = {
     {"usage: unknown family", {"bogus"}, {"unknown family", "'bogus'"}},
     {"usage: unknown type",
@@ -325,6 +328,29 @@ static const bad_case bad[] = {
     {"usage: bench tune of an unknown family",
      {"bench", "tune", "sort"},
      {"unknown family 'sort'", "transpose"}},
+    {"spec: kernel without a spec file", {"kernel"},
+     {"kernel needs", "SPEC"}},
+    {"spec: no such file", {"kernel", "/nonexistent/k.yaml", "--arch",
+                            "sm_90"},
+     {"/nonexistent/k.yaml", "No such file"}},
+    {"spec: malformed YAML",
+     {"kernel", SPECS "/bad_yaml.yaml", "--arch", "sm_90"},
+     {"bad_yaml.yaml:4:", "malformed YAML"}},
+    {"spec: unknown name in a restriction",
+     {"kernel", SPECS "/bad_restriction.yaml", "--arch", "sm_90"},
+     {"bad_restriction.yaml:12:", "unknown name 'tile'"}},
+    {"spec: --size with more sizes than the spec has",
+     {"kernel", AT_EXAMPLES "/kernels/vector_add/vector_add.yaml", "--size",
+      "10x10", "--arch", "sm_90"},
+     {"--size", "'10x10'"}},
+    {"spec: empty space after the restrictions",
+     {"kernel", AT_EXAMPLES "/kernels/matmul/matmul.yaml", "--size",
+      "1000x1024", "--arch", "sm_90"},
+     {"no point of the 108", "removed the most"}},
+    {"spec: space of an empty space",
+     {"space", AT_EXAMPLES "/kernels/matmul/matmul.yaml", "--size",
+      "1000x1024"},
+     {"no point of the 108", "removed the most"}},
     {"usage: bench of an impossible problem",
      {"bench", "transpose", "--type", "c128", "--rows", "2000000000",
       "--cols", "2000000000"},
@@ -718,14 +744,15 @@ int main(void)
         printf("Bail out! AUTOTUNE_BIN=%s: %s\n", bin, strerror(errno));
         return 1;
     }
-    _Static_assert(sizeof bad / sizeof bad[0] == 32, "a BAD() per case");
+    _Static_assert(sizeof bad / sizeof bad[0] == 39, "a BAD() per case");
     const struct CMUnitTest tests[] = {
         BAD(0),  BAD(1),  BAD(2),  BAD(3),  BAD(4),  BAD(5),
         BAD(6),  BAD(7),  BAD(8),  BAD(9),  BAD(10), BAD(11),
         BAD(12), BAD(13), BAD(14), BAD(15), BAD(16), BAD(17),
         BAD(18), BAD(19), BAD(20), BAD(21), BAD(22), BAD(23),
         BAD(24), BAD(25), BAD(26), BAD(27), BAD(28), BAD(29),
-        BAD(30), BAD(31),
+        BAD(30), BAD(31), BAD(32), BAD(33), BAD(34), BAD(35),
+        BAD(36), BAD(37), BAD(38),
         TEST(replay_table_and_json),
         TEST(replay_missing_record),
         TEST(missing_cache_dir),

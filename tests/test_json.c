@@ -183,7 +183,7 @@ static void put_entry(int64_t rows, int64_t cols)
     en.key = k;
     at_point pt;
     p.family->default_point(&p, 90, &pt);
-    p.family->point_name(&pt, en.point, sizeof en.point);
+    p.family->point_name(p.family, &pt, en.point, sizeof en.point);
     at_point_params(p.family, &pt, en.params, sizeof en.params);
     static unsigned char cubin[64] = {1, 2, 3};
     en.cubin = cubin;

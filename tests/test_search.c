@@ -63,7 +63,7 @@ static void make_synth(at_record *r)
         }
         ms += (double)((i * 2654435761u) % 1000) / 1e5;
         r->ms[i] = i % 17 == 5 ? -1.0 : ms;
-        f->point_name(&pts[i], r->point[i], sizeof r->point[i]);
+        f->point_name(f, &pts[i], r->point[i], sizeof r->point[i]);
         if (r->ms[i] > 0 && (r->ms[r->best] < 0 || r->ms[i] < r->ms[r->best]))
             r->best = i;
     }

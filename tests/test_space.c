@@ -113,7 +113,7 @@ static void sizes_and_invariants(void **state)
         char (*names)[128] = calloc(n, sizeof *names);
         assert_non_null(names);
         for (size_t i = 0; i < n; ++i) {
-            F->point_name(&pts[i], names[i], sizeof names[i]);
+            F->point_name(F, &pts[i], names[i], sizeof names[i]);
             char params[256];
             at_point back;
             at_point_params(F, &pts[i], params, sizeof params);
@@ -525,7 +525,7 @@ static void strips_serve_short_sides(void **state)
     assert_non_null(strstr(defs, "#define AT_RUN_BYTES 4\n"));
     F->paths_text(F->paths(&thin, &ok), text, sizeof text);
     assert_non_null(strstr(text, "strip"));
-    F->point_name(&ok, name, sizeof name);
+    F->point_name(F, &ok, name, sizeof name);
     assert_string_equal(name, "strip_blk32x8_vec4_st2_ldg1_rst1");
     at_problem cols = problem("f32", 5000, 3);
     F->defines(&cols, &ok, F->paths(&cols, &ok), defs, sizeof defs);

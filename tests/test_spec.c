@@ -203,7 +203,7 @@ static void bad_specs_name_the_place(void **state)
          "",
          "",
          "",
-         "block_size_x: expected a list of 1 to 8 integers"},
+         "block_size_x: expected a list of 1 to 32 integers"},
         {"  block_size_x: [32, x]\n",
          "",
          "",

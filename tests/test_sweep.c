@@ -67,7 +67,7 @@ static size_t compile_points(const at_problem *p, const at_point *pts,
             count[i] = (int)(n - k < BATCH ? n - k : BATCH);
             for (int q = 0; q < count[i]; ++q)
                 sel[q] = &pts[k + (size_t)q];
-            f->point_name(sel[0], j->variant, sizeof j->variant);
+            f->point_name(f, sel[0], j->variant, sizeof j->variant);
             j->src = paths == NEEDED
                          ? at_expand_program(p, sel, NULL, count[i], &e)
                          : at_expand_program_paths(p, sel, count[i],

@@ -1,0 +1,487 @@
+/* A spec as a family (spec_family.h): the table, the problem's fields, the
+ * constraint and the launch. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/spec_family_impl.h"
+#include "gen/spec_space.h"
+
+enum { MAX_SLOTS = AT_MAX_AXES + 3 + AT_SPEC_MAX_SCALARS + 3 };
+
+int sf_is_input(const at_spec_arg *a)
+{
+    return a->kind == AT_ARG_CONSTANT ||
+           (a->kind == AT_ARG_BUFFER && a->dir != AT_DIR_OUT);
+}
+
+int sf_is_output(const at_spec_arg *a)
+{
+    return a->kind == AT_ARG_BUFFER && a->dir != AT_DIR_IN;
+}
+
+int64_t sf_eval(const at_expr *x, const int64_t *slots)
+{
+    int64_t v = 0;
+    return at_expr_eval(x, slots, &v, NULL) ? 0 : v;
+}
+
+void sf_slots(const spec_family *sf, const at_problem *p, const int *pt,
+              const at_limits *l, int64_t *slots)
+{
+    const at_spec *s = &sf->s;
+    int64_t size[3] = {1, 1, 1};
+    for (int d = 0; d < s->dims; ++d)
+        size[d] = p->v[d];
+    at_limits none = {0};
+    at_spec_slots(s, pt, size, l ? l : &none, slots);
+    for (int k = 0; k < s->n_scalars; ++k)
+        slots[s->n_params + 3 + k] = p->v[s->dims + k];
+}
+
+static int from_api(const autotune_problem *u, at_problem *p, at_err *e)
+{
+    (void)p;
+    if (u->rows || u->cols || u->ld_in || u->ld_out || u->batch ||
+        u->stride_in || u->stride_out)
+        return at_fail(e, AUTOTUNE_EINVALID, "a spec's problem is its "
+                       "sizes and scalars, given in options "
+                       "(\"size_x=4096 ...\"): rows, cols, ld_*, batch and "
+                       "stride_* must be 0");
+    return 0;
+}
+
+/* An empty space is the spec's mistake, not the tuner's: said here,
+ * with the restriction that removed the most, for the limits of sm_90
+ * (the restrictions on limits then rarely bite). */
+static int space_not_empty(const spec_family *sf, const at_problem *p,
+                           at_err *e)
+{
+    at_spec s = sf->s; /* a shallow copy: the problem's scalars */
+    int64_t size[3] = {1, 1, 1};
+    for (int d = 0; d < s.dims; ++d)
+        size[d] = p->v[d];
+    for (int k = 0; k < s.n_scalars; ++k)
+        s.scalars[k] = p->v[s.dims + k];
+    at_limits l;
+    at_spec_space sp;
+    at_limits_for_arch(90, &l);
+    int rc = at_spec_space_make(&s, size, &l, &sp, e);
+    if (!rc)
+        at_spec_space_free(&sp);
+    return rc;
+}
+
+static int finish(at_problem *p, at_err *e)
+{
+    sf_layout lay;
+    int rc = sf_layout_make(sf_of(p), p, &lay, e);
+    if (!rc)
+        rc = space_not_empty(sf_of(p), p, e);
+    if (rc)
+        return rc;
+    p->in_bytes = lay.in_bytes;
+    p->out_bytes = lay.out_bytes;
+    return 0;
+}
+
+/* "4096x4096": the sizes; returns the length written. */
+static size_t sizes_text(const at_problem *p, char *buf, size_t n)
+{
+    const at_spec *s = &sf_of(p)->s;
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int d = 0; d < s->dims && k < n; ++d)
+        k += (size_t)snprintf(buf + k, n - k, "%s%" PRId64, d ? "x" : "",
+                              p->v[d]);
+    return k;
+}
+
+static void describe(const at_problem *p, char *buf, size_t n)
+{
+    const at_spec *s = &sf_of(p)->s;
+    size_t k = sizes_text(p, buf, n);
+    for (int i = 0; i < s->n_scalars && k < n; ++i)
+        k += (size_t)snprintf(buf + k, n - k, " %s=%" PRId64,
+                              s->scalar_names[i], p->v[s->dims + i]);
+}
+
+static void file_stem(const at_problem *p, char *buf, size_t n)
+{
+    sizes_text(p, buf, n);
+}
+
+/* The launch at pt from the slots; 0, or -1 with the reason in why. */
+static int geometry(const at_spec *s, const int64_t *slots, at_launch *g,
+                    char *why, size_t n)
+{
+    static const char *const dim = "xyz";
+    memset(g, 0, sizeof *g);
+    g->passes = 1;
+    for (int d = 0; d < 3; ++d) {
+        int64_t b, gr;
+        at_err e = {0};
+        if (at_expr_eval(s->block[d], slots, &b, &e) ||
+            at_expr_eval(s->grid[d], slots, &gr, &e)) {
+            snprintf(why, n, "launch: %s", e.msg);
+            return -1;
+        }
+        if (b < 1 || gr < 1 || gr > (d ? 65535 : INT32_MAX) ||
+            b > (d == 2 ? 64 : 1024)) {
+            snprintf(why, n, "block.%c = %" PRId64 ", grid.%c = %" PRId64
+                     " is not a launch", dim[d], b, dim[d], gr);
+            return -1;
+        }
+        g->block[d] = (unsigned)b;
+        g->grid[d] = (unsigned)gr;
+    }
+    int64_t sm = 0;
+    at_err e = {0};
+    if (s->smem && at_expr_eval(s->smem, slots, &sm, &e)) {
+        snprintf(why, n, "shared memory: %s", e.msg);
+        return -1;
+    }
+    if (sm < 0 || sm > INT32_MAX) {
+        snprintf(why, n, "shared memory of %" PRId64 " bytes", sm);
+        return -1;
+    }
+    g->smem = (unsigned)sm;
+    return 0;
+}
+
+void sf_launch(const at_problem *p, const at_point *pt, at_launch *g)
+{
+    int64_t slots[MAX_SLOTS];
+    char why[8];
+    sf_slots(sf_of(p), p, pt ? pt->v : NULL, NULL, slots);
+    if (geometry(&sf_of(p)->s, slots, g, why, sizeof why))
+        memset(g, 0, sizeof *g); /* valid() refuses such points */
+}
+
+static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
+                 char *why, size_t n)
+{
+    const at_spec *s = &sf_of(p)->s;
+    int64_t slots[MAX_SLOTS];
+    char buf[256];
+    if (!why) {
+        why = buf;
+        n = sizeof buf;
+    }
+    sf_slots(sf_of(p), p, pt->v, l, slots);
+    for (int i = 0; i < s->n_restrictions; ++i) {
+        int64_t v = 0;
+        at_err e = {0};
+        if (at_expr_eval(s->restrictions[i], slots, &v, &e)) {
+            snprintf(why, n, "restriction %d: %s", i + 1, e.msg);
+            return 0;
+        }
+        if (!v) {
+            snprintf(why, n, "restriction %s", at_expr_text(s->restrictions[i]));
+            return 0;
+        }
+    }
+    at_launch g;
+    if (geometry(s, slots, &g, why, n))
+        return 0;
+    int64_t threads = (int64_t)g.block[0] * g.block[1] * g.block[2];
+    if (threads > l->max_threads) {
+        snprintf(why, n, "%" PRId64 " threads a block, more than %d", threads,
+                 l->max_threads);
+        return 0;
+    }
+    if (g.smem > (unsigned)l->max_smem) {
+        snprintf(why, n, "%u bytes of shared memory, more than %d", g.smem,
+                 l->max_smem);
+        return 0;
+    }
+    for (int i = 0; i < s->n_args; ++i) {
+        int64_t v;
+        at_err e = {0};
+        if (s->args[i].value && at_expr_eval(s->args[i].value, slots, &v, &e)) {
+            snprintf(why, n, "argument %s: %s", s->args[i].name, e.msg);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void point_name(const at_family *f, const at_point *pt, char *buf,
+                       size_t n)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < f->n_axes && k < n; ++i)
+        k += (size_t)snprintf(buf + k, n - k, "%s%s%d", i ? "_" : "",
+                              f->axes[i].name, pt->v[i]);
+}
+
+static void default_point(const at_problem *p, int sm, at_point *pt)
+{
+    /* The first point the constraint keeps for sm (the first values if
+     * none: the caller then says it is refused). */
+    at_limits l;
+    at_point *pts = NULL;
+    size_t n = 0;
+    memset(pt, 0, sizeof *pt);
+    for (int i = 0; i < p->family->n_axes; ++i)
+        pt->v[i] = p->family->axes[i].values[0];
+    if (at_limits_for_arch(sm, &l) &&
+        !at_space_points(p->family, p, &l, &pts, &n, NULL) && n)
+        *pt = pts[0];
+    free(pts);
+}
+
+static unsigned paths(const at_problem *p, const at_point *pt)
+{
+    (void)p;
+    (void)pt;
+    return 0;
+}
+
+static void paths_text(unsigned paths_, char *buf, size_t n)
+{
+    (void)paths_;
+    snprintf(buf, n, "none (a user's kernel)");
+}
+
+static void defines(const at_problem *p, const at_point *pt, unsigned paths_,
+                    char *buf, size_t n)
+{
+    const at_spec *s = &sf_of(p)->s;
+    size_t k = 0;
+    (void)paths_;
+    buf[0] = '\0';
+    for (int i = 0; i < s->n_params && k < n; ++i)
+        k += (size_t)snprintf(buf + k, n - k, "#define %s %d\n",
+                              s->params[i].name, pt->v[i]);
+    for (int i = 0; i < s->n_defines && k < n; ++i)
+        k += (size_t)snprintf(buf + k, n - k, "#define %s %" PRId64 "\n",
+                              s->defines[i].name, s->defines[i].value);
+    if (k < n)
+        snprintf(buf + k, n - k, "#define %s AT_KERNEL\n", s->kernel);
+}
+
+/* A scalar argument's bytes in its type. */
+static void put_scalar(at_args *a, const at_type *t, int64_t v)
+{
+    if (t->fp == 4 && t->bytes == 4) {
+        float x = (float)v;
+        at_args_put(a, &x, 4);
+    } else if (t->fp == 8 && t->bytes == 8) {
+        double x = (double)v;
+        at_args_put(a, &x, 8);
+    } else {
+        uint64_t u = (uint64_t)v; /* little-endian: the low bytes */
+        at_args_put(a, &u, (size_t)t->bytes);
+    }
+}
+
+static void args(const at_problem *p, const at_point *pt, uint64_t in,
+                 uint64_t out, uint64_t ws, int pass, at_args *a)
+{
+    const at_spec *s = &sf_of(p)->s;
+    int64_t slots[MAX_SLOTS];
+    sf_layout lay;
+    (void)ws;
+    (void)pass;
+    a->n = 0;
+    sf_slots(sf_of(p), p, pt ? pt->v : NULL, NULL, slots);
+    if (sf_layout_make(sf_of(p), p, &lay, NULL))
+        return; /* finish() refused such problems */
+    for (int i = 0; i < s->n_args; ++i) {
+        const at_spec_arg *x = &s->args[i];
+        if (x->kind == AT_ARG_CONSTANT)
+            continue;
+        if (x->kind == AT_ARG_SCALAR) {
+            put_scalar(a, x->type, sf_eval(x->value, slots));
+            continue;
+        }
+        uint64_t ptr = sf_is_output(x) ? out + lay.out_off[i]
+                                       : in + lay.in_off[i];
+        at_args_put(a, &ptr, sizeof ptr);
+    }
+}
+
+static double tolerance(const at_problem *p, const at_point *pt)
+{
+    (void)p;
+    (void)pt;
+    return 1.0; /* the bounds are atol + rtol * |ref| already */
+}
+
+static const char *verify_kernel(const at_problem *p)
+{
+    int fp = sf_of(p)->cmp_fp;
+    return fp == 8 ? "at_compare_f64" : fp == 4 ? "at_compare_f32"
+                                                : "at_compare_bits";
+}
+
+/* Whether x reads a slot in [lo, hi). */
+static int reads(const at_expr *x, int lo, int hi)
+{
+    int used[MAX_SLOTS];
+    size_t k = at_expr_slots(x, used, MAX_SLOTS);
+    for (size_t i = 0; i < k && i < MAX_SLOTS; ++i)
+        if (used[i] >= lo && used[i] < hi)
+            return 1;
+    return 0;
+}
+
+/* What the family cannot do with a spec that loaded. */
+static int check(spec_family *sf, at_err *e)
+{
+    const at_spec *s = &sf->s;
+    const int lim = s->n_params + 3 + s->n_scalars, end = lim + 3;
+    const at_expr *launch[] = {s->block[0], s->block[1], s->block[2],
+                               s->grid[0], s->grid[1], s->grid[2], s->smem,
+                               s->bytes, s->flops};
+    for (size_t i = 0; i < sizeof launch / sizeof *launch; ++i)
+        if (launch[i] && reads(launch[i], lim, end))
+            return at_fail(e, AUTOTUNE_EINVALID, "%s: '%s': the launch "
+                           "and metrics cannot read a device limit (a "
+                           "restriction can)", s->file,
+                           at_expr_text(launch[i]));
+    for (int i = 0; i < s->n_args; ++i) {
+        const at_spec_arg *a = &s->args[i];
+        const at_expr *x = a->count ? a->count : a->value;
+        if (reads(x, lim, end) || (a->count && reads(x, 0, s->n_params)))
+            return at_fail(e, AUTOTUNE_EINVALID, "%s:%d: %s: '%s': %s",
+                           s->file, a->line, a->name, at_expr_text(x),
+                           a->count ? "a count reads sizes and scalars only"
+                                    : "a value cannot read a device limit");
+        if (a->kind == AT_ARG_SCALAR && a->type->fp == 2)
+            return at_fail(e, AUTOTUNE_EINVALID, "%s:%d: %s: a scalar of "
+                           "type %s is not supported (f32, f64 or an "
+                           "integer type)", s->file, a->line, a->name,
+                           a->type->name);
+        if (!sf_is_output(a) || a->exact)
+            continue;
+        int fp = a->type->fp;
+        if ((fp != 4 && fp != 8) || (sf->cmp_fp && sf->cmp_fp != fp))
+            return at_fail(e, AUTOTUNE_EINVALID, "%s:%d: %s: atol/rtol need "
+                           "f32 or f64 lanes, one of them for every output "
+                           "with a tolerance (%s here); make it exact",
+                           s->file, a->line, a->name, a->type->name);
+        sf->cmp_fp = fp;
+    }
+    return 0;
+}
+
+static void fill_fields(spec_family *sf)
+{
+    static const char *const size_names[] = {"size_x", "size_y", "size_z"};
+    const at_spec *s = &sf->s;
+    int k = 0;
+    for (int d = 0; d < s->dims; ++d)
+        sf->fields[k++] = (at_field){size_names[d], "the problem's size",
+                                     s->size[d], 1, (int64_t)1 << 40,
+                                     NULL, 0};
+    for (int i = 0; i < s->n_scalars; ++i)
+        sf->fields[k++] = (at_field){s->scalar_names[i], "a scalar of the "
+                                     "spec", s->scalars[i], INT64_MIN,
+                                     INT64_MAX, NULL, 0};
+    sf->f.fields = sf->fields;
+    sf->f.n_fields = k;
+}
+
+int at_spec_family_make(at_spec *s, const at_family **out, at_err *e)
+{
+    spec_family *sf = calloc(1, sizeof *sf);
+    if (!sf)
+        return at_fail(e, AUTOTUNE_ENOMEM, "a spec's family");
+    sf->s = *s;
+    memset(s, 0, sizeof *s);
+    int rc = check(sf, e);
+    if (!rc && !(sf->meaning = sf_canonical(&sf->s)))
+        rc = at_fail(e, AUTOTUNE_ENOMEM, "a spec's family");
+    if (rc) {
+        at_spec_family_free(&sf->f);
+        return rc;
+    }
+    const at_spec *sp = &sf->s;
+    for (int i = 0; i < sp->n_args; ++i)
+        if (sp->args[i].kind == AT_ARG_BUFFER) {
+            snprintf(sf->types, sizeof sf->types, "%s",
+                     sp->args[i].type->name);
+            break;
+        }
+    if (!sf->types[0])
+        snprintf(sf->types, sizeof sf->types, "u8");
+    at_family *f = &sf->f;
+    fill_fields(sf);
+    f->name = sp->kernel;
+    f->abi = 1;
+    f->template_path = sp->source_file;
+    f->template_src = sp->source;
+    f->types = sf->types;
+    f->from_api = from_api;
+    f->finish = finish;
+    f->describe = describe;
+    f->file_stem = file_stem;
+    f->axes = sp->params;
+    f->n_axes = sp->n_params;
+    f->derived = "";
+    f->valid = valid;
+    f->point_name = point_name;
+    f->default_point = default_point;
+    f->paths = paths;
+    f->paths_text = paths_text;
+    f->defines = defines;
+    f->launch = sf_launch;
+    f->args = args;
+    f->input = sf_input;
+    f->where = sf_where;
+    f->verify_kernel = verify_kernel;
+    f->tolerance = sf->cmp_fp ? tolerance : NULL;
+    if (sp->verify) {
+        f->ref_source = sf_ref_source;
+        f->ref_launch = sf_ref_launch;
+        f->ref_bounds = sf_ref_bounds;
+    }
+    f->copies = sf_copies;
+    f->bytes_moved = sf_bytes_moved;
+    f->copy_bytes = sf_copy_bytes;
+    f->flops = sp->flops ? sf_flops : NULL;
+    f->program_points = 1;
+    f->meaning = sf->meaning;
+    f->origin = sf->origin = realpath(sp->file, NULL);
+    f->emit_launcher = sf_emit_launcher;
+    f->usage = sf_usage;
+    *out = f;
+    return 0;
+}
+
+void at_spec_family_free(const at_family *f)
+{
+    spec_family *sf = (spec_family *)f;
+    if (!sf)
+        return;
+    at_spec_free(&sf->s);
+    free(sf->meaning);
+    free(sf->origin);
+    free(sf);
+}
+
+const at_spec *at_spec_of(const at_family *f)
+{
+    return f && f->verify_kernel == verify_kernel
+               ? &((const spec_family *)f)->s
+               : NULL;
+}
+
+int at_spec_family_load(const char *path, const at_family **out, at_err *e)
+{
+    at_spec s;
+    int rc = at_spec_load_file(path, &s, e);
+    if (rc)
+        return rc;
+    if ((rc = at_spec_family_make(&s, out, e)))
+        return rc;
+    if ((rc = at_family_register(*out, e))) {
+        at_spec_family_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}

@@ -1,0 +1,68 @@
+/* Inside a spec's family (spec_family.h): the state its files share.
+ * spec_family.c builds the table and answers for the space and launch,
+ * spec_layout.c for the buffers and the reference, spec_emit.c writes
+ * the launcher. */
+#ifndef AT_SPEC_FAMILY_IMPL_H
+#define AT_SPEC_FAMILY_IMPL_H
+
+#include "gen/spec_family.h"
+
+enum { SF_MAX_FIELDS = 3 + AT_SPEC_MAX_SCALARS };
+
+typedef struct spec_family {
+    at_family f; /* first: a problem's family pointer is this */
+    at_spec s;
+    at_field fields[SF_MAX_FIELDS];
+    char types[8];
+    char *meaning;
+    char *origin;
+    int cmp_fp; /* lane bytes the outputs are compared in: 0 exact, 4, 8 */
+} spec_family;
+
+static inline const spec_family *sf_of(const at_problem *p)
+{
+    return (const spec_family *)p->family;
+}
+
+/* The packed buffers of a problem: each argument's offset in the input
+ * (in, inout, constant) and the output (out, inout), and its bytes. */
+typedef struct sf_layout {
+    size_t in_off[AT_SPEC_MAX_ARGS], out_off[AT_SPEC_MAX_ARGS];
+    size_t bytes[AT_SPEC_MAX_ARGS];
+    size_t in_bytes, out_bytes;
+} sf_layout;
+
+/* Slots for the problem's sizes and scalars at point pt (NULL: the
+ * parameters 0) and limits l (NULL: 0; the launch reads none). */
+void sf_slots(const spec_family *sf, const at_problem *p, const int *pt,
+              const at_limits *l, int64_t *slots);
+int sf_layout_make(const spec_family *sf, const at_problem *p,
+                   sf_layout *lay, at_err *e);
+/* The value of x, 0 if it cannot be evaluated (valid() refused those). */
+int64_t sf_eval(const at_expr *x, const int64_t *slots);
+int sf_is_input(const at_spec_arg *a);
+int sf_is_output(const at_spec_arg *a);
+
+/* spec_layout.c: the table's data hooks. */
+void sf_input(const at_problem *p, uint64_t stream, uint32_t *w,
+              size_t first, size_t end);
+int sf_copies(const at_problem *p, at_copy *c, int max);
+void sf_where(const at_problem *p, size_t elem, char *buf, size_t n);
+double sf_bytes_moved(const at_problem *p);
+size_t sf_copy_bytes(const at_problem *p);
+double sf_flops(const at_problem *p);
+char *sf_ref_source(const at_problem *p, const at_limits *l, at_point *pt,
+                    char *kernel, size_t n, at_err *e);
+void sf_ref_launch(const at_problem *p, const at_point *pt, at_launch *g);
+void sf_ref_bounds(const at_problem *p, const void *ref, void *bound);
+void sf_launch(const at_problem *p, const at_point *pt, at_launch *g);
+/* The spec's meaning as text (the cache key's; malloc'd, NULL on no
+ * memory): what it says, not how it is spelled. */
+char *sf_canonical(const at_spec *s);
+
+/* spec_emit.c */
+void sf_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
+                      const char *name);
+void sf_usage(const at_problem *p, const char *name, char *buf, size_t n);
+
+#endif

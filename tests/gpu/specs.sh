@@ -1,0 +1,50 @@
+#!/bin/sh
+# TAP: users' kernels from spec files (issue 15) on a GPU. Every example in
+# examples/kernels is tuned (each point verified against the spec's
+# reference kernel), its winner verified again at a second size (a tune
+# there verifies every point), and its emitted .cu built with nvcc; a spec
+# with planted faults must lose exactly its wrong points. Skips without a
+# GPU.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/gpu/tap.sh
+T=${AT_GPU_TMP:-$(mktemp -d)}
+export AUTOTUNE_CACHE="$T/specs_cache.db"
+NVCC=${NVCC:-nvcc}
+command -v "$NVCC" >/dev/null || NVCC=/usr/local/cuda/bin/nvcc
+A=build/autotune
+
+out=$($A kernel examples/kernels/vector_add/vector_add.yaml --arch auto \
+      -o "$T/vector_add.cu" 2>&1)
+rc=$?
+skip_without_gpu $rc "$out"
+plan 16
+report $rc "vector_add: tuned, its leaders verified" "$out"
+# The second size: odd, so no tile divides it.
+for k in "convolution 1000x777" "matmul 1024x1024" "stencil 1000x777" \
+         "avg_matvec 333"; do
+    set -- $k
+    out=$($A kernel examples/kernels/$1/$1.yaml --arch auto \
+          -o "$T/$1.cu" 2>&1)
+    report $? "$1: tuned, its leaders verified" "$out"
+done
+for k in "vector_add 1000003" "convolution 1000x777" "matmul 1024x1024" \
+         "stencil 1000x777" "avg_matvec 333"; do
+    set -- $k
+    out=$($A kernel examples/kernels/$1/$1.yaml --arch auto --size "$2" --verify-all \
+          -o "$T/$1_2.cu" 2>&1)
+    report $? "$1: tuned again at $2, every point verified there" "$out"
+done
+for k in vector_add convolution matmul stencil avg_matvec; do
+    out=$("$NVCC" -arch=sm_90 -c "$T/$k.cu" -o "$T/$k.o" 2>&1 &&
+          grep -A1 ' \* measured:' "$T/$k.cu")
+    report $? "$k: the emitted .cu builds with nvcc" "$out"
+done
+out=$($A kernel tests/data/specs/planted.yaml --arch auto --verify-all \
+      -o "$T/planted.cu" 2>&1)
+rc=$?
+wrong=$(printf '%s\n' "$out" | grep -c 'wrong answer')
+point=$(grep -m1 ' \* point:' "$T/planted.cu" 2>/dev/null)
+printf '%s\n' "$point" | grep -q fault0 && [ "$rc" -eq 0 ] &&
+    [ "$wrong" -eq 8 ]
+report $? "planted faults: 8 wrong points rejected ($wrong), a right one won" \
+    "$(printf '%s\n' "$out" | grep 'wrong answer' | head -3; echo "$point")"
