@@ -21,6 +21,9 @@
 static const char *usage =
     "usage:\n"
     "  autotune FAMILY --arch auto|sm_XX [options]  tune and emit a .cu\n"
+    "  autotune kernel SPEC.yaml [--size AxB] --arch auto|sm_XX [options]\n"
+    "                   tune your own kernel, described in a spec file\n"
+    "                   (docs/SPEC.md); a spec may stand where FAMILY does\n"
     "  autotune space FAMILY [--type T] [--arch sm_XX]  list the space\n"
     "  autotune replay FILE.csv [--json] [--seeds N] [--strategy S]\n"
     "                   run the strategies on a recorded space, no GPU\n"
@@ -44,6 +47,7 @@ static const char *usage =
     "  -o FILE          output .cu ('-': stdout; default\n"
     "                   FAMILY_TYPE_<shape>.cu)\n"
     "  --name NAME      launcher name (default autotune_FAMILY_TYPE)\n"
+    "  --size AxB[xC]   a spec's sizes (size_x, size_y, size_z)\n"
     "  --device N       CUDA device ordinal (default 0)\n"
     "  --jobs N         compile worker processes (default: processors)\n"
     "  --seed S         seed of the random input and the search (default:\n"

@@ -41,6 +41,13 @@ void at_report_plan(FILE *f, const at_plan *pl, const at_device *d,
             "%d B local\n", pl->name, k->median_ms, k->gbps,
             100 * k->frac_copy, k->copy_gbps, k->registers, k->shared_bytes,
             k->local_bytes);
+    const at_family *fam = pl->p.family;
+    if (fam->flops && k->median_ms > 0)
+        fprintf(f, "  %.1f GFLOP/s\n",
+                fam->flops(&pl->p) / k->median_ms / 1e6);
+    if (!at_family_verifies(fam))
+        fprintf(f, "  NOT VERIFIED: the spec says verify: none; no variant "
+                "was compared with a reference\n");
     for (int i = 1; i < t->n_leaders; ++i)
         fprintf(f, "  then: %.4f ms (+%.2f%%) %s\n", t->leaders[i].ms,
                 100 * (t->leaders[i].ms / t->leaders[0].ms - 1),
@@ -57,6 +64,8 @@ void at_report_offline(FILE *f, const at_plan *pl, int sm)
         fprintf(f, "autotune: sm_%d: NOT TUNED (%s; %s): default point %s\n",
                 sm, pl->why, "no cache entry for this architecture and "
                 "problem", pl->name);
+    if (!at_family_verifies(pl->p.family))
+        fprintf(f, "autotune: NOT VERIFIED: the spec says verify: none\n");
 }
 
 /* The tune's own figures (only when this run tuned). */

@@ -72,13 +72,23 @@ static void header(FILE *f, const at_problem *p, const at_point *pt,
                 " *           copy bandwidth measured in the same run "
                 "(%.1f GB/s)\n",
                 pv->median_ms, pv->gbps, 100 * pv->frac_copy, pv->copy_gbps);
+        if (p->family->flops && pv->median_ms > 0)
+            fprintf(f, " *           %.1f GFLOP/s\n",
+                    p->family->flops(p) / pv->median_ms / 1e6);
     } else {
         snprintf(text, sizeof text, "the family's default point for sm_%d "
                  "(%s).", pv->sm, pv->why ? pv->why : "no tuned entry");
         line(f, "NOT TUNED:", text);
+        char run[1200];
+        at_emit_comment_text(p->family->origin, text, sizeof text);
+        snprintf(run, sizeof run, p->family->origin ? "kernel %s" : "%s",
+                 p->family->origin ? text : p->family->name);
         fprintf(f, " *           Run `autotune %s --arch auto` on such a GPU "
-                "to tune it.\n", p->family->name);
+                "to tune it.\n", run);
     }
+    if (!at_family_verifies(p->family))
+        line(f, "NOT VERIFIED:", "the spec says verify: none; no variant "
+             "was compared with a reference");
     snprintf(text, sizeof text, "nvcc -arch=sm_%d -c this.cu; %s", pv->sm,
              usage);
     fprintf(f, " *\n");

@@ -94,3 +94,8 @@ uint64_t at_family_hash(const at_family *f)
                          strlen(f->template_src));
     return f->meaning ? at_hash(h, f->meaning, strlen(f->meaning) + 1) : h;
 }
+
+int at_family_verifies(const at_family *f)
+{
+    return f->reference || f->ref_source;
+}

@@ -47,6 +47,7 @@ typedef struct at_args {
 typedef struct at_copy {
     const char *symbol; /* NULL: into the output */
     size_t src, dst, bytes;
+    int arg; /* the argument whose contents it is (user_args' index) */
 } at_copy;
 
 enum { AT_MAX_COPIES = 12 };
@@ -152,6 +153,14 @@ typedef struct at_family {
     /* The copies a run needs, at most max into c; returns how many
      * (NULL: none). */
     int (*copies)(const at_problem *p, at_copy *c, int max);
+    /* A family whose kernel takes several buffers (a spec's): how many
+     * arguments a user's launch passes (autotune_launch_args), and the
+     * kernel's arguments from them (user[i]: the i-th one's device
+     * pointer; a __constant__ one's contents are copied by the caller, as
+     * copies says). NULL: the launch takes in and out. */
+    int (*user_arg_count)(const at_problem *p);
+    void (*user_args)(const at_problem *p, const at_point *pt,
+                      const uint64_t *user, at_args *a);
 
     /* Figures. Bytes a perfect kernel reads plus writes (for GB/s), and
      * the bytes the device-to-device copy it is compared with moves. */
@@ -168,6 +177,9 @@ typedef struct at_family {
     /* Text beside the template that gives it meaning (a spec's canonical
      * form), part of the cache key; NULL: none. */
     const char *meaning;
+    /* Further NVRTC options for its variants and reference, separated
+     * by spaces (a spec's options); NULL: none. */
+    const char *nvrtc_options;
     /* Where a family made at run time came from (a spec file's absolute
      * path), so a worker process can make it again; NULL: built in. */
     const char *origin;
@@ -198,6 +210,9 @@ int at_field_parse(const at_field *f, const char *value, int64_t *v,
                    at_err *e);
 /* Appends an argument of n bytes (at most 8) to a. */
 void at_args_put(at_args *a, const void *v, size_t n);
+/* Whether f's variants are compared with a reference (a spec's verify:
+ * none: not; every report says so). */
+int at_family_verifies(const at_family *f);
 /* A hash of f's template and meaning (what the cache key holds of it). */
 uint64_t at_family_hash(const at_family *f);
 /* Whether f takes type t (its types list). */

@@ -116,7 +116,12 @@ int at_problem_from_api(at_problem *p, const autotune_problem *u, at_err *e)
 {
     if (!u)
         return at_fail(e, AUTOTUNE_EINVALID, "problem is NULL");
-    int rc = at_problem_begin(p, u->family, u->type, e);
+    /* No type: the family's, where it takes only one (a spec's). */
+    const at_family *f = at_family_find(u->family);
+    const char *type = u->type;
+    if (!type && f && f->types && !strchr(f->types, ' '))
+        type = f->types;
+    int rc = at_problem_begin(p, u->family, type, e);
     if (!rc)
         rc = p->family->from_api(u, p, e);
     if (!rc && u->options)

@@ -8,8 +8,6 @@
 #include "gen/spec_family_impl.h"
 #include "gen/spec_space.h"
 
-enum { MAX_SLOTS = AT_MAX_AXES + 3 + AT_SPEC_MAX_SCALARS + 3 };
-
 int sf_is_input(const at_spec_arg *a)
 {
     return a->kind == AT_ARG_CONSTANT ||
@@ -152,7 +150,7 @@ static int geometry(const at_spec *s, const int64_t *slots, at_launch *g,
 
 void sf_launch(const at_problem *p, const at_point *pt, at_launch *g)
 {
-    int64_t slots[MAX_SLOTS];
+    int64_t slots[SF_MAX_SLOTS];
     char why[8];
     sf_slots(sf_of(p), p, pt ? pt->v : NULL, NULL, slots);
     if (geometry(&sf_of(p)->s, slots, g, why, sizeof why))
@@ -163,7 +161,7 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
                  char *why, size_t n)
 {
     const at_spec *s = &sf_of(p)->s;
-    int64_t slots[MAX_SLOTS];
+    int64_t slots[SF_MAX_SLOTS];
     char buf[256];
     if (!why) {
         why = buf;
@@ -278,30 +276,43 @@ static void put_scalar(at_args *a, const at_type *t, int64_t v)
     }
 }
 
+/* The kernel's arguments with buffer i at ptr[i]. */
+static void args_at(const at_problem *p, const at_point *pt,
+                    const uint64_t *ptr, at_args *a)
+{
+    const at_spec *s = &sf_of(p)->s;
+    int64_t slots[SF_MAX_SLOTS];
+    a->n = 0;
+    sf_slots(sf_of(p), p, pt ? pt->v : NULL, NULL, slots);
+    for (int i = 0; i < s->n_args; ++i) {
+        const at_spec_arg *x = &s->args[i];
+        if (x->kind == AT_ARG_SCALAR)
+            put_scalar(a, x->type, sf_eval(x->value, slots));
+        else if (x->kind == AT_ARG_BUFFER)
+            at_args_put(a, &ptr[i], sizeof ptr[i]);
+    }
+}
+
 static void args(const at_problem *p, const at_point *pt, uint64_t in,
                  uint64_t out, uint64_t ws, int pass, at_args *a)
 {
     const at_spec *s = &sf_of(p)->s;
-    int64_t slots[MAX_SLOTS];
+    uint64_t ptr[AT_SPEC_MAX_ARGS] = {0};
     sf_layout lay;
     (void)ws;
     (void)pass;
     a->n = 0;
-    sf_slots(sf_of(p), p, pt ? pt->v : NULL, NULL, slots);
     if (sf_layout_make(sf_of(p), p, &lay, NULL))
         return; /* finish() refused such problems */
-    for (int i = 0; i < s->n_args; ++i) {
-        const at_spec_arg *x = &s->args[i];
-        if (x->kind == AT_ARG_CONSTANT)
-            continue;
-        if (x->kind == AT_ARG_SCALAR) {
-            put_scalar(a, x->type, sf_eval(x->value, slots));
-            continue;
-        }
-        uint64_t ptr = sf_is_output(x) ? out + lay.out_off[i]
-                                       : in + lay.in_off[i];
-        at_args_put(a, &ptr, sizeof ptr);
-    }
+    for (int i = 0; i < s->n_args; ++i)
+        ptr[i] = sf_is_output(&s->args[i]) ? out + lay.out_off[i]
+                                           : in + lay.in_off[i];
+    args_at(p, pt, ptr, a);
+}
+
+static int user_arg_count(const at_problem *p)
+{
+    return sf_of(p)->s.n_args;
 }
 
 static double tolerance(const at_problem *p, const at_point *pt)
@@ -318,74 +329,6 @@ static const char *verify_kernel(const at_problem *p)
                                                 : "at_compare_bits";
 }
 
-/* Whether x reads a slot in [lo, hi). */
-static int reads(const at_expr *x, int lo, int hi)
-{
-    int used[MAX_SLOTS];
-    size_t k = at_expr_slots(x, used, MAX_SLOTS);
-    for (size_t i = 0; i < k && i < MAX_SLOTS; ++i)
-        if (used[i] >= lo && used[i] < hi)
-            return 1;
-    return 0;
-}
-
-/* What the family cannot do with a spec that loaded. */
-static int check(spec_family *sf, at_err *e)
-{
-    const at_spec *s = &sf->s;
-    const int lim = s->n_params + 3 + s->n_scalars, end = lim + 3;
-    const at_expr *launch[] = {s->block[0], s->block[1], s->block[2],
-                               s->grid[0], s->grid[1], s->grid[2], s->smem,
-                               s->bytes, s->flops};
-    for (size_t i = 0; i < sizeof launch / sizeof *launch; ++i)
-        if (launch[i] && reads(launch[i], lim, end))
-            return at_fail(e, AUTOTUNE_EINVALID, "%s: '%s': the launch "
-                           "and metrics cannot read a device limit (a "
-                           "restriction can)", s->file,
-                           at_expr_text(launch[i]));
-    for (int i = 0; i < s->n_args; ++i) {
-        const at_spec_arg *a = &s->args[i];
-        const at_expr *x = a->count ? a->count : a->value;
-        if (reads(x, lim, end) || (a->count && reads(x, 0, s->n_params)))
-            return at_fail(e, AUTOTUNE_EINVALID, "%s:%d: %s: '%s': %s",
-                           s->file, a->line, a->name, at_expr_text(x),
-                           a->count ? "a count reads sizes and scalars only"
-                                    : "a value cannot read a device limit");
-        if (a->kind == AT_ARG_SCALAR && a->type->fp == 2)
-            return at_fail(e, AUTOTUNE_EINVALID, "%s:%d: %s: a scalar of "
-                           "type %s is not supported (f32, f64 or an "
-                           "integer type)", s->file, a->line, a->name,
-                           a->type->name);
-        if (!sf_is_output(a) || a->exact)
-            continue;
-        int fp = a->type->fp;
-        if ((fp != 4 && fp != 8) || (sf->cmp_fp && sf->cmp_fp != fp))
-            return at_fail(e, AUTOTUNE_EINVALID, "%s:%d: %s: atol/rtol need "
-                           "f32 or f64 lanes, one of them for every output "
-                           "with a tolerance (%s here); make it exact",
-                           s->file, a->line, a->name, a->type->name);
-        sf->cmp_fp = fp;
-    }
-    return 0;
-}
-
-static void fill_fields(spec_family *sf)
-{
-    static const char *const size_names[] = {"size_x", "size_y", "size_z"};
-    const at_spec *s = &sf->s;
-    int k = 0;
-    for (int d = 0; d < s->dims; ++d)
-        sf->fields[k++] = (at_field){size_names[d], "the problem's size",
-                                     s->size[d], 1, (int64_t)1 << 40,
-                                     NULL, 0};
-    for (int i = 0; i < s->n_scalars; ++i)
-        sf->fields[k++] = (at_field){s->scalar_names[i], "a scalar of the "
-                                     "spec", s->scalars[i], INT64_MIN,
-                                     INT64_MAX, NULL, 0};
-    sf->f.fields = sf->fields;
-    sf->f.n_fields = k;
-}
-
 int at_spec_family_make(at_spec *s, const at_family **out, at_err *e)
 {
     spec_family *sf = calloc(1, sizeof *sf);
@@ -393,7 +336,7 @@ int at_spec_family_make(at_spec *s, const at_family **out, at_err *e)
         return at_fail(e, AUTOTUNE_ENOMEM, "a spec's family");
     sf->s = *s;
     memset(s, 0, sizeof *s);
-    int rc = check(sf, e);
+    int rc = sf_check(sf, e);
     if (!rc && !(sf->meaning = sf_canonical(&sf->s)))
         rc = at_fail(e, AUTOTUNE_ENOMEM, "a spec's family");
     if (rc) {
@@ -410,7 +353,7 @@ int at_spec_family_make(at_spec *s, const at_family **out, at_err *e)
     if (!sf->types[0])
         snprintf(sf->types, sizeof sf->types, "u8");
     at_family *f = &sf->f;
-    fill_fields(sf);
+    sf_fill_fields(sf);
     f->name = sp->kernel;
     f->abi = 1;
     f->template_path = sp->source_file;
@@ -441,11 +384,14 @@ int at_spec_family_make(at_spec *s, const at_family **out, at_err *e)
         f->ref_bounds = sf_ref_bounds;
     }
     f->copies = sf_copies;
+    f->user_arg_count = user_arg_count;
+    f->user_args = args_at;
     f->bytes_moved = sf_bytes_moved;
     f->copy_bytes = sf_copy_bytes;
     f->flops = sp->flops ? sf_flops : NULL;
     f->program_points = 1;
     f->meaning = sf->meaning;
+    f->nvrtc_options = sf->options[0] ? sf->options : NULL;
     f->origin = sf->origin = realpath(sp->file, NULL);
     f->emit_launcher = sf_emit_launcher;
     f->usage = sf_usage;
@@ -479,6 +425,15 @@ int at_spec_family_load(const char *path, const at_family **out, at_err *e)
         return rc;
     if ((rc = at_spec_family_make(&s, out, e)))
         return rc;
+    /* The same spec loaded again (source and meaning alike): the family
+     * registered first answers. */
+    const at_family *old = at_family_find((*out)->name);
+    if (old && at_spec_of(old) &&
+        at_family_hash(old) == at_family_hash(*out)) {
+        at_spec_family_free(*out);
+        *out = old;
+        return 0;
+    }
     if ((rc = at_family_register(*out, e))) {
         at_spec_family_free(*out);
         *out = NULL;

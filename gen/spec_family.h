@@ -21,7 +21,9 @@ int at_spec_family_make(at_spec *s, const at_family **out, at_err *e);
 void at_spec_family_free(const at_family *f);
 /* The spec a family was made from; NULL for another family. */
 const at_spec *at_spec_of(const at_family *f);
-/* Loads the spec at path, makes its family and registers it. */
+/* Loads the spec at path, makes its family and registers it; the same
+ * spec loaded again gives the family registered first, a different one
+ * of the same kernel name AUTOTUNE_EINVALID. */
 int at_spec_family_load(const char *path, const at_family **out,
                         at_err *e);
 

@@ -7,7 +7,8 @@
 
 #include "gen/spec_family.h"
 
-enum { SF_MAX_FIELDS = 3 + AT_SPEC_MAX_SCALARS };
+enum { SF_MAX_FIELDS = 3 + AT_SPEC_MAX_SCALARS,
+       SF_MAX_SLOTS = AT_MAX_AXES + 3 + AT_SPEC_MAX_SCALARS + 3 };
 
 typedef struct spec_family {
     at_family f; /* first: a problem's family pointer is this */
@@ -16,6 +17,7 @@ typedef struct spec_family {
     char types[8];
     char *meaning;
     char *origin;
+    char options[512]; /* the spec's, separated by spaces */
     int cmp_fp; /* lane bytes the outputs are compared in: 0 exact, 4, 8 */
 } spec_family;
 
@@ -42,6 +44,11 @@ int sf_layout_make(const spec_family *sf, const at_problem *p,
 int64_t sf_eval(const at_expr *x, const int64_t *slots);
 int sf_is_input(const at_spec_arg *a);
 int sf_is_output(const at_spec_arg *a);
+
+/* spec_check.c: AUTOTUNE_EINVALID naming the spec for what the family
+ * cannot do (and the options joined into sf->options); the fields. */
+int sf_check(spec_family *sf, at_err *e);
+void sf_fill_fields(spec_family *sf);
 
 /* spec_layout.c: the table's data hooks. */
 void sf_input(const at_problem *p, uint64_t stream, uint32_t *w,

@@ -10,8 +10,6 @@
 #include "gen/expand.h"
 #include "gen/spec_family_impl.h"
 
-enum { MAX_SLOTS = AT_MAX_AXES + 3 + AT_SPEC_MAX_SCALARS + 3 };
-
 /* Buffers start on 256 bytes; outputs also leave GAP poisoned bytes
  * between them, so a write just past one is caught, not taken for the
  * next one's. */
@@ -24,7 +22,7 @@ int sf_layout_make(const spec_family *sf, const at_problem *p, sf_layout *lay,
                    at_err *e)
 {
     const at_spec *s = &sf->s;
-    int64_t slots[MAX_SLOTS];
+    int64_t slots[SF_MAX_SLOTS];
     memset(lay, 0, sizeof *lay);
     sf_slots(sf, p, NULL, NULL, slots);
     size_t in = 0, out = 0;
@@ -162,10 +160,10 @@ int sf_copies(const at_problem *p, at_copy *c, int max)
     for (int i = 0; i < s->n_args && k < max; ++i) {
         const at_spec_arg *a = &s->args[i];
         if (a->kind == AT_ARG_CONSTANT)
-            c[k++] = (at_copy){a->name, lay.in_off[i], 0, lay.bytes[i]};
+            c[k++] = (at_copy){a->name, lay.in_off[i], 0, lay.bytes[i], i};
         else if (a->kind == AT_ARG_BUFFER && a->dir == AT_DIR_INOUT)
             c[k++] = (at_copy){NULL, lay.in_off[i], lay.out_off[i],
-                               lay.bytes[i]};
+                               lay.bytes[i], i};
     }
     return k;
 }
@@ -192,7 +190,7 @@ void sf_where(const at_problem *p, size_t elem, char *buf, size_t n)
 double sf_bytes_moved(const at_problem *p)
 {
     const at_spec *s = &sf_of(p)->s;
-    int64_t slots[MAX_SLOTS];
+    int64_t slots[SF_MAX_SLOTS];
     if (s->bytes) {
         sf_slots(sf_of(p), p, NULL, NULL, slots);
         return (double)sf_eval(s->bytes, slots);
@@ -221,7 +219,7 @@ size_t sf_copy_bytes(const at_problem *p)
 
 double sf_flops(const at_problem *p)
 {
-    int64_t slots[MAX_SLOTS];
+    int64_t slots[SF_MAX_SLOTS];
     sf_slots(sf_of(p), p, NULL, NULL, slots);
     return (double)sf_eval(sf_of(p)->s.flops, slots);
 }
@@ -257,7 +255,7 @@ void sf_ref_launch(const at_problem *p, const at_point *pt, at_launch *g)
         sf_launch(p, pt, g);
         return;
     }
-    int64_t slots[MAX_SLOTS];
+    int64_t slots[SF_MAX_SLOTS];
     sf_slots(sf_of(p), p, pt->v, NULL, slots);
     memset(g, 0, sizeof *g);
     g->passes = 1;

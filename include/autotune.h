@@ -72,7 +72,7 @@ typedef struct autotune_options {
  * the names being the family's problem fields (`autotune space FAMILY`
  * lists them); a value there overrides the field above of that name. */
 typedef struct autotune_problem {
-    const char *family; /* "transpose" or "reduce" */
+    const char *family; /* "transpose", "reduce" or a loaded spec's */
     const char *type;   /* i8 u8 f16 bf16 f32 f64 c64 c128 f32x4 i32 */
     int64_t rows, cols; /* of each input matrix, row-major */
     int64_t ld_in;      /* elements between input rows; 0: cols */
@@ -121,6 +121,20 @@ int autotune_launch(autotune_kernel *k, const void *in, void *out,
 size_t autotune_kernel_workspace_bytes(const autotune_kernel *k);
 int autotune_launch_ws(autotune_kernel *k, const void *in, void *out,
                        void *workspace, struct CUstream_st *stream);
+/* A family of your own kernel from a spec file (docs/SPEC.md): loaded,
+ * checked (a bad spec's error names its file and line) and registered for
+ * the life of the process. *family gets its name, the kernel's, for
+ * autotune_problem.family; there the type may be NULL, and the sizes and
+ * scalars go in options ("size_x=4096 size_y=4096"). Not thread-safe:
+ * load families before other threads use the library. */
+int autotune_family_load(autotune_ctx *ctx, const char *path,
+                         const char **family);
+/* Launches a kernel of such a family: args[i] is the spec's i-th argument,
+ * a device pointer for a buffer, a host pointer to the contents of a
+ * __constant__ one (copied on the stream first), NULL for a scalar (the
+ * spec computes it); n is the spec's argument count. */
+int autotune_launch_args(autotune_kernel *k, const void *const *args, int n,
+                         struct CUstream_st *stream);
 const char *autotune_kernel_point(const autotune_kernel *k);
 int autotune_kernel_figures(const autotune_kernel *k, autotune_figures *f);
 void autotune_kernel_destroy(autotune_kernel *k);

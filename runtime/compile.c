@@ -40,7 +40,8 @@ static void log_head(const char *log, char *out, size_t n)
 
 void at_compile_options_text(const at_compile_opts *o, char *buf, size_t n)
 {
-    snprintf(buf, n, "--gpu-architecture=sm_%d --std=c++17", o->sm);
+    snprintf(buf, n, "--gpu-architecture=sm_%d --std=c++17%s%s", o->sm,
+             o->extra[0] ? " " : "", o->extra);
 }
 
 /* NVRTC's flow callback: 1 cancels the compilation once past the
@@ -76,10 +77,16 @@ int at_compile(const char *src, const char *variant, const at_compile_opts *o,
         at_nvrtc.nvrtcDestroyProgram(&prog);
         return nvrtc_fail(e, r, "nvrtcSetFlowCallback", variant);
     }
-    char arch[48];
+    char arch[48], extra[AT_EXTRA_OPTIONS];
     snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d", o->sm);
-    const char *opts[] = {arch, "--std=c++17"};
-    r = at_nvrtc.nvrtcCompileProgram(prog, 2, opts);
+    snprintf(extra, sizeof extra, "%s", o->extra);
+    const char *opts[2 + AT_MAX_EXTRA_ARGS] = {arch, "--std=c++17"};
+    int n_opts = 2;
+    char *save = NULL;
+    for (char *t = strtok_r(extra, " ", &save);
+         t && n_opts < 2 + AT_MAX_EXTRA_ARGS; t = strtok_r(NULL, " ", &save))
+        opts[n_opts++] = t;
+    r = at_nvrtc.nvrtcCompileProgram(prog, n_opts, opts);
     if (r == NVRTC_ERROR_CANCELLED) {
         at_nvrtc.nvrtcDestroyProgram(&prog);
         return at_fail(e, AUTOTUNE_ECOMPILE,

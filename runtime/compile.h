@@ -9,10 +9,15 @@
 
 #include "base/error.h"
 
-/* How to compile: the target and a time limit. */
+enum { AT_EXTRA_OPTIONS = 512, AT_MAX_EXTRA_ARGS = 32 };
+
+/* How to compile: the target, a time limit and further options. */
 typedef struct at_compile_opts {
     int sm;         /* 90 -> sm_90 */
     double limit_s; /* per program; <= 0: none */
+    /* Further NVRTC options, separated by spaces (a family's own: a
+     * spec's options); part of the options text, so of cache keys. */
+    char extra[AT_EXTRA_OPTIONS];
 } at_compile_opts;
 
 /* The options NVRTC gets that shape the code, as one string (cache keys):

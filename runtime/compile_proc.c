@@ -23,6 +23,7 @@ typedef struct request {
     double limit_s;
     uint32_t variant_len;
     uint64_t src_len;
+    char extra[AT_EXTRA_OPTIONS];
 } request;
 
 typedef struct response {
@@ -44,7 +45,9 @@ static void serve(int fd)
             at_sock_recv(fd, src, q.src_len, 0))
             return;
         variant[q.variant_len] = src[q.src_len] = '\0';
-        at_compile_opts o = {q.sm, q.limit_s};
+        at_compile_opts o = {q.sm, q.limit_s, ""};
+        q.extra[sizeof q.extra - 1] = '\0';
+        memcpy(o.extra, q.extra, sizeof o.extra);
         at_err e = {0};
         void *cubin = NULL;
         size_t size = 0;
@@ -121,7 +124,8 @@ int at_cproc_compile(at_cproc *w, const char *src, const char *variant,
 {
     *cubin = NULL;
     request q = {MAGIC, o->sm, o->limit_s, (uint32_t)strlen(variant),
-                 strlen(src)};
+                 strlen(src), ""};
+    memcpy(q.extra, o->extra, sizeof q.extra);
     double deadline = o->limit_s > 0 ? at_now_s() + o->limit_s + 5 : 0;
     response r;
     char why[64] = "closed its socket";

@@ -106,6 +106,8 @@ int at_case_device_ref(at_measure *b, at_case *c, at_err *e)
     if (!src)
         return e && e->code ? e->code : AUTOTUNE_ENOMEM;
     at_compile_opts co = {.sm = b->d->sm};
+    snprintf(co.extra, sizeof co.extra, "%s",
+             p->family->nvrtc_options ? p->family->nvrtc_options : "");
     void *cubin = NULL;
     size_t size = 0;
     int rc = at_compile(src, "the reference", &co, &cubin, &size, e);

@@ -10,10 +10,12 @@
 #include "search/strategy.h"
 
 /* The compile options that shape the code, as one string. */
-static void compile_opts(const at_tune_opts *o, int sm, at_compile_opts *co,
-                         char *text, size_t n)
+static void compile_opts(const at_tune_opts *o, const at_family *f, int sm,
+                         at_compile_opts *co, char *text, size_t n)
 {
     co->sm = sm;
+    snprintf(co->extra, sizeof co->extra, "%s",
+             f->nvrtc_options ? f->nvrtc_options : "");
     co->limit_s = o->compile_limit_s > 0 ? o->compile_limit_s
                                          : AT_COMPILE_LIMIT_S;
     at_compile_options_text(co, text, n);
@@ -181,7 +183,7 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
     if (!at_strategy_find(out->strategy))
         return at_fail(e, AUTOTUNE_ENOT_FOUND, "unknown strategy '%s' "
                        "(known: %s)", out->strategy, at_strategy_list());
-    compile_opts(o, d->sm, &r.co, r.co_text, sizeof r.co_text);
+    compile_opts(o, p->family, d->sm, &r.co, r.co_text, sizeof r.co_text);
     r.ckey = (at_cubin_key){d->sm, d->nvrtc, r.co_text};
     at_limits l = at_device_limits(d);
     at_point *pts = NULL;

@@ -52,7 +52,7 @@ int at_alone_prefetch(run *r, at_err *e)
             r->out->workers < 4 ||
             2 * at_pool_idle(r->pool) <= r->out->workers)
             continue;
-        char opts[160], kernel[AT_KERNEL_NAME];
+        char opts[192 + AT_EXTRA_OPTIONS], kernel[AT_KERNEL_NAME];
         at_cubin_key key = alone_key(r, opts, sizeof opts);
         char *src = alone_src(r, c, e);
         if (!src)
@@ -89,7 +89,7 @@ int at_alone_cubin(run *r, const cand *c, void **cubin, size_t *size,
     char *src = alone_src(r, c, e);
     if (!src)
         return AUTOTUNE_ENOMEM;
-    char opts[160], kernel[AT_KERNEL_NAME];
+    char opts[192 + AT_EXTRA_OPTIONS], kernel[AT_KERNEL_NAME];
     at_cubin_key key = alone_key(r, opts, sizeof opts);
     at_err w = {0};
     int rc = r->o->cubins ? at_cubins_get(r->o->cubins, &key, src, cubin,

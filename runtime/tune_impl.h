@@ -94,7 +94,7 @@ typedef struct run {
     at_measure *b;
     at_pool *pool;
     at_compile_opts co;
-    char co_text[128];
+    char co_text[128 + AT_EXTRA_OPTIONS];
     at_cubin_key ckey;
     prog *open;   /* the program being filled with cache misses */
     prog *last;   /* the last program started (cache hits join it) */

@@ -433,6 +433,29 @@ static void emit_untuned(void **state)
     CHECK(fx, count_entries(fx, ".cu") == 1); /* no temp file left over */
 }
 
+/* A spec's kernel emitted untuned: its launcher takes the spec's
+ * arguments and sizes; verify: none is said on the terminal and in the
+ * file. */
+static void emit_spec_unverified(void **state)
+{
+    fixture *fx = *state;
+    char path[96];
+    snprintf(path, sizeof path, "%s/u.cu", fx->dir);
+    run(fx, (const char *[]){"kernel", SPECS "/unverified.yaml", "--arch",
+                             "sm_90", "--size", "4099", "-o", path, NULL},
+        NULL);
+    CHECK(fx, fx->status == 0);
+    CHECK(fx, strstr(fx->out, "NOT VERIFIED"));
+    const char *f = read_path(fx, path);
+    CHECK(fx, f);
+    CHECK(fx, strstr(f, "NOT VERIFIED:"));
+    CHECK(fx, strstr(f, "problem:  planted f32 4099"));
+    CHECK(fx, strstr(f, "extern \"C\" cudaError_t autotune_planted_f32("
+                        "float *c, const float *a, const float *b, "
+                        "long long size_x, cudaStream_t stream)"));
+    CHECK(fx, strstr(f, "#define planted AT_KERNEL"));
+}
+
 static void emit_f64_named(void **state)
 {
     fixture *fx = *state;
@@ -759,6 +782,7 @@ int main(void)
         TEST(arch_auto_without_driver),
         TEST(emit_untuned),
         TEST(emit_f64_named),
+        TEST(emit_spec_unverified),
         TEST(emit_to_stdout),
         TEST(emit_through_symlink),
         TEST(space_lists_points),

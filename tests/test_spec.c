@@ -10,6 +10,9 @@
 #include <unistd.h>
 
 #include "gen/spec.h"
+#include "base/readfile.h"
+#include "gen/expand.h"
+#include "gen/spec_family.h"
 #include "gen/spec_space.h"
 #include "runtime/compile.h"
 #include "runtime/nvrtc_api.h"
@@ -162,6 +165,80 @@ static char *spec(const char *params, const char *extra, const char *args,
 }
 
 /* The text fails to load with a message holding want (and the file). */
+/* kernel.options reach NVRTC through the family (options.cu builds only
+ * with them), and a bad option is refused when the family is made. */
+static void options_reach_nvrtc(void **state)
+{
+    (void)state;
+    at_spec s;
+    const at_family *f;
+    at_err e = {0};
+    if (at_spec_load_file(AT_DATA "/specs/options.yaml", &s, &e) ||
+        at_spec_family_make(&s, &f, &e))
+        fail_msg("%s", e.msg);
+    assert_string_equal(f->nvrtc_options,
+                        "-DAT_OPTION_GIVEN=2 --use_fast_math");
+    at_problem p = {.family = f, .type = at_type_find("f32")};
+    p.v[0] = 1000;
+    at_point pt = {{128}};
+    char *src = at_expand(&p, &pt, "at_kernel", NULL, &e);
+    assert_non_null(src);
+    at_compile_opts co = {.sm = 90, .limit_s = 60};
+    void *cubin = NULL;
+    size_t bytes = 0;
+    assert_int_equal(at_compile(src, "no options", &co, &cubin, &bytes, &e),
+                     AUTOTUNE_ECOMPILE);
+    assert_non_null(strstr(e.msg, "did not reach NVRTC"));
+    snprintf(co.extra, sizeof co.extra, "%s", f->nvrtc_options);
+    if (at_compile(src, "with options", &co, &cubin, &bytes, &e))
+        fail_msg("%s", e.msg);
+    free(cubin);
+    free(src);
+    at_spec_family_free(f);
+    const char *text = "autotune_spec: 1\n"
+        "kernel: {name: k, source: options.cu, options: ['-DA -DB']}\n"
+        "problem: {size: [10]}\ntune_params: {block_size_x: [32]}\n"
+        "arguments:\n  - {name: y, type: f32, count: size_x, dir: out}\n"
+        "verify: none\n";
+    e = (at_err){0};
+    if (at_spec_load_text(text, "t.yaml", AT_DATA "/specs", &s, &e))
+        fail_msg("%s", e.msg);
+    assert_int_equal(at_spec_family_make(&s, &f, &e), AUTOTUNE_EINVALID);
+    assert_non_null(strstr(e.msg, "one option a list item"));
+}
+
+/* The same spec loaded twice is one family; another spec of the same
+ * kernel name is refused, not confused with it. */
+static void loading_again(void **state)
+{
+    (void)state;
+    const char *path = AT_EXAMPLES "/kernels/vector_add/vector_add.yaml";
+    const at_family *a, *b;
+    at_err e = {0};
+    if (at_spec_family_load(path, &a, &e) ||
+        at_spec_family_load(path, &b, &e))
+        fail_msg("%s", e.msg);
+    assert_ptr_equal(a, b);
+    assert_ptr_equal(at_family_find("vector_add"), a);
+    char *text = NULL;
+    size_t len = 0;
+    assert_int_equal(at_read_file(path, &text, &len, &e), 0);
+    char *r = strstr(text, "<= 4096");
+    assert_non_null(r);
+    memcpy(r, "<= 2048", 7);
+    at_spec s;
+    const at_family *c;
+    if (at_spec_load_text(text, "v2.yaml", AT_EXAMPLES "/kernels/vector_add",
+                          &s, &e) ||
+        at_spec_family_make(&s, &c, &e))
+        fail_msg("%s", e.msg);
+    assert_true(at_family_hash(c) != at_family_hash(a));
+    assert_int_equal(at_family_register(c, &e), AUTOTUNE_EINVALID);
+    assert_non_null(strstr(e.msg, "'vector_add' exists already"));
+    at_spec_family_free(c);
+    free(text);
+}
+
 static void bad(const char *text, const char *want)
 {
     at_spec s;
@@ -365,6 +442,8 @@ int main(void)
         cmocka_unit_test(examples_compile),
         cmocka_unit_test(bad_specs_name_the_place),
         cmocka_unit_test(spaces_that_cannot_be_made),
+        cmocka_unit_test(options_reach_nvrtc),
+        cmocka_unit_test(loading_again),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, setup, teardown);
