@@ -60,7 +60,7 @@ SEARCH_SRC := search/strategy.c search/exhaustive.c search/walk.c \
               search/record.c search/replay.c
 RUNTIME_SRC := runtime/cuda_api.c runtime/nvrtc_api.c runtime/device.c \
                runtime/compile.c runtime/compile_proc.c runtime/cubins.c \
-               runtime/elf.c runtime/sqlite_file.c runtime/cache.c \
+               runtime/elf.c runtime/module.c runtime/sqlite_file.c runtime/cache.c \
                runtime/cache_failed.c runtime/cache_lock.c runtime/key.c \
                runtime/measure.c runtime/measure_cases.c \
                runtime/measure_check.c runtime/measure_ref.c \
@@ -213,6 +213,7 @@ gpu-tune-bench: $(B)/autotune
 gpu-crosscheck: $(B)/autotune
 	sh tests/gpu/crosscheck.sh
 	sh tests/gpu/crosscheck_reduce.sh
+	sh tests/gpu/crosscheck_spec.sh
 
 $(B)/examples/api_example: examples/api_example.c $(B)/libautotune.a
 	@mkdir -p $(@D)

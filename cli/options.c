@@ -178,6 +178,8 @@ static int parse_size(const at_family *fam, const char *v, opts *o)
 {
     static const char *const names[] = {"size_x", "size_y", "size_z"};
     const char *c = v;
+    if (!fam) /* replay: no family */
+        return at_bad_usage("%s", "--size is for a spec's family");
     for (int d = 0; d < 3 && *c; ++d) {
         size_t n = strcspn(c, "x");
         int field = at_field_index(fam, names[d]);

@@ -6,6 +6,7 @@
 #include "gen/spec_family.h"
 #include "gpu_worker.h"
 #include "measure.h"
+#include "module.h"
 #include "plan.h"
 
 /* autotune_create's failure, for autotune_last_error(NULL). */
@@ -85,7 +86,8 @@ const char *autotune_last_error(const autotune_ctx *c)
 }
 
 /* Loads a cubin into the device's context and finds the kernel. */
-static int load(autotune_kernel *k, const void *cubin, at_err *e)
+static int load(autotune_kernel *k, const void *cubin, size_t size,
+                at_err *e)
 {
     int rc = at_device_push(&k->ctx->dev, e);
     if (rc)
@@ -94,9 +96,8 @@ static int load(autotune_kernel *k, const void *cubin, at_err *e)
     if (r != CUDA_SUCCESS)
         rc = at_cu_fail(e, r, "cuModuleLoadData", k->name);
     if (!rc)
-        rc = at_cu_fail(e, at_cu.cuModuleGetFunction(&k->fn, k->mod,
-                                                    AT_KERNEL_SYMBOL),
-                        "cuModuleGetFunction", k->name);
+        rc = at_module_function(k->mod, cubin, size,
+                                AT_KERNEL_SYMBOL, &k->fn, k->name, e);
     if (!rc)
         rc = at_measure_prepare(&k->p, &k->pt, k->fn, k->name, e);
     k->ws_bytes = at_workspace_bytes(&k->p, &k->pt);
@@ -139,7 +140,7 @@ int at_ctx_get(autotune_ctx *c, const at_problem *p, const at_tune_opts *o,
         k->pt = pl.pt;
         k->fig = pl.fig;
         snprintf(k->name, sizeof k->name, "%s", pl.name);
-        rc = load(k, pl.cubin, &e);
+        rc = load(k, pl.cubin, pl.cubin_size, &e);
     }
     at_plan_free(&pl);
     if (rc) {

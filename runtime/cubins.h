@@ -32,7 +32,7 @@ typedef struct at_cubin_key {
     const char *nvrtc, *options;
 } at_cubin_key;
 
-enum { AT_KERNEL_NAME = 64 };
+enum { AT_KERNEL_NAME = 192 };
 
 /* Where src's kernel is: 1 found (*blob, kernel set), 0 miss, < 0 error.
  * Reads no cubin: several variants may share one. */

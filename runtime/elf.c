@@ -53,6 +53,43 @@ int at_elf_section(const void *elf, size_t size, const char *name,
     return 0;
 }
 
+int at_elf_kernel_symbol(const void *elf, size_t size, const char *name,
+                         char *out, size_t n)
+{
+    const unsigned char *d;
+    size_t len;
+    uint32_t info;
+    char sec[300], cxx[200];
+    snprintf(sec, sizeof sec, ".text.%s", name);
+    int r = at_elf_section(elf, size, sec, &d, &len, &info);
+    if (r != 0)
+        return r < 0 || strlen(name) >= n ? -1
+                                          : (snprintf(out, n, "%s", name), 1);
+    /* Not extern "C": the section of the mangled name, found by its
+     * prefix among the section names. */
+    snprintf(cxx, sizeof cxx, ".text._Z%zu%s", strlen(name), name);
+    const unsigned char *b = elf;
+    uint64_t shoff = rd(b + 0x28, 8), shentsize = rd(b + 0x3A, 2);
+    uint64_t shnum = rd(b + 0x3C, 2), shstrndx = rd(b + 0x3E, 2);
+    const unsigned char *strs = b + shoff + shstrndx * shentsize;
+    uint64_t str_off = rd(strs + 24, 8), str_size = rd(strs + 32, 8);
+    size_t want = strlen(cxx);
+    for (uint64_t i = 0; i < shnum; ++i) {
+        uint64_t nm = rd(b + shoff + i * shentsize, 4);
+        if (nm >= str_size || str_size - nm <= want ||
+            memcmp(b + str_off + nm, cxx, want) != 0)
+            continue;
+        const char *sym = (const char *)b + str_off + nm + 6; /* ".text." */
+        size_t k = strnlen(sym, str_size - nm - 6);
+        if (k >= n || k == str_size - nm - 6)
+            return -1;
+        memcpy(out, sym, k);
+        out[k] = '\0';
+        return 1;
+    }
+    return 0;
+}
+
 uint64_t at_elf_kernel_hash(const void *elf, size_t size, const char *kernel)
 {
     static const char *const parts[] = {".text.", ".nv.info.", ".nv.shared.",

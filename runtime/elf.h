@@ -17,4 +17,11 @@ int at_elf_section(const void *elf, size_t size, const char *name,
  * there. */
 uint64_t at_elf_kernel_hash(const void *elf, size_t size, const char *kernel);
 
+/* The symbol of kernel `name` in the cubin: name itself (extern "C"), or
+ * the C++ one NVRTC lowered it to, _Z<length><name><parameters> (the
+ * length makes the match exact). 1 found (in out), 0 none, -1 not ELF64
+ * or out too small. */
+int at_elf_kernel_symbol(const void *elf, size_t size, const char *name,
+                         char *out, size_t n);
+
 #endif

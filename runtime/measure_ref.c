@@ -9,6 +9,7 @@
 
 #include "compile.h"
 #include "measure_impl.h"
+#include "module.h"
 
 int at_measure_copies(at_measure *b, const at_problem *p, CUdeviceptr in,
                       CUdeviceptr out, CUfunction fn, const char *variant,
@@ -117,16 +118,13 @@ int at_case_device_ref(at_measure *b, at_case *c, at_err *e)
     CUmodule mod = NULL;
     CUfunction fn;
     CUresult r = at_cu.cuModuleLoadData(&mod, cubin);
-    free(cubin);
-    if (r != CUDA_SUCCESS)
-        return at_cu_fail(e, r, "cuModuleLoadData", "the reference");
-    r = at_cu.cuModuleGetFunction(&fn, mod, kernel);
     if (r != CUDA_SUCCESS) {
-        char call[200];
-        snprintf(call, sizeof call, "cuModuleGetFunction(%s): the source "
-                 "defines no extern \"C\" __global__ %s", kernel, kernel);
-        rc = at_cu_fail(e, r, call, "the reference");
+        free(cubin);
+        return at_cu_fail(e, r, "cuModuleLoadData", "the reference");
     }
+    rc = at_module_function(mod, cubin, size, kernel, &fn, "the reference",
+                            e);
+    free(cubin);
     if (!rc)
         rc = run_reference(b, c, fn, &pt, e);
     at_cu.cuModuleUnload(mod);

@@ -7,6 +7,7 @@
 #include "base/hash.h"
 #include "elf.h"
 #include "search/record.h"
+#include "module.h"
 #include "tune_impl.h"
 
 /* Keeps c among the leaders (sorted by first-pass median) or frees it. */
@@ -183,6 +184,12 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
     }
     o->compiled++;
     o->cached += g->cached != 0;
+    /* The kernel's symbol in the cubin: a user's kernel of C++ linkage
+     * has its lowered name there. */
+    char sym[AT_KERNEL_NAME];
+    if (at_elf_kernel_symbol(g->cj.cubin, g->cj.size, c->kernel, sym,
+                             sizeof sym) == 1)
+        memcpy(c->kernel, sym, sizeof sym);
     at_launch launch;
     r->p->family->launch(r->p, &c->pt, &launch);
     const unsigned char *text = NULL;
@@ -196,9 +203,8 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
             *status = "wrong";
         return 0;
     }
-    if ((rc = at_cu_fail(e, at_cu.cuModuleGetFunction(&c->fn, g->mod,
-                                                     c->kernel),
-                         "cuModuleGetFunction", c->name)))
+    if ((rc = at_module_function(g->mod, g->cj.cubin, g->cj.size, c->kernel,
+                                 &c->fn, c->name, e)))
         return rc;
     /* Every point is checked on the family's check shapes before it is
      * timed, and on the problem itself before it can lead (the problem's

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gen/expand.h"
+#include "module.h"
 #include "rounds.h"
 #include "tune_impl.h"
 
@@ -20,9 +21,8 @@ static int winner_cubin(run *r, cand *c, at_err *e)
         rc = at_cu_fail(e, at_cu.cuModuleLoadData(&mod, cubin),
                         "cuModuleLoadData", c->name);
     if (!rc)
-        rc = at_cu_fail(e, at_cu.cuModuleGetFunction(&fn, mod,
-                                                     AT_KERNEL_SYMBOL),
-                        "cuModuleGetFunction", c->name);
+        rc = at_module_function(mod, cubin, size, AT_KERNEL_SYMBOL, &fn,
+                                c->name, e);
     if (!rc)
         rc = at_measure_prepare(r->p, &c->pt, fn, c->name, e);
     if (!rc)

@@ -15,6 +15,7 @@
 #include "gen/spec_family.h"
 #include "gen/spec_space.h"
 #include "runtime/compile.h"
+#include "runtime/elf.h"
 #include "runtime/nvrtc_api.h"
 
 static char dir[] = "/tmp/at_spec_XXXXXX";
@@ -239,6 +240,42 @@ static void loading_again(void **state)
     free(text);
 }
 
+/* A kernel and reference of C++ linkage (cxx.cu) are found in the
+ * cubin by their lowered names. */
+static void cxx_kernels_found(void **state)
+{
+    (void)state;
+    const at_family *f;
+    at_err e = {0};
+    if (at_spec_family_load(AT_DATA "/specs/cxx.yaml", &f, &e))
+        fail_msg("%s", e.msg);
+    at_problem p;
+    if (at_problem_begin(&p, "saxpy", "f32", &e) ||
+        at_problem_finish(&p, &e))
+        fail_msg("%s", e.msg);
+    at_point pt = {{128, 264}};
+    char *src = at_expand(&p, &pt, "at_kernel", NULL, &e);
+    assert_non_null(src);
+    at_compile_opts co = {.sm = 90, .limit_s = 60};
+    void *cubin = NULL;
+    size_t bytes = 0;
+    if (at_compile(src, "cxx", &co, &cubin, &bytes, &e))
+        fail_msg("%s", e.msg);
+    char sym[256];
+    assert_int_equal(at_elf_kernel_symbol(cubin, bytes, "at_kernel", sym,
+                                          sizeof sym), 1);
+    assert_string_equal(sym, "_Z9at_kernelPfPKffi");
+    assert_int_equal(at_elf_kernel_symbol(cubin, bytes, "saxpy_ref", sym,
+                                          sizeof sym), 1);
+    assert_string_equal(sym, "_Z9saxpy_refPfPKffi");
+    assert_int_equal(at_elf_kernel_symbol(cubin, bytes, "saxpy", sym,
+                                          sizeof sym), 0);
+    assert_int_equal(at_elf_kernel_symbol(cubin, bytes, "at_kerne", sym,
+                                          sizeof sym), 0);
+    free(cubin);
+    free(src);
+}
+
 static void bad(const char *text, const char *want)
 {
     at_spec s;
@@ -444,6 +481,7 @@ int main(void)
         cmocka_unit_test(spaces_that_cannot_be_made),
         cmocka_unit_test(options_reach_nvrtc),
         cmocka_unit_test(loading_again),
+        cmocka_unit_test(cxx_kernels_found),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, setup, teardown);

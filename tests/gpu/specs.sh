@@ -3,8 +3,8 @@
 # examples/kernels is tuned (each point verified against the spec's
 # reference kernel), its winner verified again at a second size (a tune
 # there verifies every point), and its emitted .cu built with nvcc; a spec
-# with planted faults must lose exactly its wrong points. Skips without a
-# GPU.
+# with planted faults must lose exactly its wrong points; a kernel of C++
+# linkage is found by its lowered name. Skips without a GPU.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/gpu/tap.sh
 T=${AT_GPU_TMP:-$(mktemp -d)}
@@ -17,7 +17,7 @@ out=$($A kernel examples/kernels/vector_add/vector_add.yaml --arch auto \
       -o "$T/vector_add.cu" 2>&1)
 rc=$?
 skip_without_gpu $rc "$out"
-plan 16
+plan 17
 report $rc "vector_add: tuned, its leaders verified" "$out"
 # The second size: odd, so no tile divides it.
 for k in "convolution 1000x777" "matmul 1024x1024" "stencil 1000x777" \
@@ -48,3 +48,7 @@ printf '%s\n' "$point" | grep -q fault0 && [ "$rc" -eq 0 ] &&
     [ "$wrong" -eq 8 ]
 report $? "planted faults: 8 wrong points rejected ($wrong), a right one won" \
     "$(printf '%s\n' "$out" | grep 'wrong answer' | head -3; echo "$point")"
+out=$($A kernel tests/data/specs/cxx.yaml --arch auto --verify-all \
+      -o "$T/cxx.cu" 2>&1)
+report $? "a kernel of C++ linkage (no extern \"C\"): tuned, every point verified" \
+    "$(printf '%s\n' "$out" | grep -E 'tuned in|best:')"
