@@ -52,7 +52,7 @@ GEN_SRC_ := gen/types.c gen/problem.c gen/space.c gen/family.c \
             gen/reduce_problem.c gen/reduce_check.c gen/reduce_emit.c \
             gen/spec_yaml.c gen/spec.c gen/spec_parts.c gen/spec_space.c \
             gen/spec_family.c gen/spec_check.c gen/spec_layout.c \
-            gen/spec_emit.c \
+            gen/spec_emit.c gen/spec_desc.c \
             gen/expand.c \
             gen/emit.c gen/ident.c
 SEARCH_SRC := search/strategy.c search/exhaustive.c search/walk.c \
@@ -69,7 +69,7 @@ RUNTIME_SRC := runtime/cuda_api.c runtime/nvrtc_api.c runtime/device.c \
                runtime/tune_walk.c runtime/tune_leaders.c \
                runtime/tune_alone.c \
                runtime/tune_plant.c runtime/plan.c runtime/gpu_worker.c \
-               runtime/gpu_worker_main.c runtime/api.c
+               runtime/gpu_worker_main.c runtime/api.c runtime/api_family.c
 # The command line, its subcommands and the benchmark with its contenders:
 # in the autotune binary, not in libautotune.a.
 CLI_SRC := cli/main.c cli/options.c cli/errors.c cli/cmd_tune.c \

@@ -181,8 +181,11 @@ typedef struct at_family {
      * by spaces (a spec's options); NULL: none. */
     const char *nvrtc_options;
     /* Where a family made at run time came from (a spec file's absolute
-     * path), so a worker process can make it again; NULL: built in. */
+     * path; NULL: built in, or made from text). */
     const char *origin;
+    /* What it was made from (a spec's text and its kernel's source), so
+     * a worker process makes the same family; NULL: built in. */
+    const char *definition, *definition_source;
 
     /* Emission: the host launcher of the .cu, extern "C" NAME(...) (the
      * kernel is NAME_kernel, the template's macros defined above it), and

@@ -80,8 +80,32 @@ int at_spec_new_name(at_yaml *y, const at_spec *s, yaml_node_t *n,
     return 0;
 }
 
+/* The kernel's source: the caller's (given), else the file kernel.source
+ * names, relative to dir. */
+static int read_source(at_yaml *y, at_spec *s, yaml_node_t *n,
+                       const char *dir, const char *given)
+{
+    if (given)
+        return (s->source = strdup(given))
+                   ? 0
+                   : at_yaml_fail(y, n, "kernel.source", "out of memory");
+    char path[4096];
+    if (s->source_file[0] == '/' || !dir)
+        snprintf(path, sizeof path, "%s", s->source_file);
+    else
+        snprintf(path, sizeof path, "%s/%s", dir, s->source_file);
+    size_t len;
+    at_err why = {0};
+    if (at_read_file(path, &s->source, &len, &why))
+        return at_yaml_fail(y, n, "kernel.source", "%s", why.msg);
+    if (strlen(s->source) != len)
+        return at_yaml_fail(y, n, "kernel.source", "%s holds a NUL byte",
+                            path);
+    return 0;
+}
+
 static int load_kernel(at_yaml *y, at_spec *s, yaml_node_t *k,
-                       const char *dir)
+                       const char *dir, const char *given)
 {
     static const char *const known[] = {"name", "source", "options",
                                         "defines", NULL};
@@ -98,19 +122,8 @@ static int load_kernel(at_yaml *y, at_spec *s, yaml_node_t *k,
     if ((rc = at_spec_check_ident(y, at_yaml_get(y, k, "name"),
                                   "kernel.name", s->kernel)))
         return rc;
-    char path[4096];
-    if (s->source_file[0] == '/' || !dir)
-        snprintf(path, sizeof path, "%s", s->source_file);
-    else
-        snprintf(path, sizeof path, "%s/%s", dir, s->source_file);
-    size_t len;
-    at_err why = {0};
-    if (at_read_file(path, &s->source, &len, &why))
-        return at_yaml_fail(y, at_yaml_get(y, k, "source"), "kernel.source",
-                            "%s", why.msg);
-    if (strlen(s->source) != len)
-        return at_yaml_fail(y, at_yaml_get(y, k, "source"), "kernel.source",
-                            "%s holds a NUL byte", path);
+    if ((rc = read_source(y, s, at_yaml_get(y, k, "source"), dir, given)))
+        return rc;
     yaml_node_t *o = at_yaml_get(y, k, "options");
     if (o && !at_yaml_is(o, YAML_SEQUENCE_NODE))
         return at_yaml_fail(y, o, "kernel.options", "expected a list");
@@ -230,7 +243,7 @@ static int load_params(at_yaml *y, at_spec *s, yaml_node_t *t)
     return 0;
 }
 
-static int load(at_yaml *y, at_spec *s, const char *dir)
+static int load(at_yaml *y, at_spec *s, const char *dir, const char *given)
 {
     static const char *const known[] = {
         "autotune_spec", "kernel", "problem", "tune_params", "restrictions",
@@ -248,7 +261,7 @@ static int load(at_yaml *y, at_spec *s, const char *dir)
                             "version, %d)", AT_SPEC_VERSION);
     if ((rc = at_yaml_int(y, v, "autotune_spec", AT_SPEC_VERSION,
                           AT_SPEC_VERSION, &version)) ||
-        (rc = load_kernel(y, s, at_yaml_get(y, r, "kernel"), dir)) ||
+        (rc = load_kernel(y, s, at_yaml_get(y, r, "kernel"), dir, given)) ||
         (rc = load_problem(y, s, at_yaml_get(y, r, "problem"))) ||
         (rc = load_params(y, s, at_yaml_get(y, r, "tune_params"))) ||
         (rc = at_spec_load_restrictions(y, s,
@@ -261,8 +274,8 @@ static int load(at_yaml *y, at_spec *s, const char *dir)
     return 0;
 }
 
-int at_spec_load_text(const char *text, const char *file, const char *dir,
-                      at_spec *s, at_err *e)
+static int load_text(const char *text, const char *file, const char *dir,
+                     const char *given, at_spec *s, at_err *e)
 {
     at_yaml y;
     memset(s, 0, sizeof *s);
@@ -272,11 +285,23 @@ int at_spec_load_text(const char *text, const char *file, const char *dir,
     if (!(s->file = strdup(file)))
         rc = at_fail(e, AUTOTUNE_ENOMEM, "%s: out of memory", file);
     else
-        rc = load(&y, s, dir);
+        rc = load(&y, s, dir, given);
     at_yaml_free(&y);
     if (rc)
         at_spec_free(s);
     return rc;
+}
+
+int at_spec_load_text(const char *text, const char *file, const char *dir,
+                      at_spec *s, at_err *e)
+{
+    return load_text(text, file, dir, NULL, s, e);
+}
+
+int at_spec_load_mem(const char *text, const char *file, const char *source,
+                     at_spec *s, at_err *e)
+{
+    return load_text(text, file, NULL, source, s, e);
 }
 
 int at_spec_load_file(const char *path, at_spec *s, at_err *e)

@@ -90,6 +90,10 @@ int at_spec_load_file(const char *path, at_spec *s, at_err *e);
  * source is (NULL: the current folder). */
 int at_spec_load_text(const char *text, const char *file, const char *dir,
                       at_spec *s, at_err *e);
+/* The same with the kernel's source given (kernel.source then only names
+ * it, for messages and #line). */
+int at_spec_load_mem(const char *text, const char *file, const char *source,
+                     at_spec *s, at_err *e);
 void at_spec_free(at_spec *s);
 
 /* The source of the variant at point pt (the reference kernel too is

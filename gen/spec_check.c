@@ -45,6 +45,12 @@ int sf_check(spec_family *sf, at_err *e)
     int rc = options(sf, e);
     if (rc)
         return rc;
+    /* The kernel's name is the family's, which caches and records keep
+     * in 32 bytes. */
+    if (strlen(s->kernel) > 31)
+        return at_fail(e, AUTOTUNE_EINVALID, "%s: kernel.name: '%s' is %zu "
+                       "characters; a family's name has at most 31", s->file,
+                       s->kernel, strlen(s->kernel));
     const int lim = s->n_params + 3 + s->n_scalars, end = lim + 3;
     const at_expr *launch[] = {s->block[0], s->block[1], s->block[2],
                                s->grid[0], s->grid[1], s->grid[2], s->smem,

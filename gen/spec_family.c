@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/readfile.h"
 #include "gen/spec_family_impl.h"
 #include "gen/spec_space.h"
 
@@ -407,6 +408,7 @@ void at_spec_family_free(const at_family *f)
     at_spec_free(&sf->s);
     free(sf->meaning);
     free(sf->origin);
+    free(sf->text);
     free(sf);
 }
 
@@ -417,16 +419,22 @@ const at_spec *at_spec_of(const at_family *f)
                : NULL;
 }
 
-int at_spec_family_load(const char *path, const at_family **out, at_err *e)
+/* Makes the family of s (loaded from text), keeps text as its
+ * definition, and registers it; the same spec again gives the family
+ * registered first. */
+static int make_registered(at_spec *s, const char *text,
+                           const at_family **out, at_err *e)
 {
-    at_spec s;
-    int rc = at_spec_load_file(path, &s, e);
+    int rc = at_spec_family_make(s, out, e);
     if (rc)
         return rc;
-    if ((rc = at_spec_family_make(&s, out, e)))
-        return rc;
-    /* The same spec loaded again (source and meaning alike): the family
-     * registered first answers. */
+    spec_family *sf = (spec_family *)*out;
+    if (!(sf->text = strdup(text))) {
+        at_spec_family_free(*out);
+        return at_fail(e, AUTOTUNE_ENOMEM, "a spec's family");
+    }
+    sf->f.definition = sf->text;
+    sf->f.definition_source = sf->s.source;
     const at_family *old = at_family_find((*out)->name);
     if (old && at_spec_of(old) &&
         at_family_hash(old) == at_family_hash(*out)) {
@@ -439,4 +447,27 @@ int at_spec_family_load(const char *path, const at_family **out, at_err *e)
         *out = NULL;
     }
     return rc;
+}
+
+int at_spec_family_load(const char *path, const at_family **out, at_err *e)
+{
+    char *text = NULL;
+    size_t len;
+    at_spec s;
+    int rc = at_read_file(path, &text, &len, e);
+    if (!rc)
+        rc = at_spec_load_file(path, &s, e);
+    if (!rc)
+        rc = make_registered(&s, text, out, e);
+    free(text);
+    return rc;
+}
+
+int at_spec_family_load_mem(const char *text, const char *file,
+                            const char *source, const at_family **out,
+                            at_err *e)
+{
+    at_spec s;
+    int rc = at_spec_load_mem(text, file, source, &s, e);
+    return rc ? rc : make_registered(&s, text, out, e);
 }

@@ -26,5 +26,10 @@ const at_spec *at_spec_of(const at_family *f);
  * of the same kernel name AUTOTUNE_EINVALID. */
 int at_spec_family_load(const char *path, const at_family **out,
                         at_err *e);
+/* The same from a spec's text and its kernel's source (file names the
+ * spec in messages; kernel.source then only names the source). */
+int at_spec_family_load_mem(const char *text, const char *file,
+                            const char *source, const at_family **out,
+                            at_err *e);
 
 #endif

@@ -17,6 +17,7 @@ typedef struct spec_family {
     char types[8];
     char *meaning;
     char *origin;
+    char *text; /* the spec's text (definition) */
     char options[512]; /* the spec's, separated by spaces */
     int cmp_fp; /* lane bytes the outputs are compared in: 0 exact, 4, 8 */
 } spec_family;

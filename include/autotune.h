@@ -129,6 +129,51 @@ int autotune_launch_ws(autotune_kernel *k, const void *in, void *out,
  * load families before other threads use the library. */
 int autotune_family_load(autotune_ctx *ctx, const char *path,
                          const char **family);
+/* The same from memory: a spec's text (YAML or JSON; its kernel.source
+ * only names the source) and the kernel's source. */
+int autotune_family_load_text(autotune_ctx *ctx, const char *spec,
+                              const char *source, const char **family);
+
+/* A family described in C instead of a spec (docs/SPEC.md has each
+ * field's meaning; expressions are text, NULL takes the spec's
+ * default). */
+typedef struct autotune_param {
+    const char *name;  /* a #define in the variant: block_size_x */
+    const int *values;
+    int n;
+} autotune_param;
+
+typedef struct autotune_arg {
+    const char *name, *type; /* "f32", "i32", ... */
+    const char *count; /* elements: a buffer, or a __constant__ symbol */
+    const char *value; /* a scalar's value (count NULL) */
+    const char *dir;   /* "in" (NULL), "out", "inout" */
+    const char *init;  /* "random" (NULL), "zeros", "ones", "iota" */
+    int constant;      /* 1: the __constant__ symbol of that name */
+    int exact;         /* an output bit for bit; else within atol, rtol */
+    double atol, rtol;
+} autotune_arg;
+
+typedef struct autotune_family_desc {
+    const char *kernel, *source; /* the __global__ name, the CUDA source */
+    int dims;                    /* 1 to 3 */
+    long long size[3];           /* the default sizes */
+    const autotune_param *params;
+    int n_params;
+    const char *const *restrictions;
+    int n_restrictions;
+    /* Kernel Tuner's grid_div lists, "block_size_x, tile_size_x", or
+     * explicit grid expressions; the block; dynamic shared memory. */
+    const char *grid_div[3], *grid[3], *block[3], *shared_memory;
+    const autotune_arg *args;
+    int n_args;
+    const char *reference_kernel; /* NULL: not verified (said) */
+    const char *ref_block[3], *ref_grid[3];
+    const char *bytes, *flops;   /* metrics (NULL: none) */
+} autotune_family_desc;
+
+int autotune_family_define(autotune_ctx *ctx, const autotune_family_desc *d,
+                           const char **family);
 /* Launches a kernel of such a family: args[i] is the spec's i-th argument,
  * a device pointer for a buffer, a host pointer to the contents of a
  * __constant__ one (copied on the stream first), NULL for a scalar (the

@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "api_internal.h"
-#include "gen/spec_family.h"
 #include "gpu_worker.h"
 #include "measure.h"
 #include "module.h"
@@ -12,7 +11,7 @@
 /* autotune_create's failure, for autotune_last_error(NULL). */
 static _Thread_local at_err create_err;
 
-static int ctx_fail(autotune_ctx *c, at_err *e)
+int at_ctx_fail(autotune_ctx *c, at_err *e)
 {
     if (c)
         c->err = *e;
@@ -126,7 +125,7 @@ int at_ctx_get(autotune_ctx *c, const at_problem *p, const at_tune_opts *o,
     autotune_kernel *k = calloc(1, sizeof *k);
     if (!k) {
         at_fail(&e, AUTOTUNE_ENOMEM, "autotune_get");
-        return ctx_fail(c, &e);
+        return at_ctx_fail(c, &e);
     }
     k->ctx = c;
     k->p = *p;
@@ -145,7 +144,7 @@ int at_ctx_get(autotune_ctx *c, const at_problem *p, const at_tune_opts *o,
     at_plan_free(&pl);
     if (rc) {
         autotune_kernel_destroy(k);
-        return ctx_fail(c, &e);
+        return at_ctx_fail(c, &e);
     }
     *out = k;
     return 0;
@@ -160,7 +159,7 @@ int autotune_get(autotune_ctx *c, const autotune_problem *p,
     at_problem prob;
     if (at_problem_from_api(&prob, p, &e)) {
         *out = NULL;
-        return ctx_fail(c, &e);
+        return at_ctx_fail(c, &e);
     }
     at_tune_opts o = {.progress = c->progress};
     return at_ctx_get(c, &prob, &o, out);
@@ -187,19 +186,19 @@ int autotune_launch_ws(autotune_kernel *k, const void *in, void *out,
     if (k->ws_bytes && !ws) {
         at_fail(&e, AUTOTUNE_EINVALID, "autotune_launch_ws: NULL workspace "
                 "(%zu bytes needed) [variant %s]", k->ws_bytes, k->name);
-        return ctx_fail(k->ctx, &e);
+        return at_ctx_fail(k->ctx, &e);
     }
     if (!in || !out) {
         at_fail(&e, AUTOTUNE_EINVALID, "autotune_launch: NULL device pointer "
                 "[variant %s]", k->name);
-        return ctx_fail(k->ctx, &e);
+        return at_ctx_fail(k->ctx, &e);
     }
     if (k->p.family->user_args) {
         at_fail(&e, AUTOTUNE_EINVALID, "autotune_launch: %s takes %d "
                 "arguments: use autotune_launch_args [variant %s]",
                 k->p.family->name, k->p.family->user_arg_count(&k->p),
                 k->name);
-        return ctx_fail(k->ctx, &e);
+        return at_ctx_fail(k->ctx, &e);
     }
     at_err_clear(&k->ctx->err);
     int rc = at_device_push(&k->ctx->dev, &e);
@@ -209,82 +208,7 @@ int autotune_launch_ws(autotune_kernel *k, const void *in, void *out,
                                k->name, &e);
         at_device_pop();
     }
-    return rc ? ctx_fail(k->ctx, &e) : 0;
-}
-
-int autotune_family_load(autotune_ctx *c, const char *path,
-                         const char **family)
-{
-    if (!c || !path || !family)
-        return AUTOTUNE_EINVALID;
-    at_err e = {0};
-    const at_family *f;
-    at_err_clear(&c->err);
-    if (at_spec_family_load(path, &f, &e))
-        return ctx_fail(c, &e);
-    *family = f->name;
-    return 0;
-}
-
-/* The __constant__ contents of a user's launch, from host memory. */
-static int user_constants(autotune_kernel *k, const void *const *args,
-                          CUstream stream, at_err *e)
-{
-    at_copy cp[AT_MAX_COPIES];
-    const at_family *f = k->p.family;
-    int n = f->copies ? f->copies(&k->p, cp, AT_MAX_COPIES) : 0;
-    for (int i = 0; i < n; ++i) {
-        if (!cp[i].symbol)
-            continue;
-        CUdeviceptr sym;
-        size_t size;
-        if (!args[cp[i].arg])
-            return at_fail(e, AUTOTUNE_EINVALID, "autotune_launch_args: "
-                           "argument %d (__constant__ %s) is NULL [variant "
-                           "%s]", cp[i].arg, cp[i].symbol, k->name);
-        AT_CU_TRY(e, k->name, cuModuleGetGlobal, &sym, &size, k->mod,
-                  cp[i].symbol);
-        AT_CU_TRY(e, k->name, cuMemcpyHtoDAsync, sym, args[cp[i].arg],
-                  cp[i].bytes < size ? cp[i].bytes : size, stream);
-    }
-    return 0;
-}
-
-int autotune_launch_args(autotune_kernel *k, const void *const *args, int n,
-                         struct CUstream_st *stream)
-{
-    at_err e = {0};
-    if (!k)
-        return AUTOTUNE_EINVALID;
-    const at_family *f = k->p.family;
-    if (!f->user_args || !args || n != f->user_arg_count(&k->p)) {
-        at_fail(&e, AUTOTUNE_EINVALID, "autotune_launch_args: %s takes %d "
-                "arguments, got %d%s [variant %s]", f->name,
-                f->user_args ? f->user_arg_count(&k->p) : 0, n,
-                f->user_args ? "" : " (use autotune_launch)", k->name);
-        return ctx_fail(k->ctx, &e);
-    }
-    uint64_t ptr[16] = {0};
-    for (int i = 0; i < n && i < 16; ++i)
-        ptr[i] = (uint64_t)(uintptr_t)args[i];
-    at_args a;
-    at_launch g;
-    f->user_args(&k->p, &k->pt, ptr, &a);
-    f->launch(&k->p, &k->pt, &g);
-    at_err_clear(&k->ctx->err);
-    int rc = at_device_push(&k->ctx->dev, &e);
-    if (rc)
-        return ctx_fail(k->ctx, &e);
-    rc = user_constants(k, args, (CUstream)stream, &e);
-    CUresult r = CUDA_SUCCESS;
-    if (!rc)
-        r = at_cu.cuLaunchKernel(k->fn, g.grid[0], g.grid[1], g.grid[2],
-                                 g.block[0], g.block[1], g.block[2], g.smem,
-                                 (CUstream)stream, a.ptr, NULL);
-    if (!rc && r != CUDA_SUCCESS)
-        rc = at_cu_fail(&e, r, "cuLaunchKernel", k->name);
-    at_device_pop();
-    return rc ? ctx_fail(k->ctx, &e) : 0;
+    return rc ? at_ctx_fail(k->ctx, &e) : 0;
 }
 
 const char *autotune_kernel_point(const autotune_kernel *k)

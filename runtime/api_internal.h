@@ -30,6 +30,8 @@ struct autotune_kernel {
  * planner's answer, loaded. */
 int at_ctx_get(autotune_ctx *ctx, const at_problem *p, const at_tune_opts *o,
                autotune_kernel **out);
+/* Keeps e as the context's last error (c may be NULL); e's code. */
+int at_ctx_fail(autotune_ctx *c, at_err *e);
 /* Opens a context on an explicit cache path (NULL: the default). */
 int at_ctx_create(autotune_ctx **ctx, int device, const char *cache_path,
                   FILE *progress, at_err *e);

@@ -57,8 +57,9 @@ static void fill_request(wire_request *q, const at_plan_env *env,
         snprintf(q->cubins, sizeof q->cubins, "%s",
                  at_cubins_path(env->cubins));
     snprintf(q->family, sizeof q->family, "%s", p->family->name);
-    if (p->family->origin) {
-        snprintf(q->origin, sizeof q->origin, "%s", p->family->origin);
+    if (p->family->definition) {
+        q->spec_len = strlen(p->family->definition);
+        q->source_len = strlen(p->family->definition_source);
         q->family_hash = at_family_hash(p->family);
     }
     snprintf(q->type, sizeof q->type, "%s", p->type->name);
@@ -172,8 +173,9 @@ static void wait_ended(void)
 
 /* One worker, start to end: its reply in *r (cubin malloc'd), or an
  * error saying how it ended without one. */
-static int one_pass(const char *path, const wire_request *q, FILE *record,
-                    FILE *progress, wire_reply *r, void **cubin, at_err *e)
+static int one_pass(const char *path, const wire_request *q,
+                    const at_family *f, FILE *record, FILE *progress,
+                    wire_reply *r, void **cubin, at_err *e)
 {
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
@@ -193,6 +195,10 @@ static int one_pass(const char *path, const wire_request *q, FILE *record,
     }
     *cubin = NULL;
     int bad = at_wire_io(sv[0], (void *)q, sizeof *q, 1) ||
+              (q->spec_len &&
+               (at_wire_io(sv[0], (void *)f->definition, q->spec_len, 1) ||
+                at_wire_io(sv[0], (void *)f->definition_source,
+                           q->source_len, 1))) ||
               at_wire_io(sv[0], r, sizeof *r, 0) || r->magic != WIRE_MAGIC;
     if (!bad && r->cubin_size) {
         *cubin = malloc(r->cubin_size);
@@ -238,8 +244,8 @@ int at_worker_tune(const at_plan_env *env, const at_problem *p,
         double t0 = at_now_s();
         void *cubin = NULL;
         memset(r, 0, sizeof *r);
-        rc = one_pass(env->worker, &q, o->record, env->progress, r, &cubin,
-                      e);
+        rc = one_pass(env->worker, &q, p->family, o->record, env->progress, r,
+                      &cubin, e);
         if (rc == AUTOTUNE_EFAULT && restarts < AT_WORKER_RESTARTS) {
             lost += at_now_s() - t0;
             ++restarts;

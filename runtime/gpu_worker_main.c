@@ -11,19 +11,31 @@
 #include "gpu_worker_wire.h"
 #include "gen/spec_family.h"
 
+/* A family made at run time is made again here from the definition
+ * that followed the request, and must be the tuner's. */
+static int definition(const wire_request *q, at_err *e)
+{
+    char *text = malloc(q->spec_len + 1), *src = malloc(q->source_len + 1);
+    int rc = 0;
+    const at_family *f;
+    if (!text || !src || at_wire_io(FD_SOCK, text, q->spec_len, 0) ||
+        at_wire_io(FD_SOCK, src, q->source_len, 0))
+        rc = at_fail(e, AUTOTUNE_EIO, "GPU worker: the family's definition "
+                     "did not arrive");
+    if (!rc) {
+        text[q->spec_len] = src[q->source_len] = '\0';
+        rc = at_spec_family_load_mem(text, q->family, src, &f, e);
+    }
+    if (!rc && at_family_hash(f) != q->family_hash)
+        rc = at_fail(e, AUTOTUNE_EINVALID, "GPU worker: family %s is not "
+                     "the tuner's", q->family);
+    free(text);
+    free(src);
+    return rc;
+}
+
 static int problem(const wire_request *q, at_problem *p, at_err *e)
 {
-    /* A family made at run time is made again here, from its file, and
-     * must be the tuner's. */
-    const at_family *f;
-    if (q->origin[0] && !at_family_find(q->family)) {
-        int rc = at_spec_family_load(q->origin, &f, e);
-        if (rc)
-            return rc;
-        if (at_family_hash(f) != q->family_hash)
-            return at_fail(e, AUTOTUNE_EINVALID, "%s changed while it was "
-                           "being tuned", q->origin);
-    }
     int rc = at_problem_begin(p, q->family, q->type, e);
     if (!rc)
         rc = at_problem_set_text(p, q->problem, e);
@@ -109,7 +121,10 @@ int at_worker_main(void)
                        "the tuner %.15s: set AUTOTUNE_WORKER to the autotune "
                        "binary of the same build", AUTOTUNE_VERSION,
                        q.version);
-    } else {
+    } else if (q.spec_len >= (64u << 20) || q.source_len >= (64u << 20)) {
+        r.rc = at_fail(&e, AUTOTUNE_EINVALID, "GPU worker: a definition of "
+                       "more than 64 MiB");
+    } else if (!q.spec_len || !(r.rc = definition(&q, &e))) {
         r.rc = serve(&q, &s, &r.plan, &e);
     }
     snprintf(r.msg, sizeof r.msg, "%s", e.msg);

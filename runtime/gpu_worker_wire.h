@@ -19,10 +19,10 @@ typedef struct wire_request {
     int32_t device, record, progress;
     char cache[1024], cubins[1024];
     char family[32], type[16], problem[512];
-    /* A family made at run time: where from, and a hash of its source
-     * and meaning, which the worker's must match. */
-    char origin[1024];
-    uint64_t family_hash;
+    /* A family made at run time: its definition's bytes follow the
+     * request (the spec's text, then its kernel's source), and the
+     * family the worker makes of them must hash as the tuner's. */
+    uint64_t spec_len, source_len, family_hash;
     int32_t jobs, warm_l2, no_cubin_cache, verify_all;
     uint64_t seed, budget_evals;
     double budget_s, compile_limit_s, kernel_limit_s;

@@ -158,6 +158,21 @@ static void launch_errors_name_the_variant(void **state)
     autotune_destroy(ctx);
 }
 
+/* The caller's own use of the device, as an application's: the primary
+ * context, current on this thread. */
+static void push_primary(CUdevice *d, CUcontext *c)
+{
+    assert_int_equal(at_cu.cuDeviceGet(d, 0) ||
+                     at_cu.cuDevicePrimaryCtxRetain(c, *d) ||
+                     at_cu.cuCtxPushCurrent(*c), 0);
+}
+
+static void pop_primary(CUdevice d, CUcontext c)
+{
+    at_cu.cuCtxPopCurrent(&c);
+    at_cu.cuDevicePrimaryCtxRelease(d);
+}
+
 /* A user's kernel from a spec (issue 15) through the API: the example
  * convolution, tuned at an odd size, launched on the caller's buffers
  * with its filter in constant memory, checked against loops here. */
@@ -204,9 +219,7 @@ static void spec_kernel_through_the_api(void **state)
     CUdevice d;
     CUcontext c;
     CUdeviceptr din, dout;
-    assert_int_equal(at_cu.cuDeviceGet(&d, 0) ||
-                     at_cu.cuDevicePrimaryCtxRetain(&c, d) ||
-                     at_cu.cuCtxPushCurrent(c), 0);
+    push_primary(&d, &c);
     assert_int_equal(at_cu.cuMemAlloc(&din, sizeof in) ||
                      at_cu.cuMemAlloc(&dout, sizeof out) ||
                      at_cu.cuMemcpyHtoD(din, in, sizeof in) ||
@@ -229,8 +242,7 @@ static void spec_kernel_through_the_api(void **state)
     assert_true(err < 1e-3);
     at_cu.cuMemFree(din);
     at_cu.cuMemFree(dout);
-    at_cu.cuCtxPopCurrent(&c);
-    at_cu.cuDevicePrimaryCtxRelease(d);
+    pop_primary(d, c);
     autotune_kernel_destroy(k);
     /* Loading the spec again and answering from the cache: the time is
      * printed (docs/PERFORMANCE.md), not asserted. */
@@ -246,6 +258,69 @@ static void spec_kernel_through_the_api(void **state)
     assert_int_equal(autotune_kernel_figures(k, &fig), 0);
     assert_int_equal(fig.how, AUTOTUNE_HOW_CACHED);
     printf("# spec loaded again and answered from the cache: %.2f ms\n", ms);
+    autotune_kernel_destroy(k);
+    autotune_destroy(ctx);
+}
+
+/* A family described in C, its source a string (C++ linkage): no file
+ * anywhere, so the GPU worker makes it from the definition the tuner
+ * sends; tuned, launched on the caller's buffers, checked exactly. */
+static const char twice_src[] =
+    "__global__ void twice(float *y, const float *x, int n)\n"
+    "{ int i = blockIdx.x * block_size_x + threadIdx.x;\n"
+    "  if (i < n) y[i] = 2 * x[i]; }\n"
+    "__global__ void twice_ref(float *y, const float *x, int n)\n"
+    "{ int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i < n) y[i] = x[i] + x[i]; }\n";
+
+static void family_described_in_c(void **state)
+{
+    (void)state;
+    enum { N = 100003 };
+    static const int bs[] = {64, 128, 256};
+    static const autotune_param params[] = {{"block_size_x", bs, 3}};
+    static const autotune_arg args[] = {
+        {"y", "f32", "size_x", NULL, "out", NULL, 0, 1, 0, 0},
+        {"x", "f32", "size_x", NULL, NULL, NULL, 0, 0, 0, 0},
+        {"n", "i32", NULL, "size_x", NULL, NULL, 0, 0, 0, 0}};
+    autotune_family_desc d = {
+        .kernel = "twice", .source = twice_src, .dims = 1, .size = {N},
+        .params = params, .n_params = 1, .grid_div = {"block_size_x"},
+        .args = args, .n_args = 3, .reference_kernel = "twice_ref"};
+    autotune_ctx *ctx;
+    autotune_options o = {0, cache_path, 0};
+    assert_int_equal(autotune_create(&ctx, &o), 0);
+    const char *fam;
+    if (autotune_family_define(ctx, &d, &fam))
+        fail_msg("define: %s", autotune_last_error(ctx));
+    autotune_problem p = {.family = fam};
+    autotune_kernel *k;
+    if (autotune_get(ctx, &p, &k))
+        fail_msg("autotune_get: %s", autotune_last_error(ctx));
+    static float x[N], y[N];
+    for (int i = 0; i < N; ++i)
+        x[i] = (float)(i % 1000) / 7.0f;
+    CUdevice dev;
+    CUcontext c;
+    CUdeviceptr dx, dy;
+    push_primary(&dev, &c);
+    assert_int_equal(at_cu.cuMemAlloc(&dx, sizeof x) ||
+                     at_cu.cuMemAlloc(&dy, sizeof y) ||
+                     at_cu.cuMemcpyHtoD(dx, x, sizeof x), 0);
+    const void *a[] = {(void *)dy, (void *)dx, NULL};
+    if (autotune_launch_args(k, a, 3, NULL))
+        fail_msg("launch: %s", autotune_last_error(ctx));
+    assert_int_equal(at_cu.cuCtxSynchronize() ||
+                     at_cu.cuMemcpyDtoH(y, dy, sizeof y), 0);
+    int bad = 0;
+    for (int i = 0; i < N; ++i)
+        bad += y[i] != 2 * x[i];
+    printf("# twice (described in C) at %d: %s, %d wrong\n", N,
+           autotune_kernel_point(k), bad);
+    assert_int_equal(bad, 0);
+    at_cu.cuMemFree(dx);
+    at_cu.cuMemFree(dy);
+    pop_primary(dev, c);
     autotune_kernel_destroy(k);
     autotune_destroy(ctx);
 }
@@ -277,6 +352,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(second_process_hits_the_cache),
         cmocka_unit_test(launch_errors_name_the_variant),
         cmocka_unit_test(spec_kernel_through_the_api),
+        cmocka_unit_test(family_described_in_c),
     };
     return AT_RUN_TESTS(tests);
 }

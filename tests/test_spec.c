@@ -12,6 +12,7 @@
 #include "gen/spec.h"
 #include "base/readfile.h"
 #include "gen/expand.h"
+#include "gen/spec_desc.h"
 #include "gen/spec_family.h"
 #include "gen/spec_space.h"
 #include "runtime/compile.h"
@@ -276,6 +277,51 @@ static void cxx_kernels_found(void **state)
     free(src);
 }
 
+/* vector_add.yaml described in C: the same family (same hash, so the
+ * same cache entries); a hostile string stays a string. */
+static const int bsx[] = {64, 128, 256, 512, 1024}, tsx[] = {1, 2, 4, 8};
+static const autotune_param vparams[] = {{"block_size_x", bsx, 5},
+                                         {"tile_size_x", tsx, 4}};
+static const char *const vrestr[] = {"block_size_x * tile_size_x <= 4096"};
+static const autotune_arg vargs[] = {
+    {"c", "f32", "size_x", NULL, "out", NULL, 0, 0, 0, 0},
+    {"a", "f32", "size_x", NULL, NULL, NULL, 0, 0, 0, 0},
+    {"b", "f32", "size_x", NULL, NULL, NULL, 0, 0, 0, 0},
+    {"n", "i32", NULL, "size_x", NULL, NULL, 0, 0, 0, 0},
+};
+
+static void described_in_c(void **state)
+{
+    (void)state;
+    const at_family *file, *mem;
+    at_err e = {0};
+    if (at_spec_family_load(AT_EXAMPLES
+                            "/kernels/vector_add/vector_add.yaml", &file,
+                            &e))
+        fail_msg("%s", e.msg);
+    autotune_family_desc d = {
+        .kernel = "vector_add", .source = file->template_src, .dims = 1,
+        .size = {16777216}, .params = vparams, .n_params = 2,
+        .restrictions = vrestr, .n_restrictions = 1,
+        .grid_div = {"block_size_x, tile_size_x"}, .args = vargs,
+        .n_args = 4, .reference_kernel = "vector_add_ref",
+        .bytes = "3 * size_x * 4", .flops = "size_x"};
+    char *text = at_spec_text_of(&d, &e);
+    assert_non_null(text);
+    if (at_spec_family_load_mem(text, "(desc)", d.source, &mem, &e))
+        fail_msg("%s\n%s", e.msg, text);
+    assert_ptr_equal(mem, file); /* the family registered first */
+    free(text);
+    /* A quote and a newline in a name: the loader refuses the name. */
+    d.kernel = "x\", \"bad\": 1, \"y\nz";
+    text = at_spec_text_of(&d, &e);
+    assert_non_null(text);
+    assert_int_equal(at_spec_family_load_mem(text, "(desc)", d.source, &mem,
+                                             &e), AUTOTUNE_EINVALID);
+    assert_non_null(strstr(e.msg, "kernel.name"));
+    free(text);
+}
+
 static void bad(const char *text, const char *want)
 {
     at_spec s;
@@ -482,6 +528,7 @@ int main(void)
         cmocka_unit_test(options_reach_nvrtc),
         cmocka_unit_test(loading_again),
         cmocka_unit_test(cxx_kernels_found),
+        cmocka_unit_test(described_in_c),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, setup, teardown);
