@@ -66,6 +66,7 @@ void at_args_put(at_args *a, const void *v, size_t n)
 {
     memcpy(a->store[a->n], v, n);
     a->ptr[a->n] = a->store[a->n];
+    a->bytes[a->n] = (unsigned char)n;
     a->n++;
 }
 

@@ -38,6 +38,7 @@ typedef struct at_args {
     int n;
     void *ptr[12];
     unsigned char store[12][8];
+    unsigned char bytes[12]; /* each argument's size */
 } at_args;
 
 /* Device state a run needs besides its arguments, copied from the input

@@ -1,5 +1,6 @@
 /* What a spec's family cannot do, found when it is made, and its
  * problem's fields (spec_family.h). */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +40,19 @@ static int options(spec_family *sf, at_err *e)
 }
 
 /* What the family cannot do with a spec that loaded. */
+/* Whether name stands in src as an identifier of its own. */
+static int mentions(const char *src, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *c = src; (c = strstr(c, name)); c += n) {
+        int before = c > src && (isalnum((unsigned char)c[-1]) || c[-1] == '_');
+        int after = isalnum((unsigned char)c[n]) || c[n] == '_';
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
 int sf_check(spec_family *sf, at_err *e)
 {
     const at_spec *s = &sf->s;
@@ -47,6 +61,13 @@ int sf_check(spec_family *sf, at_err *e)
         return rc;
     /* The kernel's name is the family's, which caches and records keep
      * in 32 bytes. */
+    const char *named[] = {s->kernel, s->reference_kernel};
+    for (int i = 0; i < 2; ++i)
+        if (named[i] && !mentions(s->source, named[i]))
+            return at_fail(e, AUTOTUNE_EINVALID, "%s: %s: the source %s "
+                           "never names '%s'", s->file,
+                           i ? "verify.reference_kernel" : "kernel.name",
+                           s->source_file, named[i]);
     if (strlen(s->kernel) > 31)
         return at_fail(e, AUTOTUNE_EINVALID, "%s: kernel.name: '%s' is %zu "
                        "characters; a family's name has at most 31", s->file,

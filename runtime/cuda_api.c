@@ -14,6 +14,8 @@ static at_err load_err;
 #define AT_STR2_(x) #x
 #define AT_STR_(x) AT_STR2_(x)
 
+CUresult (*at_cu_param_info)(CUfunction, size_t, size_t *, size_t *);
+
 static void load(void)
 {
     const char *env = getenv("AUTOTUNE_LIBCUDA");
@@ -34,6 +36,8 @@ static void load(void)
     }
     AT_CU_FUNCS(AT_CU_SYM_)
 #undef AT_CU_SYM_
+    at_cu_param_info = (__typeof__(at_cu_param_info))at_dl_sym(
+        h, "cuFuncGetParamInfo");
     CUresult r = at_cu.cuInit(0);
     if (r == CUDA_ERROR_NO_DEVICE)
         at_fail(&load_err, AUTOTUNE_ENO_DEVICE,

@@ -31,6 +31,10 @@ typedef struct at_cu_api {
 } at_cu_api;
 #undef AT_CU_MEMBER_
 
+/* cuFuncGetParamInfo (drivers of CUDA 12.4 and later; NULL before): a
+ * kernel's parameters, to check a launch's arguments against. */
+extern CUresult (*at_cu_param_info)(CUfunction, size_t, size_t *, size_t *);
+
 /* Loads libcuda.so.1 and cuInit()s once; AUTOTUNE_ENO_DRIVER with the
  * dlopen error if it is absent. Thread-safe. */
 int at_cu_load(at_err *e);

@@ -146,6 +146,36 @@ double at_copy_gbps(const at_problem *p, double ms)
 
 int at_measure_past_l2(const at_measure *b) { return b->past_l2; }
 
+/* The family's arguments against the kernel's parameters, where the
+ * driver can say them: a spec whose arguments do not match its kernel's
+ * signature is refused before anything runs (AUTOTUNE_EINVALID). */
+static int signature(const at_problem *p, const at_point *pt, CUfunction fn,
+                     const char *variant, at_err *e)
+{
+    at_args a;
+    size_t off, size;
+    if (!at_cu_param_info)
+        return 0;
+    p->family->args(p, pt, 0, 0, 0, 0, &a);
+    for (int i = 0; i <= a.n; ++i) {
+        CUresult r = at_cu_param_info(fn, (size_t)i, &off, &size);
+        if (i == a.n && r == CUDA_SUCCESS)
+            return at_fail(e, AUTOTUNE_EINVALID, "[variant %s] the kernel "
+                           "takes more than the %d arguments %s passes",
+                           variant, a.n, p->family->name);
+        if (i < a.n && r != CUDA_SUCCESS)
+            return at_fail(e, AUTOTUNE_EINVALID, "[variant %s] the kernel "
+                           "takes %d arguments, %s passes %d", variant, i,
+                           p->family->name, a.n);
+        if (i < a.n && size != a.bytes[i])
+            return at_fail(e, AUTOTUNE_EINVALID, "[variant %s] argument %d "
+                           "of %s is %u bytes, the kernel's parameter %zu",
+                           variant, i + 1, p->family->name, a.bytes[i],
+                           size);
+    }
+    return 0;
+}
+
 int at_measure_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
                      const char *variant, at_err *e)
 {
@@ -153,7 +183,7 @@ int at_measure_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
     p->family->launch(p, pt, &g);
     AT_CU_TRY(e, variant, cuFuncSetAttribute, fn,
               CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)g.smem);
-    return 0;
+    return signature(p, pt, fn, variant, e);
 }
 
 size_t at_workspace_bytes(const at_problem *p, const at_point *pt)

@@ -339,6 +339,9 @@ static const bad_case bad[] = {
     {"spec: unknown name in a restriction",
      {"kernel", SPECS "/bad_restriction.yaml", "--arch", "sm_90"},
      {"bad_restriction.yaml:12:", "unknown name 'tile'"}},
+    {"spec: a kernel name the source never names",
+     {"kernel", SPECS "/bad_kernel_name.yaml", "--arch", "sm_90"},
+     {"kernel.name", "never names 'vector_sum'"}},
     {"spec: --size with more sizes than the spec has",
      {"kernel", AT_EXAMPLES "/kernels/vector_add/vector_add.yaml", "--size",
       "10x10", "--arch", "sm_90"},
@@ -767,7 +770,7 @@ int main(void)
         printf("Bail out! AUTOTUNE_BIN=%s: %s\n", bin, strerror(errno));
         return 1;
     }
-    _Static_assert(sizeof bad / sizeof bad[0] == 39, "a BAD() per case");
+    _Static_assert(sizeof bad / sizeof bad[0] == 40, "a BAD() per case");
     const struct CMUnitTest tests[] = {
         BAD(0),  BAD(1),  BAD(2),  BAD(3),  BAD(4),  BAD(5),
         BAD(6),  BAD(7),  BAD(8),  BAD(9),  BAD(10), BAD(11),
@@ -775,7 +778,7 @@ int main(void)
         BAD(18), BAD(19), BAD(20), BAD(21), BAD(22), BAD(23),
         BAD(24), BAD(25), BAD(26), BAD(27), BAD(28), BAD(29),
         BAD(30), BAD(31), BAD(32), BAD(33), BAD(34), BAD(35),
-        BAD(36), BAD(37), BAD(38),
+        BAD(36), BAD(37), BAD(38), BAD(39),
         TEST(replay_table_and_json),
         TEST(replay_missing_record),
         TEST(missing_cache_dir),

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The GPU suite (`make gpu-check`, or this script where the binaries were
 # built elsewhere and carried; `sh tests/gpu/run.sh TEST...` runs some): every point verified, the API, the cache
-# across processes, the examples. Needs a CUDA GPU; skips without one.
+# across processes, the examples, users' kernels from spec files. Needs a
+# CUDA GPU; skips without one.
 cd "$(dirname "$0")/../.." || exit 1
 AT_GPU_TMP=${AT_GPU_TMP:-$(mktemp -d)}
 export AT_GPU_TMP
@@ -16,5 +17,5 @@ export AUTOTUNE_WORKER=${AUTOTUNE_WORKER:-$PWD/build/autotune}
 # takes about 16 minutes, sanitize.sh 6 of them; a lease's call has 10).
 [ $# -gt 0 ] || set -- build/tests/gpu_variants build/tests/gpu_reduce build/tests/gpu_api \
     tests/gpu/examples.sh tests/gpu/json.sh tests/gpu/bench_smoke.sh \
-    tests/gpu/faults.sh tests/gpu/sanitize.sh
+    tests/gpu/faults.sh tests/gpu/specs.sh tests/gpu/sanitize.sh
 exec prove -v "$@"

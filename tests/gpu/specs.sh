@@ -4,7 +4,8 @@
 # reference kernel), its winner verified again at a second size (a tune
 # there verifies every point), and its emitted .cu built with nvcc; a spec
 # with planted faults must lose exactly its wrong points; a kernel of C++
-# linkage is found by its lowered name. Skips without a GPU.
+# linkage is found by its lowered name; arguments that do not match the
+# kernel's parameters are refused. Skips without a GPU.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/gpu/tap.sh
 T=${AT_GPU_TMP:-$(mktemp -d)}
@@ -17,7 +18,7 @@ out=$($A kernel examples/kernels/vector_add/vector_add.yaml --arch auto \
       -o "$T/vector_add.cu" 2>&1)
 rc=$?
 skip_without_gpu $rc "$out"
-plan 17
+plan 18
 report $rc "vector_add: tuned, its leaders verified" "$out"
 # The second size: odd, so no tile divides it.
 for k in "convolution 1000x777" "matmul 1024x1024" "stencil 1000x777" \
@@ -52,3 +53,10 @@ out=$($A kernel tests/data/specs/cxx.yaml --arch auto --verify-all \
       -o "$T/cxx.cu" 2>&1)
 report $? "a kernel of C++ linkage (no extern \"C\"): tuned, every point verified" \
     "$(printf '%s\n' "$out" | grep -E 'tuned in|best:')"
+out=$($A kernel tests/data/specs/bad_signature.yaml --arch auto \
+      -o "$T/bad.cu" 2>&1)
+rc=$?
+[ "$rc" -ne 0 ] && printf '%s\n' "$out" | grep -q "the kernel takes 4 arguments" &&
+    [ ! -e "$T/bad.cu" ]
+report $? "one argument more than the kernel takes: refused (exit $rc), nothing written" \
+    "$(printf '%s\n' "$out" | tail -2)"
