@@ -1,11 +1,62 @@
 /* libFuzzer: spec files (gen/spec.h) as YAML or JSON text; a spec that
- * loads has its space enumerated (small spaces only) and freed. */
+ * loads has its space enumerated (small spaces only), then becomes a
+ * family (gen/spec_family.h, not registered): its default problem made,
+ * its first points named, checked against the constraint, launched,
+ * given arguments, copies and the input's first contents, its launcher
+ * written; then freed. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gen/spec.h"
+#include "gen/spec_family.h"
 #include "gen/spec_space.h"
+
+/* The family's hooks on its default problem, for the first few points. */
+static void exercise(const at_family *f)
+{
+    at_problem p = {.family = f, .type = at_type_find(f->types)};
+    at_err e = {0};
+    for (int i = 0; i < f->n_fields; ++i)
+        p.v[i] = f->fields[i].def;
+    if (!p.type || f->finish(&p, &e))
+        return;
+    at_limits l;
+    at_limits_for_arch(90, &l);
+    at_point *pts = NULL;
+    size_t n = 0;
+    if (at_space_points(f, &p, &l, &pts, &n, &e) || !n) {
+        free(pts);
+        return;
+    }
+    char buf[4096];
+    for (size_t i = 0; i < n && i < 4; ++i) {
+        at_launch g;
+        at_args a;
+        at_copy c[AT_MAX_COPIES];
+        f->point_name(f, &pts[i], buf, sizeof buf);
+        f->valid(&p, &pts[i], &l, buf, sizeof buf);
+        f->launch(&p, &pts[i], &g);
+        f->args(&p, &pts[i], 1 << 20, 2 << 20, 0, 0, &a);
+        f->copies(&p, c, AT_MAX_COPIES);
+        f->defines(&p, &pts[i], 0, buf, sizeof buf);
+    }
+    f->where(&p, 0, buf, sizeof buf);
+    f->usage(&p, "fuzz", buf, sizeof buf);
+    if (p.in_bytes <= (1u << 16)) {
+        uint32_t *w = calloc(p.in_bytes / 4 + 1, 4);
+        if (w)
+            f->input(&p, 0, w, 0, p.in_bytes / 4);
+        free(w);
+    }
+    FILE *sink = fopen("/dev/null", "w");
+    if (sink) {
+        f->emit_launcher(sink, &p, &pts[0], "fuzz");
+        fclose(sink);
+    }
+    free(pts);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -27,7 +78,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (total <= 4096 && at_limits_for_arch(90, &l) &&
             at_spec_space_make(&s, s.size, &l, &sp, &e) == 0)
             at_spec_space_free(&sp);
-        at_spec_free(&s);
+        const at_family *f;
+        if (total <= 4096 && at_spec_family_make(&s, &f, &e) == 0) {
+            exercise(f);
+            at_spec_family_free(f);
+        } else {
+            at_spec_free(&s);
+        }
     } else if (!e.msg[0]) {
         abort(); /* an error always says what */
     }
