@@ -51,7 +51,8 @@ GEN_SRC_ := gen/types.c gen/problem.c gen/space.c gen/family.c \
             gen/transpose_emit.c gen/transpose_strip.c gen/reduce.c \
             gen/reduce_problem.c gen/reduce_check.c gen/reduce_emit.c \
             gen/spec_yaml.c gen/spec.c gen/spec_parts.c gen/spec_space.c \
-            gen/spec_family.c gen/spec_check.c gen/spec_layout.c \
+            gen/spec_family.c gen/spec_problem.c gen/spec_check.c \
+            gen/spec_layout.c \
             gen/spec_emit.c gen/spec_desc.c \
             gen/expand.c \
             gen/emit.c gen/ident.c

@@ -6,7 +6,6 @@
 
 #include "gen/spec_family_impl.h"
 
-
 /* Whether x reads a slot in [lo, hi). */
 static int reads(const at_expr *x, int lo, int hi)
 {
@@ -29,6 +28,13 @@ static int options(spec_family *sf, at_err *e)
             return at_fail(e, AUTOTUNE_EINVALID, "%s: kernel.options: '%s': "
                            "one option a list item, without spaces",
                            s->file, o);
+        /* Headers from elsewhere: the cache key would not cover them. */
+        if (!strncmp(o, "-I", 2) || !strncmp(o, "--include-path", 14) ||
+            !strncmp(o, "-include", 8) || !strncmp(o, "--pre-include", 13))
+            return at_fail(e, AUTOTUNE_EINVALID, "%s: kernel.options: '%s': "
+                           "include paths and headers are not supported "
+                           "(the cache key would not cover the headers)",
+                           s->file, o);
         k += (size_t)snprintf(sf->options + k, sizeof sf->options - k,
                               "%s%s", k ? " " : "", o);
         if (k >= sizeof sf->options)
@@ -39,7 +45,6 @@ static int options(spec_family *sf, at_err *e)
     return 0;
 }
 
-/* What the family cannot do with a spec that loaded. */
 /* Whether name stands in src as an identifier of its own. */
 static int mentions(const char *src, const char *name)
 {
@@ -53,35 +58,62 @@ static int mentions(const char *src, const char *name)
     return 0;
 }
 
-int sf_check(spec_family *sf, at_err *e)
+/* Decimal digits of v (with its sign). */
+static size_t digits(int64_t v)
 {
-    const at_spec *s = &sf->s;
-    int rc = options(sf, e);
-    if (rc)
-        return rc;
-    /* The kernel's name is the family's, which caches and records keep
-     * in 32 bytes. */
-    const char *named[] = {s->kernel, s->reference_kernel};
-    for (int i = 0; i < 2; ++i)
-        if (named[i] && !mentions(s->source, named[i]))
-            return at_fail(e, AUTOTUNE_EINVALID, "%s: %s: the source %s "
-                           "never names '%s'", s->file,
-                           i ? "verify.reference_kernel" : "kernel.name",
-                           s->source_file, named[i]);
-    if (strlen(s->kernel) > 31)
-        return at_fail(e, AUTOTUNE_EINVALID, "%s: kernel.name: '%s' is %zu "
-                       "characters; a family's name has at most 31", s->file,
-                       s->kernel, strlen(s->kernel));
+    char b[24];
+    return (size_t)snprintf(b, sizeof b, "%lld", (long long)v);
+}
+
+/* What the project keeps in fixed-size text must fit: point names (128
+ * bytes), parameter text (256), a variant's #defines (1024), the
+ * problem's key text (512). Said here rather than cut later. */
+static int fits(const at_spec *s, at_err *e)
+{
+    size_t name = 0, params = 0, defs = 40 + 2 * strlen(s->kernel), key = 0;
+    for (int i = 0; i < s->n_params; ++i) {
+        size_t w = 0;
+        for (int k = 0; k < s->params[i].n; ++k)
+            w = digits(s->params[i].values[k]) > w
+                    ? digits(s->params[i].values[k]) : w;
+        size_t n = strlen(s->params[i].name);
+        name += n + w + 1;
+        params += n + w + 2;
+        defs += n + w + 10;
+    }
+    for (int i = 0; i < s->n_defines; ++i)
+        defs += strlen(s->defines[i].name) + digits(s->defines[i].value) + 10;
+    for (int i = 0; i < s->n_scalars; ++i)
+        key += strlen(s->scalar_names[i]) + 22;
+    key += 3 * 30;
+    if (name > 127 || params > 255 || defs > 1023 || key > 511)
+        return at_fail(e, AUTOTUNE_EINVALID, "%s: the %s too long: a point's "
+                       "name needs %zu of 127 characters, its #defines %zu "
+                       "of 1023, the problem's key %zu of 511", s->file,
+                       key > 511 ? "scalars' names are" : "parameters' and "
+                       "defines' names are", name, defs, key);
+    return 0;
+}
+
+/* Expressions that must not read device limits (only restrictions may)
+ * or, for counts and metrics, parameters. */
+static int reads_ok(const at_spec *s, at_err *e)
+{
     const int lim = s->n_params + 3 + s->n_scalars, end = lim + 3;
     const at_expr *launch[] = {s->block[0], s->block[1], s->block[2],
                                s->grid[0], s->grid[1], s->grid[2], s->smem,
-                               s->bytes, s->flops};
-    for (size_t i = 0; i < sizeof launch / sizeof *launch; ++i)
-        if (launch[i] && reads(launch[i], lim, end))
-            return at_fail(e, AUTOTUNE_EINVALID, "%s: '%s': the launch "
-                           "and metrics cannot read a device limit (a "
-                           "restriction can)", s->file,
-                           at_expr_text(launch[i]));
+                               s->ref_block[0], s->ref_block[1],
+                               s->ref_block[2], s->ref_grid[0],
+                               s->ref_grid[1], s->ref_grid[2], s->bytes,
+                               s->flops};
+    const size_t n = sizeof launch / sizeof *launch;
+    for (size_t i = 0; i < n; ++i)
+        if (launch[i] && (reads(launch[i], lim, end) ||
+                          (i >= n - 2 && reads(launch[i], 0, s->n_params))))
+            return at_fail(e, AUTOTUNE_EINVALID, "%s: '%s': the launch and "
+                           "metrics cannot read a device limit (a "
+                           "restriction can), metrics no parameter",
+                           s->file, at_expr_text(launch[i]));
     for (int i = 0; i < s->n_args; ++i) {
         const at_spec_arg *a = &s->args[i];
         const at_expr *x = a->count ? a->count : a->value;
@@ -90,22 +122,57 @@ int sf_check(spec_family *sf, at_err *e)
                            s->file, a->line, a->name, at_expr_text(x),
                            a->count ? "a count reads sizes and scalars only"
                                     : "a value cannot read a device limit");
-        if (a->kind == AT_ARG_SCALAR && a->type->fp == 2)
+    }
+    return 0;
+}
+
+/* Scalars of the types a launch can pass, and tolerances the comparison
+ * can apply (one float width for every output with one). */
+static int types_ok(spec_family *sf, at_err *e)
+{
+    const at_spec *s = &sf->s;
+    for (int i = 0; i < s->n_args; ++i) {
+        const at_spec_arg *a = &s->args[i];
+        const at_type *t = a->type;
+        if (a->kind == AT_ARG_SCALAR && (t->bytes > 8 || t->fp == 2 ||
+                                         (t->fp && t->fp != t->bytes)))
             return at_fail(e, AUTOTUNE_EINVALID, "%s:%d: %s: a scalar of "
-                           "type %s is not supported (f32, f64 or an "
-                           "integer type)", s->file, a->line, a->name,
-                           a->type->name);
+                           "type %s is not supported (f32, f64, i8, u8 or "
+                           "i32)", s->file, a->line, a->name, t->name);
         if (!sf_is_output(a) || a->exact)
             continue;
-        int fp = a->type->fp;
-        if ((fp != 4 && fp != 8) || (sf->cmp_fp && sf->cmp_fp != fp))
+        if ((t->fp != 4 && t->fp != 8) || (sf->cmp_fp && sf->cmp_fp != t->fp))
             return at_fail(e, AUTOTUNE_EINVALID, "%s:%d: %s: atol/rtol need "
                            "f32 or f64 lanes, one of them for every output "
                            "with a tolerance (%s here); make it exact",
-                           s->file, a->line, a->name, a->type->name);
-        sf->cmp_fp = fp;
+                           s->file, a->line, a->name, t->name);
+        sf->cmp_fp = t->fp;
     }
     return 0;
+}
+
+int sf_check(spec_family *sf, at_err *e)
+{
+    const at_spec *s = &sf->s;
+    int rc = options(sf, e);
+    if (rc)
+        return rc;
+    const char *named[] = {s->kernel, s->reference_kernel};
+    for (int i = 0; i < 2; ++i)
+        if (named[i] && !mentions(s->source, named[i]))
+            return at_fail(e, AUTOTUNE_EINVALID, "%s: %s: the source %s "
+                           "never names '%s'", s->file,
+                           i ? "verify.reference_kernel" : "kernel.name",
+                           s->source_file, named[i]);
+    /* The kernel's name is the family's, which caches and records keep
+     * in 32 bytes. */
+    if (strlen(s->kernel) > 31)
+        return at_fail(e, AUTOTUNE_EINVALID, "%s: kernel.name: '%s' is %zu "
+                       "characters; a family's name has at most 31", s->file,
+                       s->kernel, strlen(s->kernel));
+    if ((rc = fits(s, e)) || (rc = reads_ok(s, e)))
+        return rc;
+    return types_ok(sf, e);
 }
 
 void sf_fill_fields(spec_family *sf)

@@ -3,6 +3,8 @@
  * what the fields mean is the loader's to check, with its messages. */
 #include "gen/spec_desc.h"
 
+#include "base/expr.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,7 +95,7 @@ static void launch(out *o, const autotune_family_desc *d)
         const char *c = d->grid_div[k];
         for (int i = 0; *c; ++i) {
             size_t n = strcspn(c, ",");
-            char item[512];
+            char item[AT_EXPR_MAX_TEXT + 1];
             snprintf(item, sizeof item, "%.*s", (int)n, c);
             put(o, i ? ", " : "");
             str(o, item);

@@ -13,12 +13,23 @@ static const char *slot_name(void *ctx, int i)
     return at_spec_slot_name(ctx, i);
 }
 
-/* x as C into buf (cut at n: the caller's buffers hold a spec's line). */
-static const char *c_of(const at_spec *s, const at_expr *x, char *buf,
-                        size_t n)
+/* x as C, whole: malloc'd (NULL on no memory). */
+static char *c_dup(const at_spec *s, const at_expr *x)
 {
-    at_expr_c(x, slot_name, (void *)s, buf, n);
+    size_t n = at_expr_c(x, slot_name, (void *)s, NULL, 0) + 1;
+    char *buf = malloc(n);
+    if (buf)
+        at_expr_c(x, slot_name, (void *)s, buf, n);
     return buf;
+}
+
+/* x as C into f, after text (NULL x: dflt). */
+static void put_c(FILE *f, const char *text, const at_spec *s,
+                  const at_expr *x, const char *dflt)
+{
+    char *c = x ? c_dup(s, x) : NULL;
+    fprintf(f, "%s%s", text, c ? c : dflt);
+    free(c);
 }
 
 static const char *const dir_names[] = {"in", "out", "inout"};
@@ -52,8 +63,12 @@ static int add(grow *g, const char *fmt, const char *a, const char *b)
 static int add_expr(grow *g, const at_spec *s, const char *label,
                     const at_expr *x)
 {
-    char c[2048];
-    return x ? add(g, "%s %s\n", label, c_of(s, x, c, sizeof c)) : 0;
+    if (!x)
+        return 0;
+    char *c = c_dup(s, x);
+    int bad = !c || add(g, "%s %s\n", label, c);
+    free(c);
+    return bad ? -1 : 0;
 }
 
 char *sf_canonical(const at_spec *s)
@@ -144,7 +159,7 @@ static void signature(const at_spec *s, char *buf, size_t n)
         k += (size_t)snprintf(buf + k, n - k, "long long %s, ",
                               s->scalar_names[i]);
     if (k < n)
-        snprintf(buf + k, n - k, "cudaStream_t stream");
+        snprintf(buf + k, n - k, "cudaStream_t at_stream");
 }
 
 void sf_usage(const at_problem *p, const char *name, char *buf, size_t n)
@@ -158,40 +173,42 @@ void sf_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
                       const char *name)
 {
     const at_spec *s = &sf_of(p)->s;
-    char sig[1024], c[3][2048];
+    char sig[1024];
     (void)pt; /* the point is the #defines above */
     signature(s, sig, sizeof sig);
+    /* Its own names start with at_, which no spec name may (gen/ident.c):
+     * a parameter's #define cannot reach them. */
     fprintf(f, "\n/* Launcher (autotune): the spec's launch geometry at the "
             "point above. */\n"
             "#define at_min_(a, b) ((a) < (b) ? (a) : (b))\n"
             "#define at_max_(a, b) ((a) > (b) ? (a) : (b))\n\n"
-            "extern \"C\" cudaError_t %s(%s)\n{\n", name, sig);
+            "extern \"C\" cudaError_t %s(%s)\n{\n    cudaError_t at_r;\n",
+            name, sig);
     for (int i = 0; i < s->n_args; ++i) {
         const at_spec_arg *a = &s->args[i];
         if (a->kind != AT_ARG_CONSTANT)
             continue;
-        fprintf(f, "    cudaError_t c_%s = cudaMemcpyToSymbolAsync(%s, "
-                "%s_host, sizeof(%s) * (size_t)(%s), 0, "
-                "cudaMemcpyHostToDevice, stream);\n    if (c_%s != "
-                "cudaSuccess)\n        return c_%s;\n", a->name, a->name,
-                a->name, a->type->ctype, c_of(s, a->count, c[0], sizeof c[0]),
-                a->name, a->name);
+        fprintf(f, "    at_r = cudaMemcpyToSymbolAsync(%s, %s_host, "
+                "sizeof(%s) * (size_t)(", a->name, a->name, a->type->ctype);
+        put_c(f, "", s, a->count, "0");
+        fprintf(f, "), 0, cudaMemcpyHostToDevice, at_stream);\n"
+                "    if (at_r != cudaSuccess)\n        return at_r;\n");
     }
-    fprintf(f, "    dim3 block((unsigned)%s, (unsigned)%s, (unsigned)%s);\n",
-            c_of(s, s->block[0], c[0], sizeof c[0]),
-            c_of(s, s->block[1], c[1], sizeof c[1]),
-            c_of(s, s->block[2], c[2], sizeof c[2]));
-    fprintf(f, "    dim3 grid((unsigned)%s, (unsigned)%s, (unsigned)%s);\n",
-            c_of(s, s->grid[0], c[0], sizeof c[0]),
-            c_of(s, s->grid[1], c[1], sizeof c[1]),
-            c_of(s, s->grid[2], c[2], sizeof c[2]));
-    fprintf(f, "    size_t smem = (size_t)%s;\n",
-            s->smem ? c_of(s, s->smem, c[0], sizeof c[0]) : "0");
-    fprintf(f, "    if (smem > 48 * 1024) {\n        cudaError_t r = "
+    static const char *const what[2] = {"at_block", "at_grid"};
+    for (int w = 0; w < 2; ++w) {
+        at_expr *const *x = w ? s->grid : s->block;
+        fprintf(f, "    dim3 %s(", what[w]);
+        for (int d = 0; d < 3; ++d)
+            put_c(f, d ? ", (unsigned)" : "(unsigned)", s, x[d], "1");
+        fprintf(f, ");\n");
+    }
+    put_c(f, "    size_t at_smem = (size_t)", s, s->smem, "0");
+    fprintf(f, ";\n    if (at_smem > 48 * 1024) {\n        at_r = "
             "cudaFuncSetAttribute(%s_kernel, "
-            "cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);\n"
-            "        if (r != cudaSuccess)\n            return r;\n    }\n"
-            "    %s_kernel<<<grid, block, smem, stream>>>(", name, name);
+            "cudaFuncAttributeMaxDynamicSharedMemorySize, (int)at_smem);\n"
+            "        if (at_r != cudaSuccess)\n            return at_r;\n"
+            "    }\n    %s_kernel<<<at_grid, at_block, at_smem, "
+            "at_stream>>>(", name, name);
     int first = 1;
     for (int i = 0; i < s->n_args; ++i) {
         const at_spec_arg *a = &s->args[i];
@@ -199,11 +216,12 @@ void sf_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             continue;
         fprintf(f, "%s", first ? "" : ", ");
         first = 0;
-        if (a->kind == AT_ARG_BUFFER)
+        if (a->kind == AT_ARG_BUFFER) {
             fprintf(f, "(%s *)%s", a->type->ctype, a->name);
-        else
-            fprintf(f, "(%s)%s", a->type->ctype,
-                    c_of(s, a->value, c[0], sizeof c[0]));
+        } else {
+            fprintf(f, "(%s)", a->type->ctype);
+            put_c(f, "", s, a->value, "0");
+        }
     }
     fprintf(f, ");\n    return cudaGetLastError();\n}\n");
 }

@@ -39,78 +39,6 @@ void sf_slots(const spec_family *sf, const at_problem *p, const int *pt,
         slots[s->n_params + 3 + k] = p->v[s->dims + k];
 }
 
-static int from_api(const autotune_problem *u, at_problem *p, at_err *e)
-{
-    (void)p;
-    if (u->rows || u->cols || u->ld_in || u->ld_out || u->batch ||
-        u->stride_in || u->stride_out)
-        return at_fail(e, AUTOTUNE_EINVALID, "a spec's problem is its "
-                       "sizes and scalars, given in options "
-                       "(\"size_x=4096 ...\"): rows, cols, ld_*, batch and "
-                       "stride_* must be 0");
-    return 0;
-}
-
-/* An empty space is the spec's mistake, not the tuner's: said here,
- * with the restriction that removed the most, for the limits of sm_90
- * (the restrictions on limits then rarely bite). */
-static int space_not_empty(const spec_family *sf, const at_problem *p,
-                           at_err *e)
-{
-    at_spec s = sf->s; /* a shallow copy: the problem's scalars */
-    int64_t size[3] = {1, 1, 1};
-    for (int d = 0; d < s.dims; ++d)
-        size[d] = p->v[d];
-    for (int k = 0; k < s.n_scalars; ++k)
-        s.scalars[k] = p->v[s.dims + k];
-    at_limits l;
-    at_spec_space sp;
-    at_limits_for_arch(90, &l);
-    int rc = at_spec_space_make(&s, size, &l, &sp, e);
-    if (!rc)
-        at_spec_space_free(&sp);
-    return rc;
-}
-
-static int finish(at_problem *p, at_err *e)
-{
-    sf_layout lay;
-    int rc = sf_layout_make(sf_of(p), p, &lay, e);
-    if (!rc)
-        rc = space_not_empty(sf_of(p), p, e);
-    if (rc)
-        return rc;
-    p->in_bytes = lay.in_bytes;
-    p->out_bytes = lay.out_bytes;
-    return 0;
-}
-
-/* "4096x4096": the sizes; returns the length written. */
-static size_t sizes_text(const at_problem *p, char *buf, size_t n)
-{
-    const at_spec *s = &sf_of(p)->s;
-    size_t k = 0;
-    buf[0] = '\0';
-    for (int d = 0; d < s->dims && k < n; ++d)
-        k += (size_t)snprintf(buf + k, n - k, "%s%" PRId64, d ? "x" : "",
-                              p->v[d]);
-    return k;
-}
-
-static void describe(const at_problem *p, char *buf, size_t n)
-{
-    const at_spec *s = &sf_of(p)->s;
-    size_t k = sizes_text(p, buf, n);
-    for (int i = 0; i < s->n_scalars && k < n; ++i)
-        k += (size_t)snprintf(buf + k, n - k, " %s=%" PRId64,
-                              s->scalar_names[i], p->v[s->dims + i]);
-}
-
-static void file_stem(const at_problem *p, char *buf, size_t n)
-{
-    sizes_text(p, buf, n);
-}
-
 /* The launch at pt from the slots; 0, or -1 with the reason in why. */
 static int geometry(const at_spec *s, const int64_t *slots, at_launch *g,
                     char *why, size_t n)
@@ -196,10 +124,16 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
         return 0;
     }
     for (int i = 0; i < s->n_args; ++i) {
+        const at_spec_arg *a = &s->args[i];
         int64_t v;
         at_err e = {0};
-        if (s->args[i].value && at_expr_eval(s->args[i].value, slots, &v, &e)) {
-            snprintf(why, n, "argument %s: %s", s->args[i].name, e.msg);
+        if (a->value && at_expr_eval(a->value, slots, &v, &e)) {
+            snprintf(why, n, "argument %s: %s", a->name, e.msg);
+            return 0;
+        }
+        if (a->value && !sf_scalar_fits(a->type, v)) {
+            snprintf(why, n, "argument %s: %" PRId64 " does not fit %s",
+                     a->name, v, a->type->name);
             return 0;
         }
     }
@@ -260,6 +194,18 @@ static void defines(const at_problem *p, const at_point *pt, unsigned paths_,
                               s->defines[i].name, s->defines[i].value);
     if (k < n)
         snprintf(buf + k, n - k, "#define %s AT_KERNEL\n", s->kernel);
+}
+
+int sf_scalar_fits(const at_type *t, int64_t v)
+{
+    if (t->fp)
+        return 1; /* floats round, as C's conversion would */
+    if (t->bytes == 1)
+        return strcmp(t->name, "u8") == 0 ? v >= 0 && v <= 255
+                                          : v >= -128 && v <= 127;
+    if (t->bytes == 4)
+        return v >= INT32_MIN && v <= INT32_MAX;
+    return 1;
 }
 
 /* A scalar argument's bytes in its type. */
@@ -360,10 +306,10 @@ int at_spec_family_make(at_spec *s, const at_family **out, at_err *e)
     f->template_path = sp->source_file;
     f->template_src = sp->source;
     f->types = sf->types;
-    f->from_api = from_api;
-    f->finish = finish;
-    f->describe = describe;
-    f->file_stem = file_stem;
+    f->from_api = sf_from_api;
+    f->finish = sf_finish;
+    f->describe = sf_describe;
+    f->file_stem = sf_file_stem;
     f->axes = sp->params;
     f->n_axes = sp->n_params;
     f->derived = "";

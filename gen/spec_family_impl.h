@@ -44,7 +44,15 @@ int sf_layout_make(const spec_family *sf, const at_problem *p,
 /* The value of x, 0 if it cannot be evaluated (valid() refused those). */
 int64_t sf_eval(const at_expr *x, const int64_t *slots);
 int sf_is_input(const at_spec_arg *a);
+/* Whether v is a value of scalar type t (integers: its range). */
+int sf_scalar_fits(const at_type *t, int64_t v);
 int sf_is_output(const at_spec_arg *a);
+
+/* spec_problem.c: the table's problem hooks. */
+int sf_from_api(const autotune_problem *u, at_problem *p, at_err *e);
+int sf_finish(at_problem *p, at_err *e);
+void sf_describe(const at_problem *p, char *buf, size_t n);
+void sf_file_stem(const at_problem *p, char *buf, size_t n);
 
 /* spec_check.c: AUTOTUNE_EINVALID naming the spec for what the family
  * cannot do (and the options joined into sf->options); the fields. */

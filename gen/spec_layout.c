@@ -232,6 +232,12 @@ char *sf_ref_source(const at_problem *p, const at_limits *l, at_point *pt,
     if (s->has_reference_point) {
         memcpy(pt->v, s->reference_point, sizeof(int) * (size_t)s->n_params);
         snprintf(kernel, n, "at_reference");
+        char why[256];
+        if (!p->family->valid(p, pt, l, why, sizeof why)) {
+            at_fail(e, AUTOTUNE_EINVALID, "%s: verify.reference_point is "
+                    "not a valid point of this problem: %s", s->file, why);
+            return NULL;
+        }
     } else {
         /* The tuned kernel is in the same source and needs its
          * parameters: the first point the constraint keeps. */

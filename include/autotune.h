@@ -123,7 +123,8 @@ int autotune_launch_ws(autotune_kernel *k, const void *in, void *out,
                        void *workspace, struct CUstream_st *stream);
 /* A family of your own kernel from a spec file (docs/SPEC.md): loaded,
  * checked (a bad spec's error names its file and line) and registered for
- * the life of the process. *family gets its name, the kernel's, for
+ * the life of the process (at most 16 such families, none removed; the
+ * same spec loaded again is the same family). *family gets its name, the kernel's, for
  * autotune_problem.family; there the type may be NULL, and the sizes and
  * scalars go in options ("size_x=4096 size_y=4096"). Not thread-safe:
  * load families before other threads use the library. */

@@ -149,8 +149,8 @@ int at_measure_past_l2(const at_measure *b) { return b->past_l2; }
 /* The family's arguments against the kernel's parameters, where the
  * driver can say them: a spec whose arguments do not match its kernel's
  * signature is refused before anything runs (AUTOTUNE_EINVALID). */
-static int signature(const at_problem *p, const at_point *pt, CUfunction fn,
-                     const char *variant, at_err *e)
+int at_measure_signature(const at_problem *p, const at_point *pt,
+                         CUfunction fn, const char *variant, at_err *e)
 {
     at_args a;
     size_t off, size;
@@ -183,7 +183,7 @@ int at_measure_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
     p->family->launch(p, pt, &g);
     AT_CU_TRY(e, variant, cuFuncSetAttribute, fn,
               CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)g.smem);
-    return signature(p, pt, fn, variant, e);
+    return at_measure_signature(p, pt, fn, variant, e);
 }
 
 size_t at_workspace_bytes(const at_problem *p, const at_point *pt)

@@ -75,6 +75,11 @@ int at_measure_past_l2(const at_measure *b);
 /* Prepares fn for the point's launch (dynamic shared memory). */
 int at_measure_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
                      const char *variant, at_err *e);
+/* The family's arguments for pt against fn's parameters as the driver
+ * reports them (count and sizes; nothing where the driver cannot say):
+ * AUTOTUNE_EINVALID naming the first difference. */
+int at_measure_signature(const at_problem *p, const at_point *pt,
+                         CUfunction fn, const char *variant, at_err *e);
 /* What at_measure_verify checks: the problem itself, the family's check
  * problems (small odd shapes), or both. */
 enum { AT_CHECK_PROBLEM = 1, AT_CHECK_SHAPES = 2, AT_CHECK_ALL = 3 };

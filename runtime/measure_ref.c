@@ -59,7 +59,9 @@ static int run_reference(at_measure *b, at_case *c, CUfunction fn,
     const at_family *f = p->family;
     const char *what = "the reference";
     CUdeviceptr ref = c->ref + AT_GUARD;
-    int rc = at_measure_copies(b, p, c->in, ref, fn, what, e);
+    int rc = at_measure_signature(p, pt, fn, what, e);
+    if (!rc)
+        rc = at_measure_copies(b, p, c->in, ref, fn, what, e);
     if (rc)
         return rc;
     at_launch g;

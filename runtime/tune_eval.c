@@ -114,12 +114,13 @@ static int keep_if_leading(run *r, prog *g, int k, cand *c,
         int rc = at_measure_verify(r->b, &c->pt, c->fn, c->name,
                                    AT_CHECK_PROBLEM, e);
         r->out->check_s += at_now_s() - t0;
-        r->out->verified++;
+        /* verify: none runs the variant, compares nothing: not counted */
+        r->out->verified += at_family_verifies(r->p->family);
         if (rc == AUTOTUNE_EWRONG)
             return wrong(r, c, status, e);
         if (rc)
             return rc;
-        c->verified = 1;
+        c->verified = at_family_verifies(r->p->family);
     }
     if (!leads) {
         c->fn = NULL;
@@ -216,7 +217,8 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
     if (!rc)
         rc = at_measure_verify(r->b, &c->pt, c->fn, c->name, what, e);
     o->check_s += at_now_s() - t0;
-    o->verified += (what & AT_CHECK_PROBLEM) != 0;
+    o->verified += (what & AT_CHECK_PROBLEM) != 0 &&
+                   at_family_verifies(r->p->family);
     if (same) { /* remember this code, whatever its outcome */
         if (!(same->text = malloc(same->size ? same->size : 1)))
             return at_fail(e, AUTOTUNE_ENOMEM, "evaluated code");
@@ -226,7 +228,8 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
         return wrong(r, c, status, e);
     if (rc)
         return faulted(r, c, rc, e);
-    c->verified = (what & AT_CHECK_PROBLEM) != 0;
+    c->verified = (what & AT_CHECK_PROBLEM) != 0 &&
+                  at_family_verifies(r->p->family);
     /* Racing against the last leader: a variant clearly slower cannot
      * become one. */
     double cutoff = r->n_lead == AT_LEADERS

@@ -455,7 +455,7 @@ static void emit_spec_unverified(void **state)
     CHECK(fx, strstr(f, "problem:  planted f32 4099"));
     CHECK(fx, strstr(f, "extern \"C\" cudaError_t autotune_planted_f32("
                         "float *c, const float *a, const float *b, "
-                        "long long size_x, cudaStream_t stream)"));
+                        "long long size_x, cudaStream_t at_stream)"));
     CHECK(fx, strstr(f, "#define planted AT_KERNEL"));
 }
 

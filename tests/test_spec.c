@@ -322,6 +322,82 @@ static void described_in_c(void **state)
     free(text);
 }
 
+/* The packed buffers of a spec (gen/spec_layout.c), on the CPU: offsets
+ * on 256 bytes with a poisoned gap after each output, the arguments'
+ * pointers, the inout copy, first contents, and the error units of a
+ * tolerance output beside an exact one. */
+static void packed_layout(void **state)
+{
+    (void)state;
+    static const char spec[] =
+        "autotune_spec: 1\n"
+        "kernel: {name: two, source: two.cu}\n"
+        "problem: {size: [1000]}\n"
+        "tune_params: {block_size_x: [128]}\n"
+        "arguments:\n"
+        "  - {name: y, type: f32, count: size_x, dir: inout, init: iota,"
+        " atol: 0.5, rtol: 0.25}\n"
+        "  - {name: z, type: i32, count: 10, dir: out}\n"
+        "  - {name: x, type: f32, count: size_x, init: random}\n"
+        "  - {name: k, type: f32, count: 4, constant: true, init: ones}\n"
+        "  - {name: n, type: i32, value: size_x}\n"
+        "verify: {reference_kernel: two_ref}\n";
+    const at_family *f;
+    at_err e = {0};
+    if (at_spec_family_load_mem(spec, "two.yaml",
+                                "void two() {}\nvoid two_ref() {}\n", &f,
+                                &e))
+        fail_msg("%s", e.msg);
+    at_problem p;
+    if (at_problem_begin(&p, "two", "f32", &e))
+        fail_msg("%s", e.msg);
+    assert_int_equal(at_problem_finish(&p, &e), 0);
+    /* Inputs: y's first contents, x, k; outputs: y, gap, z, gap. */
+    assert_int_equal(p.in_bytes, 4096 + 4096 + 256);
+    assert_int_equal(p.out_bytes, 4096 + 256 + 256 + 256);
+    at_args a;
+    at_point pt = {{128}};
+    f->args(&p, &pt, 0x100000, 0x200000, 0, 0, &a);
+    assert_int_equal(a.n, 4); /* y, z, x, n: the constant is no argument */
+    uint64_t ptr[3];
+    for (int i = 0; i < 3; ++i)
+        memcpy(&ptr[i], a.ptr[i], 8);
+    assert_true(ptr[0] == 0x200000 && ptr[1] == 0x200000 + 4096 + 256 &&
+                ptr[2] == 0x100000 + 4096);
+    assert_int_equal(*(int32_t *)a.ptr[3], 1000);
+    assert_int_equal(a.bytes[3], 4);
+    at_copy c[AT_MAX_COPIES];
+    assert_int_equal(f->copies(&p, c, AT_MAX_COPIES), 2);
+    assert_true(!c[0].symbol && c[0].src == 0 && c[0].dst == 0 &&
+                c[0].bytes == 4000 && c[0].arg == 0);
+    assert_true(c[1].symbol && !strcmp(c[1].symbol, "k") &&
+                c[1].src == 8192 && c[1].bytes == 16 && c[1].arg == 3);
+    static uint32_t w[(4096 + 4096 + 256) / 4];
+    for (size_t i = 0; i < sizeof w / 4; ++i)
+        w[i] = (uint32_t)(i * 2654435761u);
+    f->input(&p, 0, w, 0, sizeof w / 4);
+    float *y = (float *)w, *x = (float *)(w + 1024), *k = (float *)(w + 2048);
+    for (int i = 0; i < 1000; ++i) {
+        assert_true(y[i] == (float)i);
+        assert_true(x[i] >= -1 && x[i] < 1 && x[i] * 128 == (int)(x[i] * 128));
+    }
+    for (int i = 0; i < 4; ++i)
+        assert_true(k[i] == 1);
+    /* Error units: y within 0.5 + 0.25|ref|, z bit for bit (-1), the gaps
+     * exact (left 0). */
+    static float ref[(4096 + 768) / 4], bound[(4096 + 768) / 4];
+    ref[7] = -8;
+    f->ref_bounds(&p, ref, bound);
+    assert_true(bound[7] == 0.5f + 0.25f * 8 && bound[0] == 0.5f);
+    assert_true(bound[1024] == 0 && bound[1024 + 64] == -1 &&
+                bound[1024 + 64 + 9] == -1 && bound[1024 + 64 + 10] == 0);
+    char where[96];
+    f->where(&p, 1024 + 64 + 3, where, sizeof where);
+    assert_string_equal(where, "z[3]");
+    f->where(&p, 1024 + 2, where, sizeof where);
+    assert_non_null(strstr(where, "between buffers"));
+}
+
 static void bad(const char *text, const char *want)
 {
     at_spec s;
@@ -529,6 +605,7 @@ int main(void)
         cmocka_unit_test(loading_again),
         cmocka_unit_test(cxx_kernels_found),
         cmocka_unit_test(described_in_c),
+        cmocka_unit_test(packed_layout),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, setup, teardown);
