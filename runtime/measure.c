@@ -148,7 +148,10 @@ int at_measure_past_l2(const at_measure *b) { return b->past_l2; }
 
 /* The family's arguments against the kernel's parameters, where the
  * driver can say them: a spec whose arguments do not match its kernel's
- * signature is refused before anything runs (AUTOTUNE_EINVALID). */
+ * signature is refused before anything runs (AUTOTUNE_EINVALID). Only
+ * the parameters passed are asked for: the driver has no count, and a
+ * question past the last is an API error compute-sanitizer reports (a
+ * kernel taking more than it is passed shows in its verification). */
 int at_measure_signature(const at_problem *p, const at_point *pt,
                          CUfunction fn, const char *variant, at_err *e)
 {
@@ -157,17 +160,13 @@ int at_measure_signature(const at_problem *p, const at_point *pt,
     if (!at_cu_param_info)
         return 0;
     p->family->args(p, pt, 0, 0, 0, 0, &a);
-    for (int i = 0; i <= a.n; ++i) {
+    for (int i = 0; i < a.n; ++i) {
         CUresult r = at_cu_param_info(fn, (size_t)i, &off, &size);
-        if (i == a.n && r == CUDA_SUCCESS)
-            return at_fail(e, AUTOTUNE_EINVALID, "[variant %s] the kernel "
-                           "takes more than the %d arguments %s passes",
-                           variant, a.n, p->family->name);
-        if (i < a.n && r != CUDA_SUCCESS)
+        if (r != CUDA_SUCCESS)
             return at_fail(e, AUTOTUNE_EINVALID, "[variant %s] the kernel "
                            "takes %d arguments, %s passes %d", variant, i,
                            p->family->name, a.n);
-        if (i < a.n && size != a.bytes[i])
+        if (size != a.bytes[i])
             return at_fail(e, AUTOTUNE_EINVALID, "[variant %s] argument %d "
                            "of %s is %u bytes, the kernel's parameter %zu",
                            variant, i + 1, p->family->name, a.bytes[i],
