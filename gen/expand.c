@@ -100,11 +100,9 @@ static char *program(const at_problem *p, const at_point *const *pts,
             expand(p, pts[i], name, hooks ? hooks[i] : NULL, paths, e);
         if (!src)
             break;
-        snprintf(head, sizeof head, "namespace at_point_%d {\n", i);
-        if (alone) {
-            free(b.s);
+        if (alone)
             return src;
-        }
+        snprintf(head, sizeof head, "namespace at_point_%d {\n", i);
         bad = put(&b, head, strlen(head)) || put(&b, src, strlen(src)) ||
               put(&b, "\n}\n", 3);
         /* The next point defines the same macros its own way. */

@@ -105,7 +105,8 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
             return 0;
         }
         if (!v) {
-            snprintf(why, n, "restriction %s", at_expr_text(s->restrictions[i]));
+            snprintf(why, n, "restriction %s",
+                     at_expr_text(s->restrictions[i]));
             return 0;
         }
     }

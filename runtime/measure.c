@@ -91,7 +91,8 @@ int at_measure_create(at_measure **out, const at_device *d, const at_problem *p,
     size_t copy = f->copy_bytes(p);
     size_t out_set = p->out_bytes > copy ? p->out_bytes : copy;
     for (int s = 0; s < b->sets; ++s) {
-        if ((rc = at_measure_alloc(&b->out_set[s], out_set, "rotation set", e)) ||
+        if ((rc = at_measure_alloc(&b->out_set[s], out_set, "rotation set",
+                                   e)) ||
             (rc = at_measure_copies(b, p, b->cases[0].in, b->out_set[s], NULL,
                                     "rotation set", e)))
             return rc;

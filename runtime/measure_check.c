@@ -64,7 +64,7 @@ static int queue_case(at_measure *b, int k, const at_runner *run, at_err *e)
                                              run->name, e))) ||
         (rc = at_runner_once(b, run, p, c->in, c->out, e)))
         return rc;
-    if (!at_has_reference(p))
+    if (!at_family_verifies(p->family))
         return 0; /* verify: none: run, not compared */
     unsigned long long n = words;
     unsigned poison = AT_POISON;
@@ -146,11 +146,6 @@ int at_check_run(at_measure *b, const at_runner *run, int first, int end,
         if (bad[2 * k])
             return report(b, k, run, &bad[2 * k], e);
     return 0;
-}
-
-int at_has_reference(const at_problem *p)
-{
-    return p->family->reference || p->family->ref_source;
 }
 
 int at_measure_verify(at_measure *b, const at_point *pt, CUfunction fn,

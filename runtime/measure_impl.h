@@ -82,9 +82,6 @@ int at_measure_copies(at_measure *b, const at_problem *p, CUdeviceptr in,
                       CUdeviceptr out, CUfunction fn, const char *variant,
                       at_err *e);
 int at_case_device_ref(at_measure *b, at_case *c, at_err *e);
-/* Whether p's family has a reference (on the CPU or the device): a
- * spec's verify: none has none, and its variants are only run. */
-int at_has_reference(const at_problem *p);
 
 /* measure_check.c: the family's comparison kernel (templates/check.cu),
  * by name. */

@@ -56,7 +56,8 @@ int at_prog_submit(run *r, prog *g, at_err *e)
     g->cj.src = at_expand_program(r->p, pts, hooks, g->n, e);
     if (!g->cj.src)
         return AUTOTUNE_ENOMEM;
-    r->p->family->point_name(r->p->family, pts[0], g->cj.variant, sizeof g->cj.variant);
+    const at_family *f = r->p->family;
+    f->point_name(f, pts[0], g->cj.variant, sizeof g->cj.variant);
     if (g->n > 1) {
         size_t len = strlen(g->cj.variant);
         snprintf(g->cj.variant + len, sizeof g->cj.variant - len,
