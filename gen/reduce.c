@@ -196,14 +196,8 @@ static void default_point(const at_problem *p, int sm, at_point *pt)
         else if (strstr(why, "group") || strstr(why, "whole block"))
             x[GROUP] = x[GROUP] == x[THREADS] ? 32 : x[THREADS];
     }
-    if (valid(p, pt, &l, NULL, 0))
-        return;
-    at_point *all = NULL;
-    size_t count = 0;
-    at_err e = {0};
-    if (!at_space_points(p->family, p, &l, &all, &count, &e) && count)
-        *pt = all[0];
-    free(all);
+    if (!valid(p, pt, &l, NULL, 0))
+        at_space_first(p->family, p, &l, pt);
 }
 
 /* No optional paths: a variant serves every problem its launcher takes. */

@@ -36,15 +36,14 @@ size_t at_space_size(const at_family *f)
     return n;
 }
 
-int at_space_points(const at_family *f, const at_problem *p,
-                    const at_limits *l, at_point **pts, size_t *n, at_err *e)
+/* The points the constraint keeps, in enumeration order, into out: at
+ * most max of them (the walk stops there); how many. */
+static size_t walk(const at_family *f, const at_problem *p,
+                   const at_limits *l, at_point *out, size_t max)
 {
     size_t total = at_space_size(f), kept = 0;
-    at_point *out = malloc(total * sizeof *out);
-    if (!out)
-        return at_fail(e, AUTOTUNE_ENOMEM, "space of %zu points", total);
     int idx[AT_MAX_AXES] = {0};
-    for (size_t k = 0; k < total; ++k) {
+    for (size_t k = 0; k < total && kept < max; ++k) {
         at_point pt;
         memset(&pt, 0, sizeof pt);
         for (int a = 0; a < f->n_axes; ++a)
@@ -58,9 +57,29 @@ int at_space_points(const at_family *f, const at_problem *p,
             idx[a] = 0;
         }
     }
+    return kept;
+}
+
+int at_space_points(const at_family *f, const at_problem *p,
+                    const at_limits *l, at_point **pts, size_t *n, at_err *e)
+{
+    size_t total = at_space_size(f);
+    at_point *out = malloc(total * sizeof *out);
+    if (!out)
+        return at_fail(e, AUTOTUNE_ENOMEM, "space of %zu points", total);
     *pts = out;
-    *n = kept;
+    *n = walk(f, p, l, out, total);
     return 0;
+}
+
+int at_space_first(const at_family *f, const at_problem *p,
+                   const at_limits *l, at_point *pt)
+{
+    at_point first;
+    if (!walk(f, p, l, &first, 1))
+        return 0;
+    *pt = first;
+    return 1;
 }
 
 void at_point_params(const at_family *f, const at_point *pt, char *buf,

@@ -43,6 +43,10 @@ size_t at_space_size(const struct at_family *f);
  * *pts is malloc'd; the caller frees it. */
 int at_space_points(const struct at_family *f, const at_problem *p,
                     const at_limits *l, at_point **pts, size_t *n, at_err *e);
+/* The first of those points into *pt: 1, or 0 (pt untouched) if the
+ * constraint keeps none. Stops there: no list is made. */
+int at_space_first(const struct at_family *f, const at_problem *p,
+                   const at_limits *l, at_point *pt);
 /* "tile_x=64 tile_y=64 ..." and back (all axes required, nothing else). */
 void at_point_params(const struct at_family *f, const at_point *pt,
                      char *buf, size_t n);

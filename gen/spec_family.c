@@ -156,15 +156,11 @@ static void default_point(const at_problem *p, int sm, at_point *pt)
     /* The first point the constraint keeps for sm (the first values if
      * none: the caller then says it is refused). */
     at_limits l;
-    at_point *pts = NULL;
-    size_t n = 0;
     memset(pt, 0, sizeof *pt);
     for (int i = 0; i < p->family->n_axes; ++i)
         pt->v[i] = p->family->axes[i].values[0];
-    if (at_limits_for_arch(sm, &l) &&
-        !at_space_points(p->family, p, &l, &pts, &n, NULL) && n)
-        *pt = pts[0];
-    free(pts);
+    if (at_limits_for_arch(sm, &l))
+        at_space_first(p->family, p, &l, pt);
 }
 
 static unsigned paths(const at_problem *p, const at_point *pt)

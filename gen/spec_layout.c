@@ -241,14 +241,7 @@ char *sf_ref_source(const at_problem *p, const at_limits *l, at_point *pt,
     } else {
         /* The tuned kernel is in the same source and needs its
          * parameters: the first point the constraint keeps. */
-        at_point *pts = NULL;
-        size_t k = 0;
-        int rc = at_space_points(p->family, p, l, &pts, &k, e);
-        if (rc)
-            return NULL;
-        if (k)
-            *pt = pts[0];
-        free(pts);
+        at_space_first(p->family, p, l, pt);
         snprintf(kernel, n, "%s", s->reference_kernel);
     }
     return at_expand(p, pt, "at_reference", NULL, e);
