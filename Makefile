@@ -46,7 +46,7 @@ CMOCKA  := -lcmocka -Wl,-rpath,'$$ORIGIN/lib'
 # itself and the folders before it; tests/check_layers.pl enforces it.
 BASE_SRC := base/error.c base/clock.c base/dl.c base/pcg.c base/safefile.c \
             base/text.c base/sockio.c base/expr.c base/readfile.c
-GEN_SRC_ := gen/types.c gen/problem.c gen/space.c gen/family.c \
+GEN_SRC_ := gen/types.c gen/problem.c gen/distance.c gen/space.c gen/family.c \
             gen/transpose.c gen/transpose_problem.c gen/transpose_check.c \
             gen/transpose_emit.c gen/transpose_strip.c gen/reduce.c \
             gen/reduce_problem.c gen/reduce_check.c gen/reduce_emit.c \
@@ -55,14 +55,15 @@ GEN_SRC_ := gen/types.c gen/problem.c gen/space.c gen/family.c \
             gen/spec_layout.c \
             gen/spec_emit.c gen/spec_desc.c \
             gen/expand.c \
-            gen/emit.c gen/ident.c
+            gen/emit.c gen/emit_multi.c gen/ident.c
 SEARCH_SRC := search/strategy.c search/exhaustive.c search/walk.c \
               search/random.c search/local.c search/genetic.c \
               search/record.c search/replay.c
 RUNTIME_SRC := runtime/cuda_api.c runtime/nvrtc_api.c runtime/device.c \
                runtime/compile.c runtime/compile_proc.c runtime/cubins.c \
                runtime/elf.c runtime/module.c runtime/sqlite_file.c runtime/cache.c \
-               runtime/cache_failed.c runtime/cache_lock.c runtime/key.c \
+               runtime/cache_failed.c runtime/cache_lock.c runtime/cache_each.c \
+               runtime/cache_admin.c runtime/near.c runtime/key.c \
                runtime/measure.c runtime/measure_cases.c \
                runtime/measure_check.c runtime/measure_ref.c \
                runtime/rounds.c \
@@ -79,7 +80,8 @@ CLI_SRC := cli/main.c cli/options.c cli/errors.c cli/cmd_tune.c \
            cli/bench.c cli/compare.c cli/bench_families.c \
            cli/transpose_bench.c cli/transpose_baselines.c \
            cli/transpose_cublas.c cli/transpose_cutensor.c cli/bench_tune.c \
-           cli/reduce_bench.c cli/reduce_cub.c
+           cli/reduce_bench.c cli/reduce_cub.c cli/cmd_cache.c \
+           cli/wisdom_export.c cli/wisdom_import.c
 LIB_SRC := $(BASE_SRC) $(GEN_SRC_) $(SEARCH_SRC) $(RUNTIME_SRC)
 TEMPLATES := templates/transpose.cu templates/reduce.cu templates/check.cu
 GEN_SRC := $(B)/gen/templates.c
@@ -95,7 +97,7 @@ CLI_SAN := $(patsubst %.c,$(B)/san/%.o,$(CLI_SRC) $(CLI_GEN))
 CPU_TESTS := test_pcg test_expr test_spec test_space test_family test_reduce test_search test_compile \
              test_reliability test_hostile \
              test_cache test_cubins test_emit test_cli test_json \
-             test_nodevice
+             test_nodevice test_wisdom
 GPU_TESTS := gpu_variants gpu_api gpu_reduce
 
 .PHONY: all check check-full gpu-check gpu-bench gpu-tune-bench gpu-crosscheck \
@@ -191,7 +193,7 @@ check: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel \
        $(B)/autotune-san $(B)/autotune fuzz-build
 	$(TEST_ENV) prove -v tests/check_layers.pl \
 	    $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel \
-	    tests/fuzz/smoke.sh
+	    tests/test_install.sh tests/fuzz/smoke.sh
 
 # The CPU suite with its slower sweeps too (every point compiled for sm_80
 # as well as sm_90, every point with a tune's own paths, the sweep under
@@ -224,6 +226,9 @@ examples: $(B)/examples/api_example
 
 clean:
 	rm -rf $(B)
+
+# make install PREFIX=..., the shared library and pkg-config file.
+include mk/install.mk
 
 -include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(CLI_REL:.o=.d) \
          $(CLI_SAN:.o=.d) $(FUZZ_OBJ:.o=.d)

@@ -229,6 +229,7 @@ static int parse_flags(int argc, char **argv, int i, opts *o)
         {"--jobs", NULL, &o->jobs, 1, 256},
         {"--strategy", &o->strategy, NULL, 0, 0},
         {"--budget", &o->budget, NULL, 0, 0},
+        {"--effort", &o->effort_text, NULL, 0, 0},
         {"--record", &o->record, NULL, 0, 0},
         {"--compile-limit", &o->limit, NULL, 0, 0},
         {"--kernel-limit", &o->klimit, NULL, 0, 0},
@@ -313,7 +314,10 @@ static int check_command(opts *o)
     int tuning_flags = o->out || o->name || o->device || o->jobs ||
                        o->seed || o->quiet || o->budget || o->record ||
                        o->limit || o->klimit || o->retune || o->no_cubins ||
-                       o->warm_l2 || o->verify_all;
+                       o->warm_l2 || o->verify_all || o->effort_text;
+    if (o->effort_text && strcmp(o->cmd, "tune") != 0)
+        return at_bad_usage("%s", "--effort is for tuning (autotune FAMILY "
+                                  "or autotune kernel SPEC)");
     if (strcmp(o->cmd, "space") == 0 &&
         (tuning_flags || o->strategy || o->seeds != 100 || o->csv))
         return at_bad_usage("%s", "space takes only --type, --arch, --json "
@@ -370,10 +374,25 @@ static int parse_seconds(const char *flag, const char *v, double *s)
     return 0;
 }
 
+static int parse_effort(opts *o)
+{
+    static const char *const names[] = {"estimate", "measure", "exhaustive",
+                                        "wisdom-only"};
+    for (int i = 0; i < 4; ++i)
+        if (strcmp(o->effort_text, names[i]) == 0) {
+            o->effort = AUTOTUNE_ESTIMATE + i;
+            return 0;
+        }
+    return at_bad_usage("--effort must be estimate, measure, exhaustive or "
+                        "wisdom-only, got '%s'", o->effort_text);
+}
+
 /* Values that need more than a number: budget, limits, type, name. */
 static int check_values(opts *o)
 {
     if (o->budget && parse_budget(o))
+        return 2;
+    if (o->effort_text && parse_effort(o))
         return 2;
     if (o->limit && parse_seconds("--compile-limit", o->limit, &o->limit_s))
         return 2;
@@ -450,6 +469,6 @@ void at_opts_tune(const opts *o, at_tune_opts *t)
         .budget_evals = o->budget_evals, .budget_s = o->budget_s,
         .compile_limit_s = o->limit_s,
         .kernel_limit_s = o->klimit_s, .warm_l2 = o->warm_l2,
-        .verify_all = o->verify_all,
+        .verify_all = o->verify_all, .effort = o->effort,
         .no_cubin_cache = o->no_cubins, .retune = o->retune || o->record};
 }

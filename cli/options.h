@@ -15,6 +15,8 @@ typedef struct opts {
     const char *family, *type, *arch, *out, *name;
     const char *strategy, *budget, *record, *limit, *klimit, *file;
     const char *csv;
+    const char *effort_text; /* --effort's value */
+    int effort;       /* AUTOTUNE_ESTIMATE..WISDOM_ONLY; 0: not given */
     long long device, jobs, seeds;
     long long sweep;  /* bench: problems drawn at random instead */
     int list;         /* bench: print the problems, run nothing */

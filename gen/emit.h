@@ -8,6 +8,8 @@
 
 typedef struct at_provenance {
     int tuned;           /* 0: default point, not tuned */
+    int how;             /* AUTOTUNE_HOW_* */
+    const char *from;    /* AUTOTUNE_HOW_REUSED: the problem tuned */
     const char *why;     /* when not tuned: why */
     const char *gpu;     /* GPU it was tuned on */
     int sm, sms, driver; /* driver: 13000 */

@@ -26,7 +26,13 @@
 extern "C" {
 #endif
 
-#define AUTOTUNE_VERSION "0.2.0"
+#define AUTOTUNE_VERSION_MAJOR 0
+#define AUTOTUNE_VERSION_MINOR 3
+#define AUTOTUNE_VERSION_PATCH 0
+#define AUTOTUNE_VERSION "0.3.0"
+
+/* The library's version, as linked (the header's may be older). */
+const char *autotune_version(void);
 
 /* X-macro: name, value, message. */
 #define AUTOTUNE_ERRORS(X)                                                   \
@@ -64,7 +70,31 @@ typedef struct autotune_options {
     int device;             /* CUDA device ordinal */
     const char *cache_path; /* NULL: $AUTOTUNE_CACHE, else XDG default */
     int verbose;            /* 1: progress lines on stderr while tuning */
+    int effort;             /* autotune_get's: AUTOTUNE_EFFORT_*; 0:
+                             * AUTOTUNE_EXHAUSTIVE */
 } autotune_options;
+
+/* How hard autotune_get works for a problem the cache lacks, in the
+ * spirit of FFTW's planner flags. An entry tuned at an effort serves
+ * every effort up to it. */
+enum autotune_effort {
+    AUTOTUNE_EFFORT_DEFAULT = 0, /* the context's (autotune_options) */
+    /* No search: the cache's exact entry; else the best point of the
+     * nearest tuned problem of the family, type and GPU; else the
+     * family's default point. At most one variant compiled (or taken
+     * from the compiled-variant cache), verified on the problem, not
+     * timed, not stored. */
+    AUTOTUNE_ESTIMATE = 1,
+    /* A budgeted search (10% of the space by default), stored. */
+    AUTOTUNE_MEASURE = 2,
+    AUTOTUNE_EXHAUSTIVE = 3,     /* the whole space, stored */
+    /* The cache's exact entry, else AUTOTUNE_ENOT_FOUND. */
+    AUTOTUNE_WISDOM_ONLY = 4,
+};
+/* OR'd into autotune_get_with's effort: answer as AUTOTUNE_ESTIMATE now
+ * and tune (at the context's effort, MEASURE at least) in a background
+ * thread; autotune_kernel_refresh then swaps the tuned kernel in. */
+#define AUTOTUNE_BACKGROUND 0x100
 
 /* A problem. Which fields a family reads is the family's to say (README,
  * "The API"); a field it does not read must be 0. Fields a family has
@@ -91,6 +121,10 @@ typedef struct autotune_figures {
     int registers, shared_bytes, local_bytes;
     int from_cache;    /* 1: loaded from the cache, no tuning in this call */
     int how;           /* how the kernel was obtained: AUTOTUNE_HOW_* */
+    int effort;        /* of the search that found it (AUTOTUNE_*); 0 for
+                        * a reused or default point */
+    char from[512];    /* AUTOTUNE_HOW_REUSED: the tuned problem whose
+                        * point this is ("rows=4096 cols=4096 ...") */
 } autotune_figures;
 
 /* How the planner answered (autotune_figures.how). */
@@ -98,6 +132,8 @@ enum autotune_how {
     AUTOTUNE_HOW_TUNED = 0,   /* tuned in this call */
     AUTOTUNE_HOW_CACHED = 1,  /* the tuning cache's entry for this problem */
     AUTOTUNE_HOW_DEFAULT = 2, /* the family's default point, not tuned */
+    AUTOTUNE_HOW_REUSED = 3,  /* the best point of the nearest tuned
+                               * problem (figures.from), not timed here */
 };
 
 /* opts may be NULL for defaults (device 0, default cache, quiet). */
@@ -108,6 +144,16 @@ const char *autotune_last_error(const autotune_ctx *ctx);
 /* Tuned kernel for a problem: tunes on a cache miss, loads on a hit. */
 int autotune_get(autotune_ctx *ctx, const autotune_problem *p,
                  autotune_kernel **k);
+/* The same at an effort (AUTOTUNE_EFFORT_* | AUTOTUNE_BACKGROUND). */
+int autotune_get_with(autotune_ctx *ctx, const autotune_problem *p,
+                      int effort, autotune_kernel **k);
+/* A kernel answered with AUTOTUNE_BACKGROUND: 1 when its tuned kernel
+ * has replaced it (same handle; call it from the thread that launches k,
+ * between launches), 0 while the tune runs or when nothing better came,
+ * < 0 the background tune's error. */
+int autotune_kernel_refresh(autotune_kernel *k);
+/* Waits for the context's background tunes; 0 or the first's error. */
+int autotune_wait(autotune_ctx *ctx);
 /* in, out: device pointers (cudaMalloc / cuMemAlloc); stream may be NULL.
  * A kernel that needs a workspace (a reduction split over blocks) uses
  * its own, allocated by autotune_get: launches of one kernel then go on

@@ -31,7 +31,7 @@ static const char *schema =
     " median_ms REAL, gbps REAL, copy_gbps REAL, frac_copy REAL,"
     " registers INTEGER, shared_bytes INTEGER, local_bytes INTEGER,"
     " seed INTEGER, tune_seconds REAL, points INTEGER,"
-    " created TEXT NOT NULL);"
+    " created TEXT NOT NULL, effort INTEGER NOT NULL DEFAULT 3);"
     /* Variants that faulted, hung or failed to load on a GPU: skipped
      * by later tunes of the same key (runtime/cache_failed.c). */
     "CREATE TABLE IF NOT EXISTS failed("
@@ -55,6 +55,31 @@ static int refuse_old_layout(at_cache *c, at_err *e)
                    "0.1 (transpose columns); its entries cannot be used by "
                    "%s: remove the file, or set AUTOTUNE_CACHE to another "
                    "path", c->path, AUTOTUNE_VERSION);
+}
+
+/* autotune 0.2's table lacks the effort column: its entries were all
+ * searches of the whole space. */
+static int add_effort(at_cache *c, at_err *e)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(c->db, "SELECT effort FROM wisdom LIMIT 0",
+                                -1, &st, NULL);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_OK)
+        return 0;
+    char *msg = NULL;
+    rc = at_sql_exec_retry(c->db, "ALTER TABLE wisdom ADD COLUMN effort "
+                           "INTEGER NOT NULL DEFAULT 3", &msg);
+    /* Another process may have added it meanwhile. */
+    if (rc != SQLITE_OK && !(msg && strstr(msg, "duplicate column"))) {
+        at_fail(e, AUTOTUNE_ESQLITE, "ALTER TABLE wisdom ADD COLUMN effort: "
+                "%s (%d): %s [cache %s]", sqlite3_errstr(rc), rc,
+                msg ? msg : "", c->path);
+        sqlite3_free(msg);
+        return AUTOTUNE_ESQLITE;
+    }
+    sqlite3_free(msg);
+    return 0;
 }
 
 int at_cache_default_path(char *buf, size_t n, at_err *e)
@@ -96,7 +121,8 @@ int at_cache_open(at_cache **out, const char *path, at_err *e)
     at_sqlite_spec sp = spec;
     sp.schema = schema;
     int rc = at_sqlite_open(path, &sp, &c->db, e);
-    if (!rc && (rc = refuse_old_layout(c, e)) != 0)
+    if (!rc && ((rc = refuse_old_layout(c, e)) != 0 ||
+                (rc = add_effort(c, e)) != 0))
         sqlite3_close(c->db);
     if (rc) {
         free(c);
@@ -140,7 +166,7 @@ static const char *cols_sql =
     "gpu, cc, sms, driver, driver_build, nvrtc, template_hash, space_hash,"
     " family, type, problem, point, params, cubin, entry_hash,"
     " median_ms, gbps, copy_gbps, frac_copy, registers, shared_bytes,"
-    " local_bytes, seed, tune_seconds, points, created";
+    " local_bytes, seed, tune_seconds, points, created, effort";
 
 static void copy_text(char *dst, size_t n, sqlite3_stmt *st, int col)
 {
@@ -148,10 +174,9 @@ static void copy_text(char *dst, size_t n, sqlite3_stmt *st, int col)
     snprintf(dst, n, "%s", t ? (const char *)t : "");
 }
 
-/* Reads a row selected with cols_sql and then rowid, checking the cubin's
- * hash. 1 ok, 0 corrupt (e->msg says why; *rowid is the row to discard),
- * < 0 no memory. */
-static int read_row(sqlite3_stmt *st, at_entry *en, sqlite3_int64 *rowid,
+const char *at_cache_cols_sql(void) { return cols_sql; }
+
+int at_cache_read_row(sqlite3_stmt *st, at_entry *en, sqlite3_int64 *rowid,
                     at_err *e)
 {
     memset(en, 0, sizeof *en);
@@ -169,7 +194,7 @@ static int read_row(sqlite3_stmt *st, at_entry *en, sqlite3_int64 *rowid,
     copy_text(k->problem, sizeof k->problem, st, 10);
     copy_text(en->point, sizeof en->point, st, 11);
     copy_text(en->params, sizeof en->params, st, 12);
-    *rowid = sqlite3_column_int64(st, 26);
+    *rowid = sqlite3_column_int64(st, 27);
     const void *blob = sqlite3_column_blob(st, 13);
     int size = sqlite3_column_bytes(st, 13);
     char want[80], got[17];
@@ -212,12 +237,13 @@ static int read_row(sqlite3_stmt *st, at_entry *en, sqlite3_int64 *rowid,
     copy_text(en->created, sizeof en->created, st, 25);
     if (!at_text_is_ascii(en->created))
         snprintf(en->created, sizeof en->created, "?");
+    en->effort = sqlite3_column_int(st, 26);
     return 1;
 }
 
 /* Removes one row: by rowid, so a healthy row that happens to hold the same
  * cubin (same architecture, another GPU) stays. */
-static int discard(at_cache *c, sqlite3_int64 rowid, at_err *e)
+int at_cache_discard(at_cache *c, sqlite3_int64 rowid, at_err *e)
 {
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(c->db, "DELETE FROM wisdom WHERE rowid = ?1",
@@ -244,14 +270,14 @@ static int lookup(at_cache *c, sqlite3_stmt *st, at_entry *out, at_err *e,
             return at_sql_fail(e, c->db, rc, what, c->path);
         sqlite3_int64 rowid = 0;
         at_err warn = {0};
-        int ok = read_row(st, out, &rowid, &warn);
+        int ok = at_cache_read_row(st, out, &rowid, &warn);
         if (ok < 0)
             return at_fail(e, ok, "%s", warn.msg);
         if (ok)
             return 1;
         /* Corrupt row: remove it, keep the warning, look further. */
         sqlite3_reset(st);
-        int drc = discard(c, rowid, e);
+        int drc = at_cache_discard(c, rowid, e);
         if (drc)
             return drc;
         if (e) {
@@ -311,18 +337,29 @@ int at_cache_find_arch(at_cache *c, const at_key *k, at_entry *out,
     return rc;
 }
 
-/* The median of the entry stored under key, or 0 if none. */
-static double stored_median(at_cache *c, const char *key)
+/* The median and effort of the entry stored under key: 1, or 0 if
+ * none. */
+static int stored(at_cache *c, const char *key, double *ms, int *effort)
 {
     sqlite3_stmt *st = NULL;
-    double ms = 0;
-    if (sqlite3_prepare_v2(c->db, "SELECT median_ms FROM wisdom WHERE key = "
-                           "?1", -1, &st, NULL) == SQLITE_OK &&
+    int found = 0;
+    if (sqlite3_prepare_v2(c->db, "SELECT median_ms, effort FROM wisdom "
+                           "WHERE key = ?1", -1, &st, NULL) == SQLITE_OK &&
         sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        ms = sqlite3_column_double(st, 0);
+        sqlite3_step(st) == SQLITE_ROW) {
+        *ms = sqlite3_column_double(st, 0);
+        *effort = sqlite3_column_int(st, 1);
+        found = 1;
+    }
     sqlite3_finalize(st);
-    return ms;
+    return found;
+}
+
+int at_cache_keeps_old(double old_ms, int old_effort, const at_entry *en)
+{
+    if (old_effort != en->effort)
+        return old_effort > en->effort;
+    return old_ms > 0 && en->median_ms > 0 && old_ms <= en->median_ms;
 }
 
 static int insert(at_cache *c, const at_entry *en, const char *key,
@@ -337,8 +374,10 @@ int at_cache_put(at_cache *c, const at_entry *en, int replace, at_err *e)
         return at_sql_fail(e, c->db, rc, "BEGIN IMMEDIATE", c->path);
     char key[2048];
     at_key_text(&en->key, key, sizeof key);
-    double old = replace ? 0 : stored_median(c, key);
-    int keep_old = old > 0 && en->median_ms > 0 && old <= en->median_ms;
+    double old = 0;
+    int old_effort = 0;
+    int keep_old = !replace && stored(c, key, &old, &old_effort) &&
+                   at_cache_keeps_old(old, old_effort, en);
     rc = keep_old ? 0 : insert(c, en, key, e);
     int end = sqlite3_exec(c->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL,
                            NULL);
@@ -363,7 +402,7 @@ static int insert(at_cache *c, const at_entry *en, const char *key,
     snprintf(sql, sizeof sql,
              "INSERT OR REPLACE INTO wisdom(key, %s) VALUES(?1, ?2, ?3, ?4,"
              " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"
-             " ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
+             " ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
              cols_sql);
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
@@ -385,7 +424,7 @@ static int insert(at_cache *c, const at_entry *en, const char *key,
     T(hash), D(en->median_ms), D(en->gbps), D(en->copy_gbps),
         D(en->frac_copy), I(en->registers), I(en->shared_bytes),
         I(en->local_bytes), I(en->seed), D(en->tune_seconds), I(en->points),
-        T(created);
+        T(created), I(en->effort ? en->effort : AUTOTUNE_EXHAUSTIVE);
 #undef T
 #undef I
 #undef D

@@ -36,6 +36,8 @@ typedef struct at_entry {
     double tune_seconds;
     int points;
     char created[32]; /* UTC, ISO 8601 */
+    int effort;       /* AUTOTUNE_MEASURE or AUTOTUNE_EXHAUSTIVE (0 when
+                       * stored: EXHAUSTIVE) */
 } at_entry;
 
 typedef struct at_cache at_cache;
@@ -56,15 +58,27 @@ void at_key_text(const at_key *k, char *buf, size_t n);
 /* 1 hit, 0 miss, < 0 error. A row whose cubin fails its hash is deleted
  * and reported as a miss with a warning in e->msg (code stays 0). */
 int at_cache_get(at_cache *c, const at_key *k, at_entry *out, at_err *e);
-/* Stores en. replace 0: an entry already stored under the key with a
- * lower median stays (several processes tuned it at once); 1: en replaces
- * it (--retune). */
+/* Stores en. replace 0: an entry already stored under the key stays when
+ * it was found at a higher effort, or at the same effort with a lower
+ * median (several processes tuned it at once); 1: en replaces it
+ * (--retune). */
 int at_cache_put(at_cache *c, const at_entry *en, int replace, at_err *e);
 /* Newest entry for the architecture (cc) and problem with this template,
  * from any GPU of that architecture: for emitting without a device. */
 int at_cache_find_arch(at_cache *c, const at_key *k, at_entry *out,
                        at_err *e);
 void at_entry_free(at_entry *en);
+/* Whether an entry stored (median old_ms, effort old_effort) stays when
+ * en comes for its key: at_cache_put's rule, for importers too. */
+int at_cache_keeps_old(double old_ms, int old_effort, const at_entry *en);
+
+/* Calls each(en, arg) for every entry like `like` (its non-empty texts and
+ * non-zero numbers must match; NULL: all), newest first; each's nonzero
+ * return stops the walk and is returned. A corrupt entry is discarded
+ * and said on warn (NULL: quietly). (runtime/cache_each.c) */
+int at_cache_each(at_cache *c, const at_key *like,
+                  int (*each)(const at_entry *en, void *arg), void *arg,
+                  FILE *warn, at_err *e);
 
 /* A variant that failed on a GPU (runtime/cache_failed.c). */
 typedef struct at_failed {

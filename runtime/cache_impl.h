@@ -13,4 +13,13 @@ struct at_cache {
     char path[1024];
 };
 
+/* cache.c's row reading, for cache_each.c: the columns (then rowid)
+ * every SELECT of an entry names, and a row read and its cubin's hash
+ * checked (1 ok; 0 corrupt, e->msg says why and *rowid is the row to
+ * discard; < 0 no memory). */
+const char *at_cache_cols_sql(void);
+int at_cache_read_row(sqlite3_stmt *st, at_entry *en, sqlite3_int64 *rowid,
+                      at_err *e);
+int at_cache_discard(at_cache *c, sqlite3_int64 rowid, at_err *e);
+
 #endif

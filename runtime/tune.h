@@ -31,6 +31,8 @@ typedef struct at_tune_opts {
     at_cubins *cubins;    /* compiled-variant cache; NULL: none */
     int no_cubin_cache;   /* the API: do not use the context's */
     int retune;           /* the API: tune even on a cache hit */
+    int effort;           /* AUTOTUNE_ESTIMATE..WISDOM_ONLY; 0:
+                           * AUTOTUNE_EXHAUSTIVE */
     FILE *record;         /* one CSV row per evaluation; NULL: none */
     const at_failed *skip; /* variants that failed here before: left out */
     size_t n_skip;

@@ -1,0 +1,1 @@
+# make install (written next)

@@ -1,0 +1,1 @@
+/* Nearest tuned problem (runtime/near.h). */
