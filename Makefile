@@ -13,7 +13,7 @@ B       := build
 # Debian packages: installed (as root) or named before anything is built,
 # so the README's two commands work on a bare machine (.ci/deps.sh).
 DEPS_GOALS := $(if $(MAKECMDGOALS),$(MAKECMDGOALS),all)
-ifneq ($(filter all check check-full fuzz fuzz-build examples,$(DEPS_GOALS)),)
+ifneq ($(filter all check check-full fuzz fuzz-build examples install libs,$(DEPS_GOALS)),)
 DEPS_OK := $(shell sh .ci/deps.sh $(if $(filter check check-full fuzz \
              fuzz-build,$(DEPS_GOALS)),check,build); echo $$?)
 ifneq ($(DEPS_OK),0)
@@ -63,7 +63,8 @@ RUNTIME_SRC := runtime/cuda_api.c runtime/nvrtc_api.c runtime/device.c \
                runtime/compile.c runtime/compile_proc.c runtime/cubins.c \
                runtime/elf.c runtime/module.c runtime/sqlite_file.c runtime/cache.c \
                runtime/cache_failed.c runtime/cache_lock.c runtime/cache_each.c \
-               runtime/cache_admin.c runtime/near.c runtime/key.c \
+               runtime/cache_admin.c runtime/near.c runtime/estimate.c \
+               runtime/key.c \
                runtime/measure.c runtime/measure_cases.c \
                runtime/measure_check.c runtime/measure_ref.c \
                runtime/rounds.c \
@@ -71,7 +72,8 @@ RUNTIME_SRC := runtime/cuda_api.c runtime/nvrtc_api.c runtime/device.c \
                runtime/tune_walk.c runtime/tune_leaders.c \
                runtime/tune_alone.c \
                runtime/tune_plant.c runtime/plan.c runtime/gpu_worker.c \
-               runtime/gpu_worker_main.c runtime/api.c runtime/api_family.c
+               runtime/gpu_worker_main.c runtime/api.c runtime/api_family.c \
+               runtime/api_background.c
 # The command line, its subcommands and the benchmark with its contenders:
 # in the autotune binary, not in libautotune.a.
 CLI_SRC := cli/main.c cli/options.c cli/errors.c cli/cmd_tune.c \
@@ -97,8 +99,8 @@ CLI_SAN := $(patsubst %.c,$(B)/san/%.o,$(CLI_SRC) $(CLI_GEN))
 CPU_TESTS := test_pcg test_expr test_spec test_space test_family test_reduce test_search test_compile \
              test_reliability test_hostile \
              test_cache test_cubins test_emit test_cli test_json \
-             test_nodevice test_wisdom
-GPU_TESTS := gpu_variants gpu_api gpu_reduce
+             test_nodevice test_wisdom test_effort
+GPU_TESTS := gpu_variants gpu_api gpu_reduce gpu_runtime
 
 .PHONY: all check check-full gpu-check gpu-bench gpu-tune-bench gpu-crosscheck \
         gpu-build clean fuzz fuzz-build \
@@ -206,7 +208,9 @@ check-full: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel \
 
 gpu-build: $(addprefix $(B)/tests/,$(GPU_TESTS)) $(B)/autotune \
            $(B)/tests/gpu_variants-rel $(B)/tests/gpu_reduce-rel \
-           $(B)/autotune-san $(B)/examples/api_example
+           $(B)/autotune-san $(B)/examples/api_example \
+           $(B)/bench/launch_overhead $(B)/bench/near_quality \
+           $(B)/bench/estimate_latency
 gpu-check: gpu-build
 	sh tests/gpu/run.sh
 gpu-bench: $(B)/autotune
@@ -217,6 +221,13 @@ gpu-crosscheck: $(B)/autotune
 	sh tests/gpu/crosscheck.sh
 	sh tests/gpu/crosscheck_reduce.sh
 	sh tests/gpu/crosscheck_spec.sh
+
+# Benchmarks of the runtime API (tests/bench): launch overhead on the
+# GPU; nearest-size reuse from exhaustive records (CPU).
+$(B)/bench/%: tests/bench/%.c $(B)/libautotune.a
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -pthread $< $(B)/libautotune.a \
+	    $(LIBS) -o $@
 
 $(B)/examples/api_example: examples/api_example.c $(B)/libautotune.a
 	@mkdir -p $(@D)

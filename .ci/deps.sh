@@ -10,6 +10,9 @@ exec 1>&2
 command -v dpkg-query >/dev/null || exit 0
 pkgs="build-essential libsqlite3-dev libjansson-dev libyaml-dev"
 [ "$1" = check ] && pkgs="$pkgs libcmocka-dev python3-jsonschema perl clang libclang-rt-14-dev"
+# tests/test_install.sh: pkg-config on the installed .pc, groff renders
+# the man page.
+[ "$1" = check ] && pkgs="$pkgs pkgconf groff-base"
 need=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

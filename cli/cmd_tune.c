@@ -1,8 +1,12 @@
 /* `autotune FAMILY --arch auto|sm_XX`: the planner's answer for the
  * problem (runtime/plan.h: cached, tuned here, or the default point when
  * no GPU of the architecture is here), emitted as a .cu, summarised on
- * stdout (or stderr when stdout holds the .cu or the JSON). */
+ * stdout (or stderr when stdout holds the .cu or the JSON). With
+ * --sizes, --from-cache or several architectures (--arch sm_80,sm_90):
+ * the answer for each problem and architecture, in one .cu that chooses
+ * among their kernels at run time (gen/emit_multi.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/clock.h"
@@ -11,8 +15,10 @@
 #include "commands.h"
 #include "errors.h"
 #include "report.h"
+#include "gen/emit_multi.h"
 #include "runtime/api_internal.h"
 #include "runtime/gpu_worker.h"
+#include "runtime/key.h"
 
 static void command_line(int argc, char **argv, char *buf, size_t n)
 {
@@ -170,17 +176,301 @@ static int emit_and_say(const opts *o, const place *pl, const at_plan *ans,
     return 0;
 }
 
+/* The place for architecture sm (0: the device's) of all. */
+static void arch_place(const place *all, int sm, place *pl)
+{
+    *pl = *all;
+    if (all->ctx && (sm == 0 || sm == all->ctx->dev.sm))
+        pl->no_device[0] = '\0';
+    else if (all->ctx)
+        snprintf(pl->no_device, sizeof pl->no_device, "this GPU is %s, "
+                 "sm_%d", all->ctx->dev.name, all->ctx->dev.sm);
+}
+
+/* --arch: auto (0), or sm_XX and lists of them (sm_80,sm_90), repeats
+ * out; how many, 0 if not one of those. */
+static int parse_archs(const char *s, int *sm, int max)
+{
+    int n = 0;
+    if (strcmp(s, "auto") == 0)
+        return sm[0] = 0, 1;
+    for (const char *c = s;; ++c) {
+        char item[16];
+        size_t len = strcspn(c, ",");
+        snprintf(item, sizeof item, "%.*s", (int)len, c);
+        int v = len < sizeof item ? at_parse_arch(item) : 0, k = 0;
+        while (k < n && sm[k] != v)
+            ++k;
+        if (!v || (k == n && n == max))
+            return 0;
+        n += k == n;
+        sm[k] = v;
+        if (!*(c += len))
+            return n;
+    }
+}
+
+/* The problems --sizes lists (the other fields as given), repeats out:
+ * *n of them in *ps (malloc'd); 2 (said) if one is not a problem. */
+static int sized_problems(const opts *o, at_problem **ps, int *n)
+{
+    int cap = 1;
+    for (const char *c = o->sizes; *c; ++c)
+        cap += *c == ',';
+    if (!(*ps = calloc((size_t)cap, sizeof **ps)))
+        return at_bad_usage("%s", "--sizes: out of memory");
+    *n = 0;
+    for (const char *c = o->sizes;; ++c) {
+        char item[80];
+        size_t len = strcspn(c, ",");
+        snprintf(item, sizeof item, "%.*s", (int)len, c);
+        opts one = *o;
+        if (len >= sizeof item || at_opts_set_size(&one, "--sizes", item))
+            return 2;
+        for (int i = 0; i < AT_MAX_FIELDS; ++i)
+            if (o->field[i] && one.field[i] != o->field[i]) {
+                char flag[80];
+                at_field_flag(at_family_find(o->family)->fields[i].name,
+                              flag, sizeof flag);
+                return at_bad_usage("--sizes gives each problem's %s: not "
+                                    "with that flag", flag);
+            }
+        if (at_opts_problem(&one, &(*ps)[*n]))
+            return 2;
+        int k = 0;
+        while (k < *n && !at_problem_equal(&(*ps)[k], &(*ps)[*n]))
+            ++k;
+        *n += k == *n;
+        if (!*(c += len))
+            return 0;
+    }
+}
+
+/* A growing list of problem texts, repeats out (--from-cache). */
+typedef struct texts {
+    char (*t)[512];
+    int n, cap;
+} texts;
+
+static int add_text(const at_entry *en, void *arg)
+{
+    texts *ts = arg;
+    for (int i = 0; i < ts->n; ++i)
+        if (strcmp(ts->t[i], en->key.problem) == 0)
+            return 0;
+    if (ts->n == ts->cap) {
+        void *g = realloc(ts->t, (size_t)(ts->cap = 2 * ts->cap + 8) *
+                                     sizeof *ts->t);
+        if (!g)
+            return AUTOTUNE_ENOMEM;
+        ts->t = g;
+    }
+    snprintf(ts->t[ts->n++], sizeof *ts->t, "%s", en->key.problem);
+    return 0;
+}
+
+/* The problems of the family and type the cache holds for sm on this GPU
+ * (or, with none of sm here, for sm), with the choice fields as given;
+ * 2 (said) if none, 1 if the cache fails. */
+static int cached_problems(const opts *o, const place *pl, int sm,
+                           at_problem **ps, int *n)
+{
+    at_problem base;
+    at_err e = {0};
+    if (at_opts_problem(o, &base))
+        return 2;
+    const at_device *d = pl->no_device[0] ? NULL : &pl->ctx->dev;
+    at_limits l = d ? at_device_limits(d) : (at_limits){0};
+    at_key like;
+    texts ts = {0};
+    if (!d) /* known: tune_multi asked */
+        at_limits_for_arch(sm, &l);
+    int rc = at_key_fill(&like, d, &base, &l, &e);
+    if (!rc) {
+        like.problem[0] = like.space_hash[0] = '\0';
+        rc = at_cache_each(pl->cache, &like, add_text, &ts,
+                           o->quiet ? NULL : stderr, &e);
+    }
+    *ps = calloc((size_t)ts.n + 1, sizeof **ps);
+    *n = 0;
+    for (int i = 0; !rc && *ps && i < ts.n; ++i) {
+        at_problem *p = &(*ps)[*n];
+        at_err why = {0};
+        int bad = at_problem_begin(p, o->family, o->type, &why) ||
+                  at_problem_set_text(p, ts.t[i], &why) ||
+                  at_problem_finish(p, &why);
+        for (int k = 0; !bad && k < p->family->n_fields; ++k)
+            bad = p->family->fields[k].choices && p->v[k] != base.v[k];
+        *n += !bad;
+    }
+    free(ts.t);
+    if (rc || !*ps) {
+        if (!*ps)
+            at_fail(&e, AUTOTUNE_ENOMEM, "listing the cache");
+        at_cli_fail(&e);
+        return 1;
+    }
+    if (*n == 0)
+        at_cli_say("--from-cache: no tuned %s %s problems in %s for sm_%d"
+                   "%s\n", o->family, o->type, at_cache_path(pl->cache),
+                   d ? d->sm : sm, d ? " on this GPU" : "");
+    return *n ? 0 : 2;
+}
+
+/* What was emitted, after the planner's own summaries. */
+static void say_multi(FILE *info, const at_multi_entry *en, int n,
+                      const char *out, const int *archs, int n_archs)
+{
+    int *kernel = calloc((size_t)n, sizeof *kernel);
+    int kernels = kernel ? at_multi_kernels(en, n, kernel) : -1;
+    for (int i = 0; kernels > 0 && i < n; ++i) {
+        char prob[512], point[128];
+        at_problem_str(&en[i].p, prob, sizeof prob);
+        en[i].p.family->point_name(en[i].p.family, &en[i].pt, point,
+                                   sizeof point);
+        fprintf(info, "  sm_%d %s: kernel %d, %s\n", en[i].sm, prob,
+                kernel[i], point);
+    }
+    free(kernel);
+    char shown[AT_PATH_MAX];
+    at_text_printable(out, shown, sizeof shown, 0);
+    fprintf(info, "  wrote %s: %d problem%s, %d kernel%s, for", shown, n,
+            n == 1 ? "" : "s", kernels, kernels == 1 ? "" : "s");
+    for (int a = 0; a < n_archs; ++a)
+        fprintf(info, "%s sm_%d", a ? "," : "", archs[a]);
+    fputc('\n', info);
+}
+
+/* Plans each problem for each architecture; the entries for the file
+ * (pointing into plans). */
+static int plan_all(const opts *o, const place *all, const int *archs,
+                    int n_archs, const at_problem *sized, int n_sized,
+                    at_plan **plans, at_multi_entry **en, int *n,
+                    const char *cmdline)
+{
+    FILE *info = o->out && strcmp(o->out, "-") == 0 ? stderr : stdout;
+    int rc = 0, cap = 0;
+    for (int a = 0; !rc && a < n_archs; ++a) {
+        place pl;
+        arch_place(all, archs[a], &pl);
+        at_problem *listed = NULL, one;
+        const at_problem *ps = sized;
+        int np = n_sized;
+        if (o->from_cache && !(rc = cached_problems(o, &pl, archs[a],
+                                                    &listed, &np)))
+            ps = listed;
+        else if (!o->from_cache && !sized && !(rc = at_opts_problem(o, &one)))
+            ps = &one, np = 1;
+        if (!rc && *n + np > cap) {
+            cap = 2 * cap + np;
+            at_plan *g = realloc(*plans, (size_t)cap * sizeof **plans);
+            at_multi_entry *h = g ? realloc(*en, (size_t)cap * sizeof **en)
+                                  : NULL;
+            *plans = g ? g : *plans;
+            *en = h ? h : *en;
+            rc = g && h ? 0 : (at_cli_say("out of memory\n"), 1);
+        }
+        for (int i = 0; !rc && i < np; ++i) {
+            double t0 = at_now_s();
+            at_plan *ans = &(*plans)[*n];
+            memset(ans, 0, sizeof *ans);
+            if ((rc = plan(o, &pl, &ps[i], archs[a], ans)) != 0) {
+                at_plan_free(ans);
+                break;
+            }
+            (*en)[(*n)++].sm = archs[a];
+            if (!pl.no_device[0])
+                at_report_plan(info, ans, &pl.ctx->dev, at_now_s() - t0,
+                               at_cache_path(pl.cache));
+            else
+                at_report_offline(info, ans, archs[a]);
+        }
+        free(listed);
+    }
+    for (int i = 0; !rc && i < *n; ++i) {
+        (*en)[i].p = (*plans)[i].p;
+        (*en)[i].pt = (*plans)[i].pt;
+        at_plan_provenance(&(*plans)[i], cmdline, &(*en)[i].pv);
+    }
+    return rc;
+}
+
+/* --sizes, --from-cache, several architectures: one file. */
+static int tune_multi(const opts *o, int *archs, int n_archs,
+                      const char *cmdline)
+{
+    if (o->json || o->record)
+        return at_bad_usage("%s", "--json and --record are for one "
+                                  "problem: not with --sizes, --from-cache "
+                                  "or several architectures");
+    if (o->sizes && o->from_cache)
+        return at_bad_usage("%s", "--sizes or --from-cache, not both");
+    const at_family *fam = at_family_find(o->family);
+    for (int i = 0; o->from_cache && i < fam->n_fields; ++i)
+        if (o->field[i] && !fam->fields[i].choices)
+            return at_bad_usage("%s", "--from-cache takes every tuned "
+                                "problem of the family and type: only "
+                                "--type and the family's choices with it");
+    at_problem *sized = NULL;
+    int n_sized = 0, n = 0, rc = o->sizes ? sized_problems(o, &sized,
+                                                           &n_sized) : 0;
+    place pl = {0};
+    if (!rc && open_place(o, archs[0], &pl))
+        rc = 1;
+    for (int a = 0; !rc && a < n_archs; ++a) {
+        at_limits l;
+        archs[a] = archs[a] ? archs[a] : pl.ctx->dev.sm;
+        if ((!pl.ctx || pl.ctx->dev.sm != archs[a]) &&
+            !at_limits_for_arch(archs[a], &l)) {
+            at_cli_say("unknown architecture sm_%d (known: %s)\n",
+                       archs[a], AT_KNOWN_ARCHS);
+            rc = 2;
+        }
+    }
+    at_plan *plans = NULL;
+    at_multi_entry *en = NULL;
+    if (!rc)
+        rc = plan_all(o, &pl, archs, n_archs, sized, n_sized, &plans, &en,
+                      &n, cmdline);
+    char out[1024], name[128];
+    snprintf(out, sizeof out, o->out ? "%s" : "%s_%s_multi.cu",
+             o->out ? o->out : o->family, o->type);
+    snprintf(name, sizeof name, o->name ? "%s" : "autotune_%s_%s",
+             o->name ? o->name : o->family, o->type);
+    at_err e = {0};
+    if (!rc && (rc = at_emit_multi(out, en, n, name, cmdline, &e)) != 0) {
+        at_cli_fail(&e);
+        rc = rc == AUTOTUNE_EINVALID ? 2 : 1;
+    } else if (!rc) {
+        say_multi(strcmp(out, "-") == 0 ? stderr : stdout, en, n, out,
+                  archs, n_archs);
+    }
+    for (int i = 0; i < n; ++i)
+        at_plan_free(&plans[i]);
+    free(plans);
+    free(en);
+    free(sized);
+    if (pl.cache)
+        close_place(&pl);
+    return rc;
+}
+
 int at_cmd_tune(const opts *o, int argc, char **argv)
 {
+    int archs[16], n_archs = parse_archs(o->arch, archs, 16);
+    if (!n_archs) {
+        at_cli_say("--arch must be auto, sm_XX (as sm_90) or a list of "
+                   "them (sm_80,sm_90), got '%s'\n", o->arch);
+        return 2;
+    }
+    char cmdline[2048];
+    command_line(argc, argv, cmdline, sizeof cmdline);
+    if (o->sizes || o->from_cache || n_archs > 1)
+        return tune_multi(o, archs, n_archs, cmdline);
     at_problem p;
     if (at_opts_problem(o, &p))
         return 2;
-    int want_sm = 0;
-    if (strcmp(o->arch, "auto") != 0 && !(want_sm = at_parse_arch(o->arch))) {
-        at_cli_say("--arch must be auto or sm_XX (as sm_90), "
-                        "got '%s'\n", o->arch);
-        return 2;
-    }
+    int want_sm = archs[0];
     double t0 = at_now_s();
     place pl = {0};
     if (open_place(o, want_sm, &pl))
@@ -192,8 +482,6 @@ int at_cmd_tune(const opts *o, int argc, char **argv)
         close_place(&pl);
         return 2;
     }
-    char cmdline[2048];
-    command_line(argc, argv, cmdline, sizeof cmdline);
     at_plan ans;
     memset(&ans, 0, sizeof ans); /* freed whatever happens */
     int rc = plan(o, &pl, &p, want_sm, &ans);

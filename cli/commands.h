@@ -11,5 +11,7 @@ int at_cmd_space(const opts *o, int argc, char **argv);  /* cmd_space.c */
 int at_cmd_replay(const opts *o, int argc, char **argv); /* cmd_replay.c */
 int at_cmd_bench_opts(const opts *o, int argc, char **argv); /* cmd_bench.c */
 int at_cmd_bench_tune(const opts *o, int argc, char **argv); /* bench_tune.c */
+/* `autotune cache ...`: parses its own options (cmd_cache.c). */
+int at_cmd_cache(int argc, char **argv);
 
 #endif

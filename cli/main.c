@@ -5,6 +5,7 @@
  *   autotune replay FILE.csv [--json] [--seeds N] [--strategy S]
  *   autotune bench FAMILY [--csv FILE] [problem flags] [tuning flags]
  *   autotune bench tune [FAMILY] [--csv FILE] [problem flags] [--jobs N]
+ *   autotune cache list|show|export FILE|import FILE|remove|clear [...]
  *
  * Exit status: 0 done, 1 failed, 2 bad usage. Errors are one line on
  * stderr. */
@@ -36,6 +37,12 @@ static const char *usage =
     "                   tuning times: cold, warm and cache-hit runs of\n"
     "                   8192x8192 f32 and f64 (or the problem the flags\n"
     "                   give) on empty caches of their own\n"
+    "  autotune cache list|show|export FILE|import FILE|remove|clear\n"
+    "                   the tuning cache's entries: list them, show one,\n"
+    "                   export them to a wisdom file and import it on\n"
+    "                   another machine, remove some or all\n"
+    "                   (autotune cache --help: its options;\n"
+    "                   docs/WISDOM.md)\n"
     "  autotune --help | --version\n"
     "\n"
     "options:\n"
@@ -152,7 +159,9 @@ int main(int argc, char **argv)
     int json = 0;
     for (int i = 1; i < argc; ++i)
         json |= strcmp(argv[i], "--json") == 0;
-    int rc = run(argc, argv);
+    /* The cache tools parse options of their own. */
+    int rc = strcmp(argv[1], "cache") == 0 ? at_cmd_cache(argc, argv)
+                                           : run(argc, argv);
     if (rc && json)
         at_cli_error_json(rc);
     return rc;

@@ -173,30 +173,51 @@ static int parse_command(int argc, char **argv, opts *o, int *i)
     return 0;
 }
 
-/* --size AxB[xC]: the fields size_x, size_y, size_z (a spec's). */
-static int parse_size(const at_family *fam, const char *v, opts *o)
+/* The fields a size gives, and how messages say it: a spec's size_x,
+ * size_y, size_z (one to as many as it has), else rows and cols, else n. */
+static const char *const size_sets[3][4] = {
+    {"size_x", "size_y", "size_z", "one to three sizes as the spec has "
+                                   "them (AxBxC)"},
+    {"rows", "cols", NULL, "AxB (rows x cols)"}, {"n", NULL, NULL, "N (n)"}};
+
+int at_opts_set_size(opts *o, const char *flag, const char *v)
 {
-    static const char *const names[] = {"size_x", "size_y", "size_z"};
-    const char *c = v;
+    const at_family *fam = o->family ? at_family_find(o->family) : NULL;
+    char forms[160] = "", msg[256];
+    int dims = 1, fit = -1, idx[3];
     if (!fam) /* replay: no family */
-        return at_bad_usage("%s", "--size is for a spec's family");
-    for (int d = 0; d < 3 && *c; ++d) {
-        size_t n = strcspn(c, "x");
-        int field = at_field_index(fam, names[d]);
-        if (field < 0 || n == 0 || n >= sizeof o->size_text[d])
-            return at_bad_usage("--size needs one to three sizes as the "
-                                "family has them (AxBxC), got '%s'", v);
-        memcpy(o->size_text[d], c, n);
-        o->size_text[d][n] = '\0';
-        o->field[field] = o->size_text[d];
-        c += n + (c[n] == 'x');
-        if (c[-1] == 'x' && !*c)
-            return at_bad_usage("--size needs one to three sizes as the "
-                                "family has them (AxBxC), got '%s'", v);
+        return at_bad_usage("%s is for a family's problem", flag);
+    for (const char *c = v; *c; ++c)
+        dims += *c == 'x';
+    for (int s = 0; s < 3; ++s) {
+        int k = 0, got[3];
+        while (k < 3 && size_sets[s][k] &&
+               (got[k] = at_field_index(fam, size_sets[s][k])) >= 0)
+            ++k;
+        if (!k || (s && k < 3 && size_sets[s][k]))
+            continue; /* the family lacks these fields */
+        snprintf(forms + strlen(forms), sizeof forms - strlen(forms),
+                 "%s%s", forms[0] ? " or " : "", size_sets[s][3]);
+        if (fit < 0 && (s ? dims == k : dims <= k)) {
+            fit = s;
+            memcpy(idx, got, sizeof got);
+        }
+        if (s == 0) /* a spec's: only those */
+            break;
     }
-    if (*c)
-        return at_bad_usage("--size needs one to three sizes as the "
-                            "family has them (AxBxC), got '%s'", v);
+    for (int d = 0, at = 0; fit >= 0 && d < dims; ++d) {
+        size_t n = strcspn(v + at, "x");
+        if (n == 0 || n >= sizeof o->size_text[d])
+            fit = -1;
+        snprintf(o->size_text[d], sizeof o->size_text[d], "%.*s", (int)n,
+                 v + at);
+        o->field[idx[d]] = o->size_text[d];
+        at += (int)n + 1;
+    }
+    snprintf(msg, sizeof msg, "%s needs %s, got '%%s'", flag,
+             forms[0] ? forms : "a size (the family has none)");
+    if (fit < 0)
+        return at_bad_usage(msg, v);
     o->shape_given = 1;
     return 0;
 }
@@ -230,6 +251,7 @@ static int parse_flags(int argc, char **argv, int i, opts *o)
         {"--strategy", &o->strategy, NULL, 0, 0},
         {"--budget", &o->budget, NULL, 0, 0},
         {"--effort", &o->effort_text, NULL, 0, 0},
+        {"--sizes", &o->sizes, NULL, 0, 0},
         {"--record", &o->record, NULL, 0, 0},
         {"--compile-limit", &o->limit, NULL, 0, 0},
         {"--kernel-limit", &o->klimit, NULL, 0, 0},
@@ -243,7 +265,7 @@ static int parse_flags(int argc, char **argv, int i, opts *o)
         {"--quiet", &o->quiet},         {"--json", &o->json},
         {"--retune", &o->retune},       {"--no-compile-cache", &o->no_cubins},
         {"--warm-l2", &o->warm_l2},     {"--verify-all", &o->verify_all},
-        {"--list", &o->list},
+        {"--list", &o->list},           {"--from-cache", &o->from_cache},
     };
     for (; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -260,7 +282,7 @@ static int parse_flags(int argc, char **argv, int i, opts *o)
         if (strcmp(a, "--size") == 0) {
             if (!v)
                 return at_bad_usage("%s needs a value", a);
-            if (parse_size(fam, argv[++i], o))
+            if (at_opts_set_size(o, "--size", argv[++i]))
                 return 2;
             continue;
         }
@@ -315,9 +337,12 @@ static int check_command(opts *o)
                        o->seed || o->quiet || o->budget || o->record ||
                        o->limit || o->klimit || o->retune || o->no_cubins ||
                        o->warm_l2 || o->verify_all || o->effort_text;
-    if (o->effort_text && strcmp(o->cmd, "tune") != 0)
-        return at_bad_usage("%s", "--effort is for tuning (autotune FAMILY "
-                                  "or autotune kernel SPEC)");
+    if ((o->effort_text || o->sizes || o->from_cache ||
+         strchr(o->arch, ',')) && strcmp(o->cmd, "tune") != 0)
+        return at_bad_usage("%s", "--effort, --sizes, --from-cache and a "
+                                  "list of architectures are for tuning "
+                                  "(autotune FAMILY or autotune kernel "
+                                  "SPEC)");
     if (strcmp(o->cmd, "space") == 0 &&
         (tuning_flags || o->strategy || o->seeds != 100 || o->csv))
         return at_bad_usage("%s", "space takes only --type, --arch, --json "

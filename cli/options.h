@@ -28,6 +28,8 @@ typedef struct opts {
     const char *field[AT_MAX_FIELDS]; /* the family's fields as given */
     const char *spec; /* the spec file the family came from, or NULL */
     char size_text[3][24]; /* --size's values */
+    const char *sizes; /* --sizes: a comma list of --size's */
+    int from_cache;    /* --from-cache */
 } opts;
 
 /* Parses argv into o. 0, or 2 with the reason said on stderr. */
@@ -38,6 +40,10 @@ int at_opts_problem(const opts *o, at_problem *p);
 void at_opts_tune(const opts *o, at_tune_opts *t);
 /* "--ld-in" for the field "ld_in": how a field is spelled as a flag. */
 void at_field_flag(const char *field, char *buf, size_t n);
+/* Sets the fields a size gives ("AxB": rows and cols; "N": n; a spec's
+ * "AxBxC": size_x, size_y, size_z), as --size does; 2 (said, naming
+ * flag) if it is not a size of the family. */
+int at_opts_set_size(opts *o, const char *flag, const char *size);
 /* "sm_90" -> 90; 0 unless "sm_" and two or three digits, no leading 0. */
 int at_parse_arch(const char *s);
 /* Prints "autotune: <fmt with arg> (see autotune --help)"; returns 2. */

@@ -16,6 +16,21 @@ void at_report_plan(FILE *f, const at_plan *pl, const at_device *d,
             d->nvrtc);
     const at_tuned *t = &pl->tuned;
     const autotune_figures *k = &pl->fig;
+    if (pl->how == AUTOTUNE_HOW_REUSED || pl->how == AUTOTUNE_HOW_DEFAULT) {
+        /* --effort estimate: one point, checked here, not timed. */
+        if (pl->how == AUTOTUNE_HOW_REUSED)
+            fprintf(f, "  estimate: the best point of the nearest tuned "
+                    "problem (%s, tuned %s), %s here; not timed, not "
+                    "stored, %.2f s\n  point: %s\n", pl->from, pl->created,
+                    pl->verified ? "verified" : "NOT verified", wall_s,
+                    pl->name);
+        else
+            fprintf(f, "  estimate: the default point (%s), %s here; not "
+                    "timed, not stored, %.2f s\n  point: %s\n", pl->why,
+                    pl->verified ? "verified" : "NOT verified", wall_s,
+                    pl->name);
+        return;
+    }
     if (pl->how == AUTOTUNE_HOW_CACHED)
         fprintf(f, "  from the cache %s (tuned %s): no compile, no timing, "
                 "%.2f s\n", cache_path, pl->created, wall_s);
@@ -35,7 +50,8 @@ void at_report_plan(FILE *f, const at_plan *pl, const at_device *d,
                 t->setup_s, t->search_s, t->retime_s, t->nvrtc_cpu_s,
                 t->workers, t->gpu_s, t->check_s, t->time_s,
                 pl->stored ? "" : "  not stored in the cache: only a search "
-                                  "of the whole space is\n");
+                                  "of the whole space or --effort measure "
+                                  "is\n");
     fprintf(f, "  best: %s\n  median %.4f ms, %.1f GB/s, %.1f%% of the "
             "device-to-device copy (%.1f GB/s); %d registers, %d B shared, "
             "%d B local\n", pl->name, k->median_ms, k->gbps,
@@ -109,7 +125,8 @@ static void json_tuned(json_t *o, const opts *op, const at_tuned *t,
 int at_report_json(const opts *op, const at_plan *pl, const at_device *d,
                    double wall_s, const char *out)
 {
-    static const char *const how[] = {"tuned", "cached", "default"};
+    static const char *const how[] = {"tuned", "cached", "default",
+                                      "reused"};
     char params[256];
     at_point_params(pl->p.family, &pl->pt, params, sizeof params);
     json_t *o = at_json_problem(at_json_object("autotune.tune/1"), &pl->p);
@@ -121,18 +138,27 @@ int at_report_json(const opts *op, const at_plan *pl, const at_device *d,
     at_json_str(o, "nvrtc", d ? d->nvrtc : pl->nvrtc[0] ? pl->nvrtc : NULL);
     at_json_str(o, "how", how[pl->how]);
     at_json_bool(o, "from_cache", pl->how == AUTOTUNE_HOW_CACHED);
-    at_json_bool(o, "tuned", pl->how != AUTOTUNE_HOW_DEFAULT);
-    if (pl->how == AUTOTUNE_HOW_DEFAULT)
+    at_json_bool(o, "tuned", pl->how == AUTOTUNE_HOW_TUNED ||
+                                 pl->how == AUTOTUNE_HOW_CACHED);
+    if (pl->how == AUTOTUNE_HOW_DEFAULT ||
+        (pl->how == AUTOTUNE_HOW_REUSED && pl->why[0]))
         at_json_str(o, "reason", pl->why);
+    if (pl->how == AUTOTUNE_HOW_REUSED)
+        at_json_str(o, "reused_from", pl->from);
+    if (pl->how == AUTOTUNE_HOW_REUSED || pl->how == AUTOTUNE_HOW_DEFAULT)
+        at_json_bool(o, "verified", pl->verified);
+    if (pl->fig.effort)
+        at_json_int(o, "effort", pl->fig.effort);
     at_json_real(o, "wall_s", wall_s);
-    if (pl->how != AUTOTUNE_HOW_DEFAULT)
+    if (pl->how == AUTOTUNE_HOW_TUNED || pl->how == AUTOTUNE_HOW_CACHED)
         at_json_int(o, "seed", (int64_t)pl->seed);
     if (pl->how == AUTOTUNE_HOW_TUNED)
         json_tuned(o, op, &pl->tuned, pl->stored);
     at_json_str(o, "point", pl->name);
     at_json_str(o, "params", params);
-    /* A default point was never measured: its figures are null. */
-    int measured = pl->how != AUTOTUNE_HOW_DEFAULT;
+    /* A default or reused point was not measured here: null figures. */
+    int measured = pl->how == AUTOTUNE_HOW_TUNED ||
+                   pl->how == AUTOTUNE_HOW_CACHED;
     at_json_real(o, "median_ms", measured ? pl->fig.median_ms : NAN);
     at_json_real(o, "gbps", measured ? pl->fig.gbps : NAN);
     at_json_real(o, "copy_gbps", measured ? pl->fig.copy_gbps : NAN);

@@ -24,6 +24,64 @@ typedef struct at_provenance {
  * comment delimiters broken, other bytes as \xNN. */
 void at_emit_comment_text(const char *in, char *out, size_t n);
 
+/* One line of a header comment: " * label    text", text made safe. */
+void at_emit_line(FILE *f, const char *label, const char *text);
+
+/* A header's first lines: GENERATED, the command (NULL: "(API)"), when. */
+void at_emit_header_start(FILE *f, const char *command);
+/* The header's lines on how p's point was obtained (pv): how (tuned,
+ * cached, the default point, reused from pv->from), then where and when
+ * it was tuned and what it measured, or NOT TUNED and why; and NOT
+ * VERIFIED for a family without a reference. For at_emit and
+ * at_emit_multi (gen/emit_multi.h). */
+void at_emit_provenance(FILE *f, const at_problem *p,
+                        const at_provenance *pv);
+
+/* A function definition in a launcher's text as a family's emit_launcher
+ * wrote it (at_emit_launcher_read): offsets into the text. */
+enum { AT_EMIT_MAX_PARAMS = 24 };
+typedef struct at_emit_fn {
+    size_t start;    /* its first line's start */
+    size_t name_at, name_end, body_at, end; /* the name; '{'; past '}' */
+    int extern_c;    /* declared extern "C" (else a helper: static) */
+    int specific;    /* depends on the point: names an AT_ macro, the
+                      * kernel NAME_kernel, or such a helper (a call of
+                      * an extern "C" one does not count) */
+    char ret[64];    /* the return type: "cudaError_t" */
+    char param[AT_EMIT_MAX_PARAMS][64]; /* the parameters' names */
+    int n_params;
+} at_emit_fn;
+
+/* The family's launcher for a problem and point, written under a name
+ * and read back: its text and its top-level functions named name... */
+enum { AT_EMIT_MAX_FNS = 16 };
+typedef struct at_emit_launcher {
+    char *text; /* malloc'd */
+    at_emit_fn fns[AT_EMIT_MAX_FNS];
+    int n;
+} at_emit_launcher;
+/* 0, or AUTOTUNE_ENOMEM (said in e). Free l->text after. */
+int at_emit_launcher_read(at_emit_launcher *l, const at_problem *p,
+                          const at_point *pt, const char *name, at_err *e);
+
+/* Whether launchers a (written under the name an) and b (bn) have the
+ * same functions: names after an and bn, linkage, return types and
+ * parameters' names. */
+int at_emit_launcher_alike(const at_emit_launcher *a, const char *an,
+                           const at_emit_launcher *b, const char *bn);
+/* C of a host function, static cudaError_t NAME_device_sm(int *sm): the
+ * current device's architecture (90 for 9.0), asked once per device. */
+void at_emit_device_sm_c(FILE *f, const char *name);
+
+/* The variant on f: the point's macros (with paths), AT_KERNEL
+ * name_kernel, the template and the family's launcher under name. Or,
+ * given the launcher's text (at_emit_launcher_read), so that another
+ * variant may follow: a comment naming the point, all that inside
+ * namespace name_ns (unless the family's source keeps its names:
+ * program_points 1), then "#undef" of every macro it defined. */
+void at_emit_variant(FILE *f, const at_problem *p, const at_point *pt,
+                     unsigned paths, const char *name, const char *launcher);
+
 /* Writes to path ("-": stdout) through base/safefile.h, so an existing
  * file is replaced whole or not at all. name: the launcher's
  * name (gen/ident.h: refused unless a usable identifier); the kernel is

@@ -13,9 +13,14 @@
  *
  * Every function returns 0 or a negative AUTOTUNE_E* code; the context keeps
  * a message naming the call, the CUDA/NVRTC/SQLite code and the variant
- * (autotune_last_error(NULL) gives autotune_create's). A context and its
- * kernels are used from one thread at a time; several processes may share
- * one cache file. */
+ * (autotune_last_error(NULL) gives autotune_create's; with a context, the
+ * calling thread's last failure on it). Several threads may use one
+ * context at once: each call takes a cache connection of its own, a
+ * process tunes one problem at a time (a thread asking for a problem
+ * being tuned waits and takes its answer; AUTOTUNE_ESTIMATE never
+ * waits), and kernels launch from any thread on any stream, one launch
+ * of a kernel with its own workspace at a time. Several processes may
+ * share one cache file. */
 #ifndef AUTOTUNE_H
 #define AUTOTUNE_H
 

@@ -8,14 +8,82 @@
 #include "module.h"
 #include "plan.h"
 
-/* autotune_create's failure, for autotune_last_error(NULL). */
+/* autotune_create's failure, for autotune_last_error(NULL); and each
+ * thread's last error on a context (several threads may use one). */
 static _Thread_local at_err create_err;
+static _Thread_local struct {
+    const autotune_ctx *ctx;
+    at_err err;
+} last;
+
+const char *autotune_version(void) { return AUTOTUNE_VERSION; }
 
 int at_ctx_fail(autotune_ctx *c, at_err *e)
 {
-    if (c)
+    if (c) {
+        last.ctx = c;
+        last.err = *e;
+        pthread_mutex_lock(&c->mu);
         c->err = *e;
+        pthread_mutex_unlock(&c->mu);
+    }
     return e->code;
+}
+
+void at_ctx_clear(autotune_ctx *c)
+{
+    if (last.ctx == c)
+        at_err_clear(&last.err);
+}
+
+static int conn_open(const char *path, at_conn *conn, at_err *e)
+{
+    char cpath[1024];
+    int rc = at_cache_open(&conn->cache, path, e);
+    if (!rc)
+        rc = at_cubins_default_path(path, cpath, sizeof cpath, e);
+    if (!rc)
+        rc = at_cubins_open(&conn->cubins, cpath, e);
+    return rc;
+}
+
+static void conn_close(at_conn *conn)
+{
+    at_cache_close(conn->cache);
+    at_cubins_close(conn->cubins, NULL);
+    conn->cache = NULL;
+    conn->cubins = NULL;
+}
+
+int at_conn_take(autotune_ctx *c, at_conn **out, at_err *e)
+{
+    pthread_mutex_lock(&c->mu);
+    at_conn *conn = c->idle;
+    if (conn)
+        c->idle = conn->next;
+    pthread_mutex_unlock(&c->mu);
+    if (conn) {
+        *out = conn;
+        return 0;
+    }
+    if (!(conn = calloc(1, sizeof *conn)))
+        return at_fail(e, AUTOTUNE_ENOMEM, "a cache connection");
+    int rc = conn_open(c->cache_path, conn, e);
+    if (rc) {
+        conn_close(conn);
+        free(conn);
+        return rc;
+    }
+    *out = conn;
+    return 0;
+}
+
+void at_conn_give(autotune_ctx *c, at_conn *conn)
+{
+    pthread_mutex_lock(&c->mu);
+    conn->next = c->idle;
+    c->idle = conn;
+    pthread_mutex_unlock(&c->mu);
 }
 
 int at_ctx_create(autotune_ctx **out, int device, const char *cache_path,
@@ -25,24 +93,26 @@ int at_ctx_create(autotune_ctx **out, int device, const char *cache_path,
     autotune_ctx *c = calloc(1, sizeof *c);
     if (!c)
         return at_fail(e, AUTOTUNE_ENOMEM, "autotune_create");
-    char path[1024];
+    pthread_mutex_init(&c->mu, NULL);
+    pthread_cond_init(&c->bg_done, NULL);
     int rc = 0;
-    if (cache_path && strlen(cache_path) >= sizeof path)
+    if (cache_path && strlen(cache_path) >= sizeof c->cache_path)
         rc = at_fail(e, AUTOTUNE_EIO, "cache path too long (%zu bytes)",
                      strlen(cache_path));
     else if (cache_path)
-        snprintf(path, sizeof path, "%s", cache_path);
+        snprintf(c->cache_path, sizeof c->cache_path, "%s", cache_path);
     else
-        rc = at_cache_default_path(path, sizeof path, e);
-    char cpath[1024];
+        rc = at_cache_default_path(c->cache_path, sizeof c->cache_path, e);
     if (!rc)
-        rc = at_cache_open(&c->cache, path, e);
-    if (!rc)
-        rc = at_cubins_default_path(path, cpath, sizeof cpath, e);
-    if (!rc)
-        rc = at_cubins_open(&c->cubins, cpath, e);
+        rc = conn_open(c->cache_path, &c->first, e);
+    c->cache = c->first.cache;
+    c->cubins = c->first.cubins;
+    c->idle = &c->first;
     if (!rc)
         rc = at_device_open(&c->dev, device, e);
+    /* The primary context retained now, before threads race to. */
+    if (!rc && (rc = at_device_push(&c->dev, e)) == 0)
+        at_device_pop();
     if (rc) {
         autotune_destroy(c);
         return rc;
@@ -57,11 +127,19 @@ int autotune_create(autotune_ctx **out, const autotune_options *o)
     at_err e = {0};
     if (!out)
         return AUTOTUNE_EINVALID;
-    autotune_options def = {0, NULL, 0};
+    autotune_options def = {0, NULL, 0, 0};
     if (!o)
         o = &def;
+    if (o->effort < 0 || o->effort > AUTOTUNE_WISDOM_ONLY) {
+        at_fail(&e, AUTOTUNE_EINVALID, "autotune_create: effort %d (0 to "
+                "%d)", o->effort, AUTOTUNE_WISDOM_ONLY);
+        create_err = e;
+        return e.code;
+    }
     int rc = at_ctx_create(out, o->device, o->cache_path,
                            o->verbose ? stderr : NULL, &e);
+    if (!rc)
+        (*out)->effort = o->effort;
     create_err = e;
     return rc;
 }
@@ -70,9 +148,17 @@ void autotune_destroy(autotune_ctx *c)
 {
     if (!c)
         return;
-    at_cache_close(c->cache);
-    at_cubins_close(c->cubins, NULL);
+    at_bg_free_all(c);
+    while (c->idle) {
+        at_conn *conn = c->idle;
+        c->idle = conn->next;
+        conn_close(conn);
+        if (conn != &c->first)
+            free(conn);
+    }
     at_device_close(&c->dev);
+    pthread_cond_destroy(&c->bg_done);
+    pthread_mutex_destroy(&c->mu);
     free(c);
 }
 
@@ -81,7 +167,7 @@ const char *autotune_last_error(const autotune_ctx *c)
     if (!c)
         return create_err.code ? create_err.msg
                                : "no context (autotune_create not called)";
-    return c->err.code ? c->err.msg : "no error";
+    return last.ctx == c && last.err.code ? last.err.msg : "no error";
 }
 
 /* Loads a cubin into the device's context and finds the kernel. */
@@ -99,6 +185,7 @@ static int load(autotune_kernel *k, const void *cubin, size_t size,
                                 AT_KERNEL_SYMBOL, &k->fn, k->name, e);
     if (!rc)
         rc = at_measure_prepare(&k->p, &k->pt, k->fn, k->name, e);
+    k->p.family->launch(&k->p, &k->pt, &k->g);
     k->ws_bytes = at_workspace_bytes(&k->p, &k->pt);
     if (!rc && k->ws_bytes) {
         char call[96];
@@ -120,21 +207,28 @@ int at_ctx_get(autotune_ctx *c, const at_problem *p, const at_tune_opts *o,
     at_err e = {0};
     if (!c || !out)
         return AUTOTUNE_EINVALID;
-    at_err_clear(&c->err);
+    at_ctx_clear(c);
     *out = NULL;
     autotune_kernel *k = calloc(1, sizeof *k);
+    at_conn *conn = NULL;
     if (!k) {
         at_fail(&e, AUTOTUNE_ENOMEM, "autotune_get");
         return at_ctx_fail(c, &e);
     }
     k->ctx = c;
     k->p = *p;
-    /* With a device the planner always has a cubin: cached or tuned. */
+    int rc = at_conn_take(c, &conn, &e);
+    /* With a device the planner always has a cubin: cached, tuned, or a
+     * reused or default point checked here. */
     at_plan pl;
-    at_plan_env env = {.cache = c->cache, .cubins = c->cubins,
-                       .dev = &c->dev, .progress = c->progress,
-                       .worker = at_worker_path()};
-    int rc = at_plan_get(&env, p, o, &pl, &e);
+    memset(&pl, 0, sizeof pl);
+    if (!rc) {
+        at_plan_env env = {.cache = conn->cache, .cubins = conn->cubins,
+                           .dev = &c->dev, .progress = c->progress,
+                           .worker = at_worker_path()};
+        rc = at_plan_get(&env, p, o, &pl, &e);
+        at_conn_give(c, conn);
+    }
     if (!rc) {
         k->pt = pl.pt;
         k->fig = pl.fig;
@@ -150,19 +244,55 @@ int at_ctx_get(autotune_ctx *c, const at_problem *p, const at_tune_opts *o,
     return 0;
 }
 
-int autotune_get(autotune_ctx *c, const autotune_problem *p,
-                 autotune_kernel **out)
+/* The effort a background tune searches at: the context's, if it
+ * searches, else the whole space. */
+static int background_effort(const autotune_ctx *c)
+{
+    return c->effort == AUTOTUNE_MEASURE ? AUTOTUNE_MEASURE
+                                          : AUTOTUNE_EXHAUSTIVE;
+}
+
+int autotune_get_with(autotune_ctx *c, const autotune_problem *p,
+                      int effort, autotune_kernel **out)
 {
     if (!c || !out)
         return AUTOTUNE_EINVALID;
+    *out = NULL;
     at_err e = {0};
+    int base = effort & ~AUTOTUNE_BACKGROUND;
+    int bg = (effort & AUTOTUNE_BACKGROUND) != 0;
+    if (base == AUTOTUNE_EFFORT_DEFAULT)
+        base = bg ? AUTOTUNE_ESTIMATE : c->effort;
+    if (base < 0 || base > AUTOTUNE_WISDOM_ONLY ||
+        (bg && base != AUTOTUNE_ESTIMATE)) {
+        at_fail(&e, AUTOTUNE_EINVALID, "autotune_get_with: effort 0x%x (an "
+                "AUTOTUNE_EFFORT_*; AUTOTUNE_BACKGROUND goes with "
+                "AUTOTUNE_ESTIMATE)", (unsigned)effort);
+        return at_ctx_fail(c, &e);
+    }
     at_problem prob;
-    if (at_problem_from_api(&prob, p, &e)) {
+    if (at_problem_from_api(&prob, p, &e))
+        return at_ctx_fail(c, &e);
+    at_tune_opts o = {.progress = c->progress, .effort = base};
+    int rc = at_ctx_get(c, &prob, &o, out);
+    if (rc || !bg)
+        return rc;
+    /* An entry found at the background's effort is its answer already. */
+    if ((*out)->fig.how == AUTOTUNE_HOW_CACHED &&
+        (*out)->fig.effort >= background_effort(c))
+        return 0;
+    if ((rc = at_bg_start(c, *out, background_effort(c), &e)) != 0) {
+        autotune_kernel_destroy(*out);
         *out = NULL;
         return at_ctx_fail(c, &e);
     }
-    at_tune_opts o = {.progress = c->progress};
-    return at_ctx_get(c, &prob, &o, out);
+    return 0;
+}
+
+int autotune_get(autotune_ctx *c, const autotune_problem *p,
+                 autotune_kernel **out)
+{
+    return autotune_get_with(c, p, AUTOTUNE_EFFORT_DEFAULT, out);
 }
 
 size_t autotune_kernel_workspace_bytes(const autotune_kernel *k)
@@ -200,14 +330,39 @@ int autotune_launch_ws(autotune_kernel *k, const void *in, void *out,
                 k->name);
         return at_ctx_fail(k->ctx, &e);
     }
-    at_err_clear(&k->ctx->err);
-    int rc = at_device_push(&k->ctx->dev, &e);
-    if (!rc) {
-        rc = at_launch_variant(&k->p, &k->pt, k->fn, (CUdeviceptr)in,
-                               (CUdeviceptr)out, ws, (CUstream)stream,
-                               k->name, &e);
-        at_device_pop();
+    at_ctx_clear(k->ctx);
+    /* The launch as at_launch_variant makes it, its geometry computed
+     * once, and the context pushed only when it is not current (a
+     * runtime-API program's is the same primary context). */
+    CUcontext cur = NULL;
+    int pushed = at_cu.cuCtxGetCurrent(&cur) != CUDA_SUCCESS ||
+                 cur != k->ctx->dev.ctx;
+    int rc = pushed ? at_device_push(&k->ctx->dev, &e) : 0;
+    if (rc)
+        return at_ctx_fail(k->ctx, &e);
+    const at_launch *g = &k->g;
+    int passes = g->passes > 1 ? 2 : 1;
+    /* A loop launching on the same buffers builds its arguments once. */
+    if (!k->args_valid || k->args_for[0] != (CUdeviceptr)in ||
+        k->args_for[1] != (CUdeviceptr)out || k->args_for[2] != ws) {
+        for (int pass = 0; pass < passes; ++pass)
+            k->p.family->args(&k->p, &k->pt, (CUdeviceptr)in,
+                              (CUdeviceptr)out, ws, pass, &k->args[pass]);
+        k->args_for[0] = (CUdeviceptr)in;
+        k->args_for[1] = (CUdeviceptr)out;
+        k->args_for[2] = ws;
+        k->args_valid = 1;
     }
+    for (int pass = 0; !rc && pass < passes; ++pass) {
+        const unsigned *grid = pass ? g->grid2 : g->grid;
+        CUresult r = at_cu.cuLaunchKernel(
+            k->fn, grid[0], grid[1], grid[2], g->block[0], g->block[1],
+            g->block[2], g->smem, (CUstream)stream, k->args[pass].ptr, NULL);
+        if (r != CUDA_SUCCESS)
+            rc = at_cu_fail(&e, r, "cuLaunchKernel", k->name);
+    }
+    if (pushed)
+        at_device_pop();
     return rc ? at_ctx_fail(k->ctx, &e) : 0;
 }
 
@@ -228,11 +383,17 @@ void autotune_kernel_destroy(autotune_kernel *k)
 {
     if (!k)
         return;
-    if ((k->mod || k->ws) && at_device_push(&k->ctx->dev, NULL) == 0) {
+    if ((k->mod || k->ws || k->n_old) &&
+        at_device_push(&k->ctx->dev, NULL) == 0) {
         if (k->ws)
             at_cu.cuMemFree(k->ws);
         if (k->mod)
             at_cu.cuModuleUnload(k->mod);
+        for (int i = 0; i < k->n_old; ++i) {
+            if (k->old_ws[i])
+                at_cu.cuMemFree(k->old_ws[i]);
+            at_cu.cuModuleUnload(k->old[i]);
+        }
         at_device_pop();
     }
     free(k);

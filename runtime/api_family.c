@@ -16,7 +16,7 @@ int autotune_family_load(autotune_ctx *c, const char *path,
         return AUTOTUNE_EINVALID;
     at_err e = {0};
     const at_family *f;
-    at_err_clear(&c->err);
+    at_ctx_clear(c);
     if (at_spec_family_load(path, &f, &e))
         return at_ctx_fail(c, &e);
     *family = f->name;
@@ -68,7 +68,7 @@ int autotune_launch_args(autotune_kernel *k, const void *const *args, int n,
     at_launch g;
     f->user_args(&k->p, &k->pt, ptr, &a);
     f->launch(&k->p, &k->pt, &g);
-    at_err_clear(&k->ctx->err);
+    at_ctx_clear(k->ctx);
     int rc = at_device_push(&k->ctx->dev, &e);
     if (rc)
         return at_ctx_fail(k->ctx, &e);
@@ -91,7 +91,7 @@ int autotune_family_load_text(autotune_ctx *c, const char *spec,
         return AUTOTUNE_EINVALID;
     at_err e = {0};
     const at_family *f;
-    at_err_clear(&c->err);
+    at_ctx_clear(c);
     if (at_spec_family_load_mem(spec, "(autotune_family_load_text)", source,
                                 &f, &e))
         return at_ctx_fail(c, &e);
@@ -106,7 +106,7 @@ int autotune_family_define(autotune_ctx *c, const autotune_family_desc *d,
         return AUTOTUNE_EINVALID;
     at_err e = {0};
     const at_family *f;
-    at_err_clear(&c->err);
+    at_ctx_clear(c);
     char *text = at_spec_text_of(d, &e);
     int rc = text ? at_spec_family_load_mem(text, "(autotune_family_desc)",
                                             d->source, &f, &e)

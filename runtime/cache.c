@@ -12,6 +12,7 @@
 #include "base/clock.h"
 #include "base/hash.h"
 #include "base/text.h"
+#include "cache_admin.h"
 #include "cache_impl.h"
 #include "sqlite_file.h"
 
@@ -152,16 +153,6 @@ void at_key_text(const at_key *k, char *buf, size_t n)
              k->problem);
 }
 
-/* The entry's integrity hash: the cubin and the point it was built from,
- * so neither can change alone unnoticed. */
-static void entry_hash(const char *point, const char *params,
-                       const void *cubin, size_t n, char out[17])
-{
-    uint64_t h = at_hash(AT_HASH_INIT, point, strlen(point) + 1);
-    h = at_hash(h, params, strlen(params) + 1);
-    snprintf(out, 17, "%016llx", (unsigned long long)at_hash(h, cubin, n));
-}
-
 static const char *cols_sql =
     "gpu, cc, sms, driver, driver_build, nvrtc, template_hash, space_hash,"
     " family, type, problem, point, params, cubin, entry_hash,"
@@ -213,7 +204,7 @@ int at_cache_read_row(sqlite3_stmt *st, at_entry *en, sqlite3_int64 *rowid,
                     "discarded)");
             return 0;
         }
-    entry_hash(en->point, en->params, blob, (size_t)size, got);
+    at_cache_entry_hash(en->point, en->params, blob, (size_t)size, got);
     if (strcmp(got, want) != 0) {
         at_fail(e, 0, "cache entry for %s: hash %s, recorded %.40s "
                 "(corrupt; discarded)", en->point, got, want);
@@ -362,8 +353,6 @@ int at_cache_keeps_old(double old_ms, int old_effort, const at_entry *en)
     return old_ms > 0 && en->median_ms > 0 && old_ms <= en->median_ms;
 }
 
-static int insert(at_cache *c, const at_entry *en, const char *key,
-                  at_err *e);
 
 int at_cache_put(at_cache *c, const at_entry *en, int replace, at_err *e)
 {
@@ -378,7 +367,7 @@ int at_cache_put(at_cache *c, const at_entry *en, int replace, at_err *e)
     int old_effort = 0;
     int keep_old = !replace && stored(c, key, &old, &old_effort) &&
                    at_cache_keeps_old(old, old_effort, en);
-    rc = keep_old ? 0 : insert(c, en, key, e);
+    rc = keep_old ? 0 : at_cache_insert(c, en, key, e);
     int end = sqlite3_exec(c->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL,
                            NULL);
     if (!rc && end != SQLITE_OK)
@@ -386,15 +375,16 @@ int at_cache_put(at_cache *c, const at_entry *en, int replace, at_err *e)
     return rc;
 }
 
-static int insert(at_cache *c, const at_entry *en, const char *key,
-                  at_err *e)
+int at_cache_insert(at_cache *c, const at_entry *en, const char *key,
+                    at_err *e)
 {
     char hash[17], created[32], sql[1024];
     if (!en->cubin || en->cubin_size == 0 || en->cubin_size > INT_MAX)
         return at_fail(e, AUTOTUNE_EINVALID, "cache entry for %s: cubin of "
                        "%zu bytes cannot be stored", en->point,
                        en->cubin_size);
-    entry_hash(en->point, en->params, en->cubin, en->cubin_size, hash);
+    at_cache_entry_hash(en->point, en->params, en->cubin, en->cubin_size,
+                        hash);
     if (en->created[0])
         snprintf(created, sizeof created, "%s", en->created);
     else

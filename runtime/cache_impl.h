@@ -21,5 +21,9 @@ const char *at_cache_cols_sql(void);
 int at_cache_read_row(sqlite3_stmt *st, at_entry *en, sqlite3_int64 *rowid,
                       at_err *e);
 int at_cache_discard(at_cache *c, sqlite3_int64 rowid, at_err *e);
+/* INSERT OR REPLACE of en under its key text, in the caller's
+ * transaction (at_cache_put's, an import's). */
+int at_cache_insert(at_cache *c, const at_entry *en, const char *key,
+                    at_err *e);
 
 #endif

@@ -23,7 +23,7 @@
     X(cuEventSynchronize) X(cuEventElapsedTime)                              \
     X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)              \
     X(cuEventQuery) X(cuStreamQuery) X(cuFuncGetModule)                      \
-    X(cuModuleGetGlobal) X(cuMemcpyHtoDAsync)
+    X(cuModuleGetGlobal) X(cuMemcpyHtoDAsync) X(cuCtxGetCurrent)
 
 #define AT_CU_MEMBER_(fn) __typeof__(fn) *fn;
 typedef struct at_cu_api {

@@ -71,6 +71,8 @@ static void fill_request(wire_request *q, const at_plan_env *env,
     q->seed = o->seed;
     q->budget_evals = o->budget_evals;
     q->budget_s = o->budget_s;
+    q->budget_share = o->budget_share;
+    q->effort = o->effort;
     q->compile_limit_s = o->compile_limit_s;
     q->kernel_limit_s = o->kernel_limit_s;
     snprintf(q->strategy, sizeof q->strategy, "%s",

@@ -79,6 +79,7 @@ static int serve(const wire_request *q, served *s, at_plan *pl, at_err *e)
             .jobs = q->jobs, .seed = q->seed, .progress = progress,
             .strategy = q->strategy[0] ? q->strategy : NULL,
             .budget_evals = q->budget_evals, .budget_s = q->budget_s,
+            .budget_share = q->budget_share, .effort = q->effort,
             .compile_limit_s = q->compile_limit_s,
             .kernel_limit_s = q->kernel_limit_s, .warm_l2 = q->warm_l2,
             .verify_all = q->verify_all,

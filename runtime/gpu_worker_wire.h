@@ -25,7 +25,8 @@ typedef struct wire_request {
     uint64_t spec_len, source_len, family_hash;
     int32_t jobs, warm_l2, no_cubin_cache, verify_all;
     uint64_t seed, budget_evals;
-    double budget_s, compile_limit_s, kernel_limit_s;
+    double budget_s, compile_limit_s, kernel_limit_s, budget_share;
+    int32_t effort;
     char strategy[32], record_path[1024];
 } wire_request;
 

@@ -1,11 +1,14 @@
 #include "plan.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/clock.h"
+#include "estimate.h"
 #include "gpu_worker.h"
 #include "key.h"
+#include "near.h"
 
 static void from_entry(at_plan *pl, const at_entry *en)
 {
@@ -26,6 +29,21 @@ static void from_entry(at_plan *pl, const at_entry *en)
     pl->fig.registers = en->registers;
     pl->fig.shared_bytes = en->shared_bytes;
     pl->fig.local_bytes = en->local_bytes;
+    pl->fig.effort = en->effort;
+}
+
+/* The effort asked: the caller's, else EXHAUSTIVE. */
+static int effort_of(const at_tune_opts *o)
+{
+    return o->effort ? o->effort : AUTOTUNE_EXHAUSTIVE;
+}
+
+/* The least effort of an entry that answers a request at effort: any
+ * for ESTIMATE and WISDOM_ONLY. */
+static int entry_effort_needed(int effort)
+{
+    return effort == AUTOTUNE_MEASURE || effort == AUTOTUNE_EXHAUSTIVE
+               ? effort : 0;
 }
 
 /* The cache's answer: 1 (pl filled, cubin taken), 0 none usable, < 0
@@ -33,7 +51,8 @@ static void from_entry(at_plan *pl, const at_entry *en)
  * of the architecture. An entry whose point this build would not launch
  * is never used. */
 static int lookup(const at_plan_env *env, const at_key *key,
-                  const at_limits *l, at_plan *pl, at_err *e)
+                  const at_limits *l, int min_effort, at_plan *pl,
+                  at_err *e)
 {
     at_entry en;
     at_err warn = {0};
@@ -45,6 +64,10 @@ static int lookup(const at_plan_env *env, const at_key *key,
         fprintf(env->progress, "autotune: cache: %s\n", warn.msg);
     if (rc == 0)
         return 0;
+    if (en.effort < min_effort) { /* a budgeted search's: tune further */
+        at_entry_free(&en);
+        return 0;
+    }
     if (!at_entry_point(&pl->p, l, &en, &pl->pt)) {
         if (env->progress)
             fprintf(env->progress, "autotune: cache: entry point '%s' (%s) "
@@ -89,6 +112,8 @@ static int tune_and_store(const at_plan_env *env, const at_key *key,
     en.seed = t->seed;
     en.tune_seconds = t->seconds;
     en.points = (int)t->points;
+    en.effort = t->evaluated == t->points ? AUTOTUNE_EXHAUSTIVE
+                                          : AUTOTUNE_MEASURE;
     at_utc_now(en.created, sizeof en.created);
     /* The answer's figures are this run's, whatever another process may
      * store under the same key afterwards. */
@@ -96,9 +121,11 @@ static int tune_and_store(const at_plan_env *env, const at_key *key,
     pl->how = pl->fig.how = AUTOTUNE_HOW_TUNED;
     pl->cubin = t->cubin; /* owned by pl->tuned */
     pl->cubin_size = t->cubin_size;
-    /* Only a search of the whole space is stored: a budgeted winner is
-     * used, not remembered. */
-    pl->stored = t->evaluated == t->points;
+    /* A search of the whole space is stored, and AUTOTUNE_MEASURE's
+     * (as such: an EXHAUSTIVE request tunes again); another budgeted
+     * winner is used, not remembered. */
+    pl->stored = t->evaluated == t->points ||
+                 o->effort == AUTOTUNE_MEASURE;
     return pl->stored ? at_cache_put(env->cache, &en, o->retune, e) : 0;
 }
 
@@ -123,18 +150,26 @@ static int tune_remembering(const at_plan_env *env, const at_key *key,
     return rc;
 }
 
-/* Tunes under the key's lock: a process that waited for another's tune
- * takes its answer from the cache instead of tuning again. */
+/* One tune at a time in a process: threads (background tunes among
+ * them) would time their variants against each other on the GPU. */
+static pthread_mutex_t tuning = PTHREAD_MUTEX_INITIALIZER;
+
+/* Tunes under the key's lock: a process (or thread) that waited for
+ * another's tune takes its answer from the cache instead of tuning
+ * again. */
 static int tune_locked(const at_plan_env *env, const at_key *key,
                        const at_limits *l, const at_tune_opts *o,
                        at_plan *pl, at_err *e)
 {
     at_cache_held held;
+    pthread_mutex_lock(&tuning);
     int rc = at_cache_lock(env->cache, key, env->progress, &held, e);
-    if (rc)
+    if (rc) {
+        pthread_mutex_unlock(&tuning);
         return rc;
+    }
     if (!o->retune)
-        rc = lookup(env, key, l, pl, e);
+        rc = lookup(env, key, l, entry_effort_needed(effort_of(o)), pl, e);
     else
         rc = at_cache_failed_clear(env->cache, key, e);
     at_problem p = pl->p; /* pl is overwritten by the worker's answer */
@@ -143,6 +178,7 @@ static int tune_locked(const at_plan_env *env, const at_key *key,
     else if (rc == 0)
         rc = tune_remembering(env, key, o, pl, e);
     at_cache_unlock(&held);
+    pthread_mutex_unlock(&tuning);
     return rc < 0 ? rc : 0;
 }
 
@@ -155,6 +191,99 @@ int at_plan_tune_here(const at_plan_env *env, const at_problem *p,
     at_key key;
     int rc = at_key_fill(&key, env->dev, p, &l, e);
     return rc ? rc : tune_remembering(env, &key, o, pl, e);
+}
+
+/* The family's default point for the architecture; checked here when
+ * there is a device (AUTOTUNE_ESTIMATE), else said not tuned. */
+static int default_point(const at_plan_env *env, const at_limits *l,
+                         const at_tune_opts *o, const char *why, at_plan *pl,
+                         at_err *e)
+{
+    const at_family *f = pl->p.family;
+    f->default_point(&pl->p, l->sm, &pl->pt);
+    f->point_name(f, &pl->pt, pl->name, sizeof pl->name);
+    pl->how = pl->fig.how = AUTOTUNE_HOW_DEFAULT;
+    pl->sm = l->sm;
+    snprintf(pl->why, sizeof pl->why, "%s", why);
+    if (!env->dev)
+        return 0;
+    int rc = at_estimate_check(env->dev, &pl->p, &pl->pt, o, NULL, NULL, 0,
+                               &pl->cubin, &pl->cubin_size, e);
+    if (rc)
+        at_err_prefix(e, "the default point %s: ", pl->name);
+    pl->verified = !rc;
+    return rc;
+}
+
+/* AUTOTUNE_ESTIMATE on a miss: the nearest tuned problem's point, checked
+ * on this problem (a device here), else the default point. */
+static int estimate(const at_plan_env *env, const at_key *key,
+                    const at_limits *l, const at_tune_opts *o, at_plan *pl,
+                    at_err *e)
+{
+    at_near nr;
+    int rc = at_near_find(env->cache, key, env->dev != NULL, &pl->p, l, &nr,
+                          e);
+    if (rc < 0)
+        return rc;
+    if (rc == 0)
+        return default_point(env, l, o, env->dev ? "AUTOTUNE_ESTIMATE: "
+                             "no tuned problem of this family and type to "
+                             "reuse" : env->no_device ? env->no_device
+                             : "no GPU of this architecture", pl, e);
+    rc = 0;
+    from_entry(pl, &nr.en);
+    /* Its figures were another problem's: none are claimed here. */
+    pl->fig.median_ms = pl->fig.gbps = pl->fig.copy_gbps = 0;
+    pl->fig.frac_copy = 0;
+    pl->fig.effort = 0;
+    pl->pt = nr.pt;
+    pl->how = pl->fig.how = AUTOTUNE_HOW_REUSED;
+    snprintf(pl->from, sizeof pl->from, "%s", nr.en.key.problem);
+    snprintf(pl->fig.from, sizeof pl->fig.from, "%s", nr.en.key.problem);
+    if (env->dev) {
+        rc = at_estimate_check(env->dev, &pl->p, &nr.pt, o, &nr.from,
+                               nr.en.cubin, nr.en.cubin_size, &pl->cubin,
+                               &pl->cubin_size, e);
+        pl->verified = !rc;
+    } else {
+        snprintf(pl->why, sizeof pl->why, "%s; not verified for this "
+                 "problem", env->no_device ? env->no_device
+                                           : "no GPU of this architecture");
+    }
+    at_entry_free(&nr.en);
+    if (rc == AUTOTUNE_EWRONG && env->progress)
+        fprintf(env->progress, "autotune: the point of %s, reused, failed "
+                "here (%s); the default point instead\n", pl->from, e->msg);
+    if (rc == AUTOTUNE_EWRONG) {
+        at_err_clear(e);
+        pl->from[0] = pl->fig.from[0] = '\0';
+        return default_point(env, l, o, "AUTOTUNE_ESTIMATE: the nearest "
+                             "tuned problem's point failed here", pl, e);
+    }
+    return rc;
+}
+
+/* at_cache_each's visit: an entry exists (stops the walk). */
+static int any_entry(const at_entry *en, void *arg)
+{
+    (void)en, (void)arg;
+    return 1;
+}
+
+/* What a search at the effort asked is: MEASURE's strategy and share
+ * unless the caller chose. */
+static at_tune_opts search_opts(const at_tune_opts *o)
+{
+    at_tune_opts with = *o;
+    with.effort = effort_of(o);
+    if (with.effort == AUTOTUNE_MEASURE) {
+        if (!with.strategy)
+            with.strategy = AT_MEASURE_STRATEGY;
+        if (!with.budget_evals && !with.budget_s && !with.budget_share)
+            with.budget_share = AT_MEASURE_SHARE;
+    }
+    return with;
 }
 
 int at_plan_get(const at_plan_env *env, const at_problem *p,
@@ -174,28 +303,51 @@ int at_plan_get(const at_plan_env *env, const at_problem *p,
         return at_fail(e, AUTOTUNE_EINVALID, "unknown architecture sm_%d "
                        "(known: %s)", env->sm, AT_KNOWN_ARCHS);
     at_key key;
-    int rc = at_key_fill(&key, dev, p, &l, e);
-    if (rc)
+    at_key_fill_partial(&key, dev, p, &l);
+    int effort = effort_of(o);
+    /* The space's hash only where an entry of the problem exists or a
+     * tune will store one: an estimate's miss lists no space. */
+    int rc = 0;
+    if (effort != AUTOTUNE_ESTIMATE && effort != AUTOTUNE_WISDOM_ONLY)
+        rc = 1;
+    else if ((rc = at_cache_each(env->cache, &key, any_entry, NULL, NULL,
+                                 e)) < 0)
         return rc;
-    /* Retuning needs a device: without one the cache is all there is. */
-    if ((!o->retune || !dev) && (rc = lookup(&here, &key, &l, pl, e)) != 0)
+    if (rc && (rc = at_key_space(&key, p, &l, e)) != 0)
+        return rc;
+    /* Retuning needs a device: without one the cache is all there is,
+     * whatever effort found it. */
+    int need = dev ? entry_effort_needed(effort) : 0;
+    if (key.space_hash[0] && (!o->retune || !dev) &&
+        (rc = lookup(&here, &key, &l, need, pl, e)) != 0)
         return rc < 0 ? rc : 0;
-    if (dev)
-        return tune_locked(&here, &key, &l, o, pl, e);
-    p->family->default_point(p, l.sm, &pl->pt);
-    p->family->point_name(p->family, &pl->pt, pl->name, sizeof pl->name);
-    pl->how = pl->fig.how = AUTOTUNE_HOW_DEFAULT;
-    pl->sm = l.sm;
-    snprintf(pl->why, sizeof pl->why, "%s",
-             env->no_device ? env->no_device : "no GPU of this architecture");
-    return 0;
+    if (effort == AUTOTUNE_WISDOM_ONLY) {
+        char prob[256];
+        at_problem_str(p, prob, sizeof prob);
+        return at_fail(e, AUTOTUNE_ENOT_FOUND, "AUTOTUNE_WISDOM_ONLY: the "
+                       "cache %s holds no entry for %s on %s", at_cache_path(
+                       env->cache), prob, dev ? dev->name : "this "
+                       "architecture");
+    }
+    if (effort == AUTOTUNE_ESTIMATE) {
+        at_tune_opts with = *o;
+        if (!with.cubins && !with.no_cubin_cache)
+            with.cubins = env->cubins;
+        return estimate(&here, &key, &l, &with, pl, e);
+    }
+    if (dev) {
+        at_tune_opts with = search_opts(o);
+        return tune_locked(&here, &key, &l, &with, pl, e);
+    }
+    return default_point(&here, &l, o, env->no_device ? env->no_device
+                         : "no GPU of this architecture", pl, e);
 }
 
 void at_plan_free(at_plan *pl)
 {
     if (!pl)
         return;
-    if (pl->how == AUTOTUNE_HOW_CACHED)
+    if (pl->how != AUTOTUNE_HOW_TUNED) /* else the tune's */
         free(pl->cubin);
     at_tuned_free(&pl->tuned);
     pl->cubin = NULL;
@@ -207,6 +359,8 @@ void at_plan_provenance(const at_plan *pl, const char *command,
     memset(pv, 0, sizeof *pv);
     pv->command = command;
     pv->sm = pl->sm;
+    pv->how = pl->how;
+    pv->from = pl->from[0] ? pl->from : NULL;
     if (pl->how == AUTOTUNE_HOW_DEFAULT) {
         pv->why = pl->why;
         return;

@@ -1,10 +1,14 @@
 /* The planner: what to do for a problem, in one place for the API and the
  * command line alike.
  *
- *   cache hit, entry valid for this build  -> AUTOTUNE_HOW_CACHED
- *   (later: the nearest tuned size)
- *   no device of the architecture asked    -> AUTOTUNE_HOW_DEFAULT
- *   else tune, store if the whole space    -> AUTOTUNE_HOW_TUNED
+ *   cache hit at the effort asked or above -> AUTOTUNE_HOW_CACHED
+ *   AUTOTUNE_WISDOM_ONLY                    -> AUTOTUNE_ENOT_FOUND
+ *   AUTOTUNE_ESTIMATE: the nearest tuned
+ *     problem's point, verified here        -> AUTOTUNE_HOW_REUSED
+ *   no device of the architecture asked,
+ *     or ESTIMATE with nothing near         -> AUTOTUNE_HOW_DEFAULT
+ *   else tune (MEASURE: a share of the
+ *     space; EXHAUSTIVE: all), store        -> AUTOTUNE_HOW_TUNED
  *
  * The answer says how it was obtained, and carries what emission and the
  * API need: the point, its cubin (none for a default point), figures and
@@ -29,6 +33,7 @@ typedef struct at_plan_env {
 typedef struct at_plan {
     int how;                /* AUTOTUNE_HOW_* */
     char why[1100];         /* AUTOTUNE_HOW_DEFAULT: why not tuned */
+    char from[512];         /* AUTOTUNE_HOW_REUSED: the problem tuned */
     at_problem p;
     at_point pt;
     char name[128];         /* the point's */
@@ -41,6 +46,7 @@ typedef struct at_plan {
     int sm, sms, driver;
     uint64_t seed;          /* of the tune that found it (0: default) */
     int stored;             /* tuned here and stored in the cache */
+    int verified;           /* a default or reused point: checked here */
     at_tuned tuned;         /* AUTOTUNE_HOW_TUNED: the tune's summary */
 } at_plan;
 
@@ -56,5 +62,11 @@ void at_plan_free(at_plan *pl);
 /* The emitted file's provenance from an answer (pointers into pl). */
 void at_plan_provenance(const at_plan *pl, const char *command,
                         at_provenance *pv);
+
+/* AUTOTUNE_MEASURE's search unless the caller chose one: the strategy
+ * that came nearest the optimum soonest in replays of the exhaustive
+ * records (docs/PERFORMANCE.md), over a share of the points. */
+#define AT_MEASURE_STRATEGY "genetic"
+#define AT_MEASURE_SHARE 0.10
 
 #endif

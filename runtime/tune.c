@@ -1,5 +1,6 @@
 #include "tune_impl.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,8 +11,8 @@
 #include "search/strategy.h"
 
 /* The compile options that shape the code, as one string. */
-static void compile_opts(const at_tune_opts *o, const at_family *f, int sm,
-                         at_compile_opts *co, char *text, size_t n)
+void at_tune_compile_opts(const at_tune_opts *o, const at_family *f, int sm,
+                          at_compile_opts *co, char *text, size_t n)
 {
     co->sm = sm;
     snprintf(co->extra, sizeof co->extra, "%s",
@@ -183,7 +184,8 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
     if (!at_strategy_find(out->strategy))
         return at_fail(e, AUTOTUNE_ENOT_FOUND, "unknown strategy '%s' "
                        "(known: %s)", out->strategy, at_strategy_list());
-    compile_opts(o, p->family, d->sm, &r.co, r.co_text, sizeof r.co_text);
+    at_tune_compile_opts(o, p->family, d->sm, &r.co, r.co_text,
+                         sizeof r.co_text);
     r.ckey = (at_cubin_key){d->sm, d->nvrtc, r.co_text};
     at_limits l = at_device_limits(d);
     at_point *pts = NULL;
@@ -196,6 +198,13 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
         out->left_out = at_tune_leave_out(&r, pts, &out->points);
     r.pts = pts;
     out->space_total = at_space_size(p->family);
+    /* A share of the space as the budget (AUTOTUNE_MEASURE), at least 1. */
+    at_tune_opts shared = *o;
+    if (!rc && o->budget_share > 0 && !o->budget_evals) {
+        double n = ceil(o->budget_share * (double)out->points);
+        shared.budget_evals = n < 1 ? 1 : (size_t)n;
+        r.o = &shared;
+    }
     if (!rc && o->progress)
         fprintf(o->progress,
                 "tuning %s on %s (sm_%d): %zu of %zu points pass the "

@@ -33,6 +33,9 @@ typedef struct at_tune_opts {
     int retune;           /* the API: tune even on a cache hit */
     int effort;           /* AUTOTUNE_ESTIMATE..WISDOM_ONLY; 0:
                            * AUTOTUNE_EXHAUSTIVE */
+    double budget_share;  /* without budget_evals: evaluations at most
+                           * this share of the points (AUTOTUNE_MEASURE's
+                           * 10%); 0: no limit */
     FILE *record;         /* one CSV row per evaluation; NULL: none */
     const at_failed *skip; /* variants that failed here before: left out */
     size_t n_skip;
@@ -83,6 +86,13 @@ typedef struct at_tuned {
     char first_failure[1024]; /* the first failed variant's message */
     char faulted[128]; /* AUTOTUNE_EFAULT: the variant that faulted or hung */
 } at_tuned;
+
+/* The compile options that shape the code (o's limit, the family's
+ * NVRTC options, the architecture), and their text for the
+ * compiled-variant cache's key. */
+struct at_compile_opts;
+void at_tune_compile_opts(const at_tune_opts *o, const at_family *f, int sm,
+                          struct at_compile_opts *co, char *text, size_t n);
 
 int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
             at_tuned *out, at_err *e);

@@ -1,18 +1,39 @@
 /* The emitted .cu: provenance header, stamped as generated, and it builds
  * with nvcc for sm_90 (the default point, a tuned-looking point, and a
  * point past 48 KiB of shared memory, whose launcher raises the limit, and
- * a problem that needs every optional code path). */
+ * a problem that needs every optional code path). One .cu for several
+ * sizes and architectures (gen/emit_multi.h): it builds for both, and its
+ * dispatcher, run on the host, picks the kernel of the nearest tuned
+ * problem by at_problem_distance for each architecture. */
 #include "tap.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "gen/distance.h"
 #include "gen/emit.h"
+#include "gen/emit_multi.h"
 #include "gen/family.h"
+#include "gen/spec_family.h"
 
 static char dir[] = "/tmp/at_emit_XXXXXX";
+
+/* A spec whose default point depends on the size: 1024 takes 128
+ * threads, 1000 takes 256. */
+static const char spec_yaml[] =
+    "autotune_spec: 1\nkernel:\n  name: twopts\n  source: twopts.cu\n"
+    "problem:\n  size: [1024]\ntune_params:\n  block_size_x: [128, 256]\n"
+    "restrictions:\n  - size_x % block_size_x == 0 || block_size_x == 256\n"
+    "launch:\n  grid_div_x: [block_size_x]\narguments:\n"
+    "  - {name: c, type: f32, count: size_x, dir: out, exact: true}\n"
+    "  - {name: n, type: i32, value: size_x}\nverify: none\n";
+static const char spec_cu[] =
+    "extern \"C\" __global__ void twopts(float *c, int n)\n{\n"
+    "    int i = blockIdx.x * block_size_x + threadIdx.x;\n"
+    "    if (i < n)\n        c[i] = 1.0f;\n}\n";
 
 static char *slurp(const char *path)
 {
@@ -258,6 +279,276 @@ static void unwritable_target_fails_cleanly(void **state)
     assert_non_null(strstr(e.msg, "no/such/dir"));
 }
 
+
+/* Writes text to dir/name. */
+static void put_file(const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* transpose f32 rows x cols (dense), finished. */
+static at_problem tp(int64_t rows, int64_t cols)
+{
+    at_problem p;
+    at_err e = {0};
+    autotune_problem u = {"transpose", "f32", rows, cols, 0, 0};
+    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    return p;
+}
+
+/* A host program that asks the dispatcher of mt.o: each line of stdin,
+ * "rows cols sm", gives a line with the kernel NAME_pick chooses; then,
+ * with no device here, whether the launcher fails and the pick for this
+ * device. */
+static const char driver[] =
+    "#include <cstdio>\n#include <cuda_runtime.h>\n"
+    "extern \"C\" int mt_pick(long long, long long, long long, long long,\n"
+    "                         long long, long long, long long, int);\n"
+    "extern \"C\" cudaError_t mt(const float *, float *, int, int,\n"
+    "                            long long, long long, cudaStream_t);\n"
+    "int main(void)\n{\n    long long r, c;\n    int sm;\n"
+    "    while (scanf(\"%lld %lld %d\", &r, &c, &sm) == 3)\n"
+    "        printf(\"%d\\n\", mt_pick(r, c, c, r, 1, r * c, c * r, sm));\n"
+    "    printf(\"%d %d\\n\", mt(0, 0, 16, 16, 16, 16, 0) != cudaSuccess,\n"
+    "           mt_pick(16, 16, 16, 16, 1, 256, 256, 0));\n    return 0;\n}\n";
+
+/* What NAME_pick must answer: the kernel of the nearest entry of the
+ * highest architecture at most sm (the first of equals), -1 if none. */
+static int expected_pick(const at_multi_entry *en, const int *kernel, int n,
+                         const at_problem *q, int sm)
+{
+    int arch = -1, best = -1;
+    for (int i = 0; i < n; ++i)
+        if (en[i].sm <= sm && en[i].sm > arch)
+            arch = en[i].sm;
+    for (int i = 0; i < n; ++i)
+        if (en[i].sm == arch &&
+            (best < 0 || at_problem_distance(q, &en[i].p) <
+                             at_problem_distance(q, &en[best].p)))
+            best = i;
+    return best < 0 ? -1 : kernel[best];
+}
+
+/* Three sizes for sm_80 and sm_90, each at a different valid point (a
+ * strip for 3000 x 50), the provenance of each kind: the file builds for
+ * both, and its pick agrees with at_problem_distance everywhere. */
+static void multi_size_dispatch(void **state)
+{
+    (void)state;
+    static const int64_t size[3][2] = {{1024, 1024}, {4096, 4096},
+                                       {3000, 50}};
+    const at_family *f = at_family_find("transpose");
+    at_multi_entry en[6];
+    at_err e = {0};
+    memset(en, 0, sizeof en);
+    for (int i = 0; i < 6; ++i) {
+        at_limits l;
+        at_point *pts;
+        size_t n;
+        en[i].sm = i < 3 ? 80 : 90;
+        en[i].p = tp(size[i % 3][0], size[i % 3][1]);
+        assert_true(at_limits_for_arch(en[i].sm, &l));
+        assert_int_equal(at_space_points(f, &en[i].p, &l, &pts, &n, &e), 0);
+        size_t k = i % 3 == 2 ? 0 : n * (size_t)(2 * (i % 3) + i / 3 + 1) / 6;
+        for (int strips = 0; i % 3 == 2 && k < n; ++k) /* a strip each */
+            if (pts[k].v[at_axis_index(f, "kind")] == 1 && strips++ == i / 3)
+                break;
+        assert_true(k < n);
+        en[i].pt = pts[k];
+        free(pts);
+        en[i].pv = (at_provenance){.sm = en[i].sm, .why = "no GPU here"};
+    }
+    en[1].pv = (at_provenance){.tuned = 1, .how = AUTOTUNE_HOW_CACHED,
+                               .gpu = "NVIDIA A100", .sm = 80, .sms = 108,
+                               .driver = 13000, .nvrtc = "13.0",
+                               .tuned_at = "2026-11-22T00:00:00Z",
+                               .median_ms = 0.1, .gbps = 1000};
+    en[4].pv = (at_provenance){.tuned = 1, .how = AUTOTUNE_HOW_REUSED,
+                               .from = "rows=4000 cols=4000", .sm = 90,
+                               .gpu = "NVIDIA H100", .tuned_at = "x"};
+    int kernel[6], kernels = at_multi_kernels(en, 6, kernel);
+    assert_true(kernels >= 4);
+    char cu[256], cmd[1024];
+    snprintf(cu, sizeof cu, "%s/mt.cu", dir);
+    if (at_emit_multi(cu, en, 6, "mt", "autotune transpose --sizes", &e))
+        fail_msg("%s", e.msg);
+    char *text = slurp(cu);
+    const char *want[] = {
+        "Build:    nvcc -gencode arch=compute_80,code=sm_80 -gencode "
+        "arch=compute_90,code=sm_90 -c this.cu",
+        "how:      reused: the best point of the nearest tuned problem, "
+        "rows=4000 cols=4000",
+        "how:      from the tuning cache", "on NVIDIA A100 (sm_80, 108 SMs)",
+        "how:      the family's default point (not tuned)",
+        "problem:  sm_90: transpose f32 3000x50", "gen/distance.c",
+        "extern \"C\" int mt_pick(long long rows, long long cols, long long "
+        "ld_in, long long ld_out, long long batch, long long stride_in, "
+        "long long stride_out, int at_sm)",
+        "extern \"C\" cudaError_t mt_batched(const float *in, float *out",
+        "extern \"C\" cudaError_t mt(const float *in, float *out, int rows",
+        "namespace mt_k0_ns {", "cudaErrorNoKernelImageForDevice", NULL};
+    for (const char *const *w = want; *w; ++w)
+        if (!strstr(text, *w))
+            fail_msg("mt.cu lacks '%s'", *w);
+    free(text);
+    put_file("drv.cu", driver);
+    snprintf(cmd, sizeof cmd, "cd %s && %s -gencode arch=compute_80,code="
+             "sm_80 -gencode arch=compute_90,code=sm_90 -c mt.cu -o mt.o "
+             "2>&1 && %s drv.cu mt.o -o drv 2>&1", dir, nvcc(), nvcc());
+    assert_int_equal(system(cmd), 0);
+    /* Each tuned size and sizes between, on each kind of device. */
+    static const int64_t q[][2] = {{1024, 1024}, {4096, 4096}, {3000, 50},
+        {2048, 2048}, {1500, 1000}, {3000, 64}, {100, 100}, {4099, 2053},
+        {16384, 16384}, {50, 3000}, {7, 1}};
+    static const int sms[] = {75, 80, 86, 89, 90, 120};
+    char qpath[256], line[64];
+    snprintf(qpath, sizeof qpath, "%s/q.txt", dir);
+    FILE *qf = fopen(qpath, "w");
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; ++i)
+        for (size_t k = 0; k < sizeof sms / sizeof sms[0]; ++k)
+            fprintf(qf, "%lld %lld %d\n", (long long)q[i][0],
+                    (long long)q[i][1], sms[k]);
+    fclose(qf);
+    snprintf(cmd, sizeof cmd, "cd %s && ./drv < q.txt", dir);
+    FILE *out = popen(cmd, "r");
+    assert_non_null(out);
+    unsigned seen = 0; /* the answers: every kernel, and -1 */
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; ++i)
+        for (size_t k = 0; k < sizeof sms / sizeof sms[0]; ++k) {
+            at_problem qp = tp(q[i][0], q[i][1]);
+            int want_k = expected_pick(en, kernel, 6, &qp, sms[k]);
+            assert_non_null(fgets(line, sizeof line, out));
+            if (atoi(line) != want_k)
+                fail_msg("%lldx%lld on sm_%d: picked %d, nearest is %d",
+                         (long long)q[i][0], (long long)q[i][1], sms[k],
+                         atoi(line), want_k);
+            assert_true(sms[k] >= 80 || want_k == -1);
+            seen |= 1u << (want_k + 1);
+        }
+    assert_int_equal(seen, (1u << (kernels + 1)) - 1);
+    assert_non_null(fgets(line, sizeof line, out));
+    assert_string_equal(line, "1 -1\n"); /* no device: an error, no pick */
+    assert_int_equal(pclose(out), 0);
+}
+
+/* What cannot share a file: nothing, two types, two points of a spec
+ * (its source holds its own names). Reduce over the whole array takes n
+ * from cols and builds. */
+static void multi_refusals(void **state)
+{
+    (void)state;
+    at_multi_entry en[2];
+    at_err e = {0};
+    char cu[256];
+    snprintf(cu, sizeof cu, "%s/bad.cu", dir);
+    assert_int_equal(at_emit_multi(cu, en, 0, "x", NULL, &e),
+                     AUTOTUNE_EINVALID);
+    memset(en, 0, sizeof en);
+    autotune_problem u = {"transpose", "f64", 64, 64, 0, 0};
+    en[0].p = tp(64, 64);
+    assert_int_equal(at_problem_from_api(&en[1].p, &u, &e), 0);
+    for (int i = 0; i < 2; ++i) {
+        en[i].sm = 90;
+        en[i].p.family->default_point(&en[i].p, 90, &en[i].pt);
+    }
+    assert_int_equal(at_emit_multi(cu, en, 2, "x", NULL, &e),
+                     AUTOTUNE_EINVALID);
+    assert_non_null(strstr(e.msg, "one family and type"));
+    const at_family *f;
+    assert_int_equal(at_spec_family_load_mem(spec_yaml, "twopts.yaml",
+                                             spec_cu, &f, &e), 0);
+    for (int i = 0; i < 2; ++i) {
+        assert_int_equal(at_problem_begin(&en[i].p, f->name, "f32", &e), 0);
+        assert_int_equal(at_problem_set(&en[i].p, "size_x",
+                                        i ? "1000" : "1024", &e), 0);
+        assert_int_equal(at_problem_finish(&en[i].p, &e), 0);
+        f->default_point(&en[i].p, 90, &en[i].pt);
+    }
+    assert_int_equal(at_emit_multi(cu, en, 2, "x", NULL, &e),
+                     AUTOTUNE_EINVALID);
+    assert_non_null(strstr(e.msg, "compiled twice in one file"));
+    assert_int_not_equal(access(cu, F_OK), 0);
+    static const char *const n[] = {"100", "1000000"};
+    for (int i = 0; i < 2; ++i) {
+        assert_int_equal(at_problem_begin(&en[i].p, "reduce", "f32", &e), 0);
+        assert_int_equal(at_problem_set(&en[i].p, "n", n[i], &e), 0);
+        assert_int_equal(at_problem_finish(&en[i].p, &e), 0);
+        en[i].p.family->default_point(&en[i].p, 90, &en[i].pt);
+    }
+    int kernel[2];
+    assert_int_equal(at_multi_kernels(en, 2, kernel), 2);
+    if (at_emit_multi(cu, en, 2, "rd", NULL, &e))
+        fail_msg("%s", e.msg);
+    char *text = slurp(cu), cmd[600];
+    assert_non_null(strstr(text, "const long long at_v[4] = {cols, rows, "
+                                 "cols, ld};"));
+    free(text);
+    snprintf(cmd, sizeof cmd, "%s -arch=sm_90 -c %s -o %s/bad.o 2>&1",
+             nvcc(), cu, dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Runs the command line (AUTOTUNE_BIN) in dir, without a driver; its exit
+ * status, stderr in err. */
+static int cli(const char *args, char *err, size_t n)
+{
+    const char *bin = getenv("AUTOTUNE_BIN");
+    char cmd[2048], path[256];
+    if (!bin)
+        skip();
+    snprintf(cmd, sizeof cmd, "cd %s && AUTOTUNE_CACHE=%s/c.db "
+             "AUTOTUNE_LIBCUDA=/nonexistent/libcuda.so.1 %s %s >/dev/null "
+             "2>err.txt", dir, dir, bin, args);
+    int st = system(cmd);
+    snprintf(path, sizeof path, "%s/err.txt", dir);
+    FILE *f = fopen(path, "r");
+    size_t got = f ? fread(err, 1, n - 1, f) : 0;
+    err[got] = '\0';
+    if (f)
+        fclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* `autotune transpose --arch sm_90 --sizes ...` without a GPU: a file
+ * nvcc builds; and what it refuses, with exit status 2. */
+static void multi_size_cli(void **state)
+{
+    (void)state;
+    char err[4096], cmd[600];
+    assert_int_equal(cli("transpose --arch sm_90 --sizes 1024x1024,4096x2048"
+                         " -o cli.cu --quiet", err, sizeof err), 0);
+    snprintf(cmd, sizeof cmd, "cd %s && grep -q 'problem:  sm_90: transpose "
+             "f32 4096x2048' cli.cu && %s -gencode arch=compute_90,code=sm_90"
+             " -c cli.cu -o cli.o 2>&1", dir, nvcc());
+    assert_int_equal(system(cmd), 0);
+    put_file("twopts.yaml", spec_yaml);
+    put_file("twopts.cu", spec_cu);
+    static const char *const bad[][2] = {
+        {"transpose --arch sm_90 --sizes ''", "--sizes needs"},
+        {"transpose --arch sm_90 --sizes 1024x", "'1024x'"},
+        {"transpose --arch sm_90 --sizes 64x64,,32x32", "--sizes needs"},
+        {"transpose --arch sm_90 --sizes 8x8x8", "AxB (rows x cols)"},
+        {"transpose --arch sm_90 --sizes 64x64 --rows 5", "--rows"},
+        {"transpose --arch sm_80,sm_9 --sizes 64x64", "--arch must"},
+        {"transpose --arch sm_90 --sizes 64x64 --json", "--json"},
+        {"transpose --arch sm_90 --from-cache", "no tuned transpose f32"},
+        {"space transpose --sizes 64x64", "--sizes"},
+        {"kernel twopts.yaml --arch sm_90 --sizes 1024,1000 -o two.cu",
+         "compiled twice"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        int rc = cli(bad[i][0], err, sizeof err);
+        if (rc != 2 || !strstr(err, bad[i][1]))
+            fail_msg("%s: exit %d, said: %s", bad[i][0], rc, err);
+    }
+    snprintf(cmd, sizeof cmd, "%s/two.cu", dir);
+    assert_int_not_equal(access(cmd, F_OK), 0);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -271,6 +562,9 @@ int main(void)
         cmocka_unit_test(every_type_builds),
         cmocka_unit_test(strip_builds),
         cmocka_unit_test(unwritable_target_fails_cleanly),
+        cmocka_unit_test(multi_size_dispatch),
+        cmocka_unit_test(multi_refusals),
+        cmocka_unit_test(multi_size_cli),
     };
     int rc = AT_RUN_TESTS(tests);
     char cmd[300];

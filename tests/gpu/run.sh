@@ -15,7 +15,7 @@ export UBSAN_OPTIONS=print_stacktrace=1
 export AUTOTUNE_WORKER=${AUTOTUNE_WORKER:-$PWD/build/autotune}
 # Arguments: some of the suite's tests only (on an H100 the whole suite
 # takes about 16 minutes, sanitize.sh 6 of them; a lease's call has 10).
-[ $# -gt 0 ] || set -- build/tests/gpu_variants build/tests/gpu_reduce build/tests/gpu_api \
+[ $# -gt 0 ] || set -- build/tests/gpu_variants build/tests/gpu_reduce build/tests/gpu_api build/tests/gpu_runtime \
     tests/gpu/examples.sh tests/gpu/json.sh tests/gpu/bench_smoke.sh \
     tests/gpu/faults.sh tests/gpu/specs.sh tests/gpu/sanitize.sh
 exec prove -v "$@"
