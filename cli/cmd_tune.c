@@ -227,14 +227,11 @@ static int sized_problems(const opts *o, at_problem **ps, int *n)
         opts one = *o;
         if (len >= sizeof item || at_opts_set_size(&one, "--sizes", item))
             return 2;
-        for (int i = 0; i < AT_MAX_FIELDS; ++i)
-            if (o->field[i] && one.field[i] != o->field[i]) {
-                char flag[80];
-                at_field_flag(at_family_find(o->family)->fields[i].name,
-                              flag, sizeof flag);
+        const at_family *f = at_family_find(o->family);
+        for (int i = 0; i < f->n_fields; ++i)
+            if (o->field[i] && one.field[i] != o->field[i])
                 return at_bad_usage("--sizes gives each problem's %s: not "
-                                    "with that flag", flag);
-            }
+                                    "with its flag", f->fields[i].name);
         if (at_opts_problem(&one, &(*ps)[*n]))
             return 2;
         int k = 0;
@@ -251,6 +248,11 @@ typedef struct texts {
     char (*t)[512];
     int n, cap;
 } texts;
+
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
 
 static int add_text(const at_entry *en, void *arg)
 {
@@ -283,9 +285,8 @@ static int cached_problems(const opts *o, const place *pl, int sm,
     at_limits l = d ? at_device_limits(d) : (at_limits){0};
     at_key like;
     texts ts = {0};
-    if (!d) /* known: tune_multi asked */
-        at_limits_for_arch(sm, &l);
-    int rc = at_key_fill(&like, d, &base, &l, &e);
+    int rc = !d && !at_limits_for_arch(sm, &l); /* known: asked before */
+    rc = rc ? rc : at_key_fill(&like, d, &base, &l, &e);
     if (!rc) {
         like.problem[0] = like.space_hash[0] = '\0';
         rc = at_cache_each(pl->cache, &like, add_text, &ts,
@@ -293,6 +294,8 @@ static int cached_problems(const opts *o, const place *pl, int sm,
     }
     *ps = calloc((size_t)ts.n + 1, sizeof **ps);
     *n = 0;
+    if (ts.n) /* an order that does not change as entries are added */
+        qsort(ts.t, (size_t)ts.n, sizeof *ts.t, by_text);
     for (int i = 0; !rc && *ps && i < ts.n; ++i) {
         at_problem *p = &(*ps)[*n];
         at_err why = {0};

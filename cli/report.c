@@ -146,7 +146,7 @@ int at_report_json(const opts *op, const at_plan *pl, const at_device *d,
     if (pl->how == AUTOTUNE_HOW_REUSED)
         at_json_str(o, "reused_from", pl->from);
     if (pl->how == AUTOTUNE_HOW_REUSED || pl->how == AUTOTUNE_HOW_DEFAULT)
-        at_json_bool(o, "verified", pl->verified);
+        at_json_bool(o, "point_verified", pl->verified);
     if (pl->fig.effort)
         at_json_int(o, "effort", pl->fig.effort);
     at_json_real(o, "wall_s", wall_s);

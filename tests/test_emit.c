@@ -533,7 +533,7 @@ static void multi_size_cli(void **state)
         {"transpose --arch sm_90 --sizes 1024x", "'1024x'"},
         {"transpose --arch sm_90 --sizes 64x64,,32x32", "--sizes needs"},
         {"transpose --arch sm_90 --sizes 8x8x8", "AxB (rows x cols)"},
-        {"transpose --arch sm_90 --sizes 64x64 --rows 5", "--rows"},
+        {"transpose --arch sm_90 --sizes 64x64 --rows 5", "problem's rows"},
         {"transpose --arch sm_80,sm_9 --sizes 64x64", "--arch must"},
         {"transpose --arch sm_90 --sizes 64x64 --json", "--json"},
         {"transpose --arch sm_90 --from-cache", "no tuned transpose f32"},

@@ -2,15 +2,18 @@
 # TAP: one .cu for several sizes (issue 12) on a GPU. Three f32
 # transposes whose winners should differ (256x256, 4096x4096, 3000x50)
 # are tuned one by one, then emitted as one file from the cache
-# (--from-cache) and again with --sizes; the file is built with the
-# nvcc line its header gives, beside a driver that launches through the
-# dispatcher at each tuned size and at sizes between them, checks the
+# (--from-cache), and again with --sizes for sm_80 (the default points:
+# no such GPU here) and this GPU's architecture. Each file is built with
+# the nvcc line its header gives, beside a driver that launches through
+# the dispatcher at each tuned size and at sizes between them, checks the
 # result against a CPU transpose bit for bit, and checks which kernel ran
 # (captured into a CUDA graph and compared with each kernel's own
 # launcher): the one NAME_pick names (or, where that one refuses the
 # shape, as a strip made for another short side does, a later one), and
-# at a tuned size the kernel of the point tuned for it. Winners that
-# coincide are said, not failed. Skips without a GPU.
+# at a tuned size the kernel of the point tuned for it, for this GPU's
+# architecture; and a third file of default points (emitted as without a
+# GPU), whose strip refuses another short side. Winners that coincide
+# are said, not failed. Skips without a GPU.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/gpu/tap.sh
 T=${AT_GPU_TMP:-$(mktemp -d)}
@@ -26,7 +29,7 @@ out=$($A transpose --arch auto --rows 256 --cols 256 -o "$T/one_256x256.cu" \
       2>&1)
 rc=$?
 skip_without_gpu $rc "$out"
-plan 7
+plan 11
 for s in 4096x4096 3000x50; do
     [ $rc -ne 0 ] && break
     out="$out
@@ -37,65 +40,54 @@ done
 report $rc "tuned $TUNED one by one" \
     "$(printf '%s\n' "$out" | grep -E '^autotune:|best:')"
 
-# The winners, from each file's header.
+# The winners, from each file's header, and this GPU's architecture.
 points=""
 for s in $TUNED; do
     p=$(sed -n 's/^ \* point: *\([^ ]*\).*/\1/p' "$T/one_$s.cu")
     points="$points $s=$p"
 done
+sm=$(sed -n 's/^ \* tuned: .*(sm_\([0-9]*\),.*/\1/p' "$T/one_256x256.cu")
 distinct=$(for s in $points; do echo "${s#*=}"; done | sort -u | wc -l)
-note="winners:$points"
+note="winners on sm_$sm:$points"
 [ "$distinct" -lt 3 ] &&
     note="$note
 NOTE: only $distinct distinct winners: the file holds fewer kernels"
 report 0 "winners of the three sizes ($distinct distinct)" "$note"
 
+# "rows cols K" for each tuned size, K its kernel for sm_$sm in file $1
+# (the driver's arguments); 1 unless each K's point is the size's winner.
+tuned_args() {
+    args="" msg="" bad=0
+    for s in $TUNED; do
+        r=${s%x*} c=${s#*x}
+        k=$(sed -n "s/^ \* problem: *sm_$sm: transpose f32 ${r}x${c} .*-> kernel \([0-9]*\)$/\1/p" \
+            "$1")
+        kp=$(sed -n "s/^ \* kernel $k: *\([^ ]*\)$/\1/p" "$1")
+        want=$(for p in $points; do
+                   [ "${p%%=*}" = "$s" ] && echo "${p#*=}"; done)
+        [ -n "$k" ] && [ "$kp" = "$want" ] || bad=1
+        msg="$msg
+$s: kernel $k ($kp), tuned $want"
+        args="$args $r $c ${k:--1}"
+    done
+    return $bad
+}
+
 out=$($A transpose --arch auto --from-cache --name mt -o "$T/multi.cu" 2>&1)
 rc=$?
-n=$(grep -c '^ \* problem: ' "$T/multi.cu" 2>/dev/null)
-[ $rc -eq 0 ] && [ "$n" = 3 ]
-report $? "--from-cache: one file, the 3 tuned problems" \
-    "$(printf '%s\n' "$out" | grep -E 'kernel|wrote|autotune: [^s]')"
+np=$(grep -c '^ \* problem: ' "$T/multi.cu" 2>/dev/null)
+[ $rc -eq 0 ] && [ "$np" = 3 ] && tuned_args "$T/multi.cu"
+report $? "--from-cache: the 3 tuned problems, each its winner's kernel" \
+    "$(printf '%s\n' "$out" | grep -E 'kernel|wrote'; echo "$msg")"
 
-# Each tuned size's kernel in the file is its winner's point.
-bad=0
-args=""
-msg=""
-for s in $TUNED; do
-    r=${s%x*} c=${s#*x}
-    k=$(sed -n "s/^ \* problem: *sm_[0-9]*: transpose f32 ${r}x${c} .*-> kernel \([0-9]*\)$/\1/p" \
-        "$T/multi.cu")
-    kp=$(sed -n "s/^ \* kernel $k: *\([^ ]*\)$/\1/p" "$T/multi.cu")
-    want=$(for p in $points; do [ "${p%%=*}" = "$s" ] && echo "${p#*=}"; done)
-    [ -n "$k" ] && [ "$kp" = "$want" ] || bad=1
-    msg="$msg
-$s: kernel $k ($kp), tuned $want"
-    args="$args $r $c ${k:--1}"
-done
-report $bad "each tuned size's kernel is its winner" "$msg"
-
-out=$($A transpose --arch auto --sizes 256x256,4096x4096,3000x50 --name mt2 \
-      -o "$T/multi2.cu" 2>&1)
+out=$($A transpose --arch "sm_80,sm_$sm" --sizes 256x256,4096x4096,3000x50 \
+      --name mt -o "$T/multi2.cu" 2>&1)
 rc=$?
 cached=$(grep -c '^ \* how: *from the tuning cache' "$T/multi2.cu" 2>/dev/null)
-[ $rc -eq 0 ] && [ "$cached" = 3 ]
-report $? "--sizes: the same problems, each from the cache" \
-    "$(printf '%s\n' "$out" | grep -E 'kernel|wrote')"
+[ $rc -eq 0 ] && [ "$cached" = 3 ] && tuned_args "$T/multi2.cu"
+report $? "--sizes for sm_80 and sm_$sm: the same, each from the cache" \
+    "$(printf '%s\n' "$out" | grep -E 'kernel|wrote'; echo "$msg")"
 
-# The driver: kernel K's own launcher is mt_kK.
-K=$(grep -c '^ \* kernel [0-9]*:' "$T/multi.cu")
-{
-    k=0
-    while [ $k -lt "$K" ]; do
-        echo "extern \"C\" cudaError_t mt_k$k(const float *, float *, int, int,"
-        echo "    long long, long long, cudaStream_t);"
-        k=$((k + 1))
-    done
-    printf 'static launch_t kernels[] = {'
-    k=0
-    while [ $k -lt "$K" ]; do printf 'mt_k%d, ' $k; k=$((k + 1)); done
-    printf '};\nstatic const int n_kernels = %d;\n' "$K"
-} > "$T/kernels.h"
 cat > "$T/driver.cu" <<'EOF'
 #include <cstdio>
 #include <cstdlib>
@@ -107,7 +99,7 @@ extern "C" cudaError_t mt(const float *, float *, int, int, long long,
                           long long, cudaStream_t);
 extern "C" int mt_pick(long long, long long, long long, long long,
                        long long, long long, long long, int);
-#include "kernels.h"
+#include "kernels.h" /* the kernels' own launchers (build below) */
 
 /* The kernel a launch through f enqueues (captured, not run); *err: f's
  * answer. */
@@ -188,18 +180,47 @@ int main(int argc, char **argv)
     return bad;
 }
 EOF
-gencode=$(sed -n 's/^ \* Build: *nvcc \(.*\) -c this\.cu$/\1/p' "$T/multi.cu")
-# shellcheck disable=SC2086
-out=$("$NVCC" -O2 $gencode -I"$T" "$T/multi.cu" "$T/driver.cu" \
-      -o "$T/drv" 2>&1 && "$NVCC" -O2 $gencode -c "$T/multi2.cu" \
-      -o "$T/multi2.o" 2>&1)
-report $? "both files build with their header's line (nvcc $gencode)" "$out"
+# Builds file $1 as the driver $2 with its header's nvcc line.
+build() {
+    K=$(grep -c '^ \* kernel [0-9]*:' "$1")
+    mkdir -p "$T/$2.d"
+    {
+        k=0
+        while [ $k -lt "$K" ]; do
+            echo "extern \"C\" cudaError_t mt_k$k(const float *, float *,"
+            echo "    int, int, long long, long long, cudaStream_t);"
+            k=$((k + 1))
+        done
+        printf 'static launch_t kernels[] = {'
+        k=0
+        while [ $k -lt "$K" ]; do printf 'mt_k%d, ' $k; k=$((k + 1)); done
+        printf '};\nstatic const int n_kernels = %d;\n' "$K"
+    } > "$T/$2.d/kernels.h"
+    gencode=$(sed -n 's/^ \* Build: *nvcc \(.*\) -c this\.cu$/\1/p' "$1")
+    echo "nvcc $gencode"
+    # shellcheck disable=SC2086
+    "$NVCC" -O2 $gencode -I"$T/$2.d" "$1" "$T/driver.cu" -o "$T/$2" 2>&1
+}
 
-for s in $BETWEEN; do
-    args="$args ${s%x*} ${s#*x} -1"
+# The default points, as without a GPU: a strip for 3000x50, which
+# refuses 3000x64 (another short side), so the next kernel takes it.
+out=$(AUTOTUNE_LIBCUDA=/nonexistent/libcuda.so.1 \
+      AUTOTUNE_CACHE="$T/multi_size_empty.db" $A transpose --arch "sm_$sm" \
+      --sizes 3000x50,4096x4096 --name mt -o "$T/multi3.cu" 2>&1)
+report $? "--sizes without a GPU: the default points" \
+    "$(printf '%s\n' "$out" | grep -E 'kernel|wrote')"
+
+for f in multi multi2 multi3; do
+    out=$(build "$T/$f.cu" "drv_$f")
+    report $? "$f.cu builds with its header's line" "$out"
+    tuned_args "$T/$f.cu"
+    [ $f = multi3 ] && args="3000 50 -1 4096 4096 -1 3000 100 -1"
+    for s in $BETWEEN; do
+        args="$args ${s%x*} ${s#*x} -1"
+    done
+    # shellcheck disable=SC2086
+    out=$("$T/drv_$f" $args 2>&1)
+    report $? "$f.cu through the dispatcher: right answers, the kernel it picks" \
+        "$out"
 done
-# shellcheck disable=SC2086
-out=$("$T/drv" $args 2>&1)
-report $? "launched through the dispatcher: right answers, the kernel it picks" \
-    "$out"
 [ -n "${AT_GPU_TMP:-}" ] || rm -rf "$T"
