@@ -348,8 +348,11 @@ static int stored(at_cache *c, const char *key, double *ms, int *effort)
 
 int at_cache_keeps_old(double old_ms, int old_effort, const at_entry *en)
 {
-    if (old_effort != en->effort)
-        return old_effort > en->effort;
+    /* 0 is stored as a search of the whole space. */
+    int was = old_effort ? old_effort : AUTOTUNE_EXHAUSTIVE;
+    int now = en->effort ? en->effort : AUTOTUNE_EXHAUSTIVE;
+    if (was != now)
+        return was > now;
     return old_ms > 0 && en->median_ms > 0 && old_ms <= en->median_ms;
 }
 
