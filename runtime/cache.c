@@ -328,21 +328,27 @@ int at_cache_find_arch(at_cache *c, const at_key *k, at_entry *out,
     return rc;
 }
 
-/* The median and effort of the entry stored under key: 1, or 0 if
- * none. */
-static int stored(at_cache *c, const char *key, double *ms, int *effort)
+int at_cache_stored(at_cache *c, const char *key, double *ms, int *effort,
+                    char hash[17], at_err *e)
 {
     sqlite3_stmt *st = NULL;
-    int found = 0;
-    if (sqlite3_prepare_v2(c->db, "SELECT median_ms, effort FROM wisdom "
-                           "WHERE key = ?1", -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW) {
+    int rc = sqlite3_prepare_v2(c->db, "SELECT median_ms, effort, "
+                                "entry_hash FROM wisdom WHERE key = ?1",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    int found = rc == SQLITE_ROW;
+    if (found) {
         *ms = sqlite3_column_double(st, 0);
         *effort = sqlite3_column_int(st, 1);
-        found = 1;
+        const unsigned char *h = sqlite3_column_text(st, 2);
+        snprintf(hash, 17, "%s", h ? (const char *)h : "");
     }
     sqlite3_finalize(st);
+    if (!found && rc != SQLITE_DONE)
+        return at_sql_fail(e, c->db, rc, "SELECT FROM wisdom", c->path);
     return found;
 }
 
@@ -368,7 +374,11 @@ int at_cache_put(at_cache *c, const at_entry *en, int replace, at_err *e)
     at_key_text(&en->key, key, sizeof key);
     double old = 0;
     int old_effort = 0;
-    int keep_old = !replace && stored(c, key, &old, &old_effort) &&
+    char old_hash[17];
+    at_err ignore = {0}; /* a failed look is no entry: the insert says */
+    int keep_old = !replace &&
+                   at_cache_stored(c, key, &old, &old_effort, old_hash,
+                                   &ignore) > 0 &&
                    at_cache_keeps_old(old, old_effort, en);
     rc = keep_old ? 0 : at_cache_insert(c, en, key, e);
     int end = sqlite3_exec(c->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL,

@@ -221,31 +221,6 @@ int at_cache_clear(at_cache *c, size_t *entries, size_t *failed, at_err *e)
     return rc;
 }
 
-/* The entry stored under key: 1 (its median, effort and hash), 0 none. */
-static int stored(at_cache *c, const char *key, double *ms, int *effort,
-                  char hash[17], at_err *e)
-{
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(c->db, "SELECT median_ms, effort, "
-                                "entry_hash FROM wisdom WHERE key = ?1",
-                                -1, &st, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
-    int found = rc == SQLITE_ROW;
-    if (found) {
-        *ms = sqlite3_column_double(st, 0);
-        *effort = sqlite3_column_int(st, 1);
-        const unsigned char *h = sqlite3_column_text(st, 2);
-        snprintf(hash, 17, "%s", h ? (const char *)h : "");
-    }
-    sqlite3_finalize(st);
-    if (!found && rc != SQLITE_DONE)
-        return at_sql_fail(e, c->db, rc, "SELECT FROM wisdom", c->path);
-    return found;
-}
-
 /* One entry of an import: what happened into *r. */
 static int import_one(at_cache *c, const at_entry *en, int force,
                       at_import_result *r, at_err *e)
@@ -253,7 +228,8 @@ static int import_one(at_cache *c, const at_entry *en, int force,
     char key[2048], old_hash[17], hash[17];
     at_key_text(&en->key, key, sizeof key);
     memset(r, 0, sizeof *r);
-    int had = stored(c, key, &r->old_ms, &r->old_effort, old_hash, e);
+    int had = at_cache_stored(c, key, &r->old_ms, &r->old_effort, old_hash,
+                              e);
     if (had < 0)
         return had;
     int effort = en->effort ? en->effort : AUTOTUNE_EXHAUSTIVE;

@@ -21,6 +21,10 @@ const char *at_cache_cols_sql(void);
 int at_cache_read_row(sqlite3_stmt *st, at_entry *en, sqlite3_int64 *rowid,
                       at_err *e);
 int at_cache_discard(at_cache *c, sqlite3_int64 rowid, at_err *e);
+/* The entry stored under key text: 1 (its median, effort and integrity
+ * hash), 0 none, < 0 error. */
+int at_cache_stored(at_cache *c, const char *key, double *ms, int *effort,
+                    char hash[17], at_err *e);
 /* INSERT OR REPLACE of en under its key text, in the caller's
  * transaction (at_cache_put's, an import's). */
 int at_cache_insert(at_cache *c, const at_entry *en, const char *key,
