@@ -63,9 +63,10 @@ RUNTIME_SRC := runtime/cuda_api.c runtime/nvrtc_api.c runtime/device.c \
                runtime/compile.c runtime/compile_proc.c runtime/cubins.c \
                runtime/elf.c runtime/module.c runtime/sqlite_file.c runtime/cache.c \
                runtime/cache_failed.c runtime/cache_lock.c runtime/cache_each.c \
-               runtime/cache_admin.c runtime/near.c runtime/estimate.c \
+               runtime/cache_admin.c runtime/near.c runtime/near_pick.c \
+               runtime/profile.c runtime/estimate.c \
                runtime/key.c \
-               runtime/measure.c runtime/measure_cases.c \
+               runtime/measure.c runtime/measure_cases.c runtime/host_pool.c \
                runtime/measure_check.c runtime/measure_ref.c \
                runtime/rounds.c \
                runtime/tune.c runtime/tune_prog.c runtime/tune_eval.c \
@@ -83,7 +84,7 @@ CLI_SRC := cli/main.c cli/options.c cli/errors.c cli/cmd_tune.c \
            cli/transpose_bench.c cli/transpose_baselines.c \
            cli/transpose_cublas.c cli/transpose_cutensor.c cli/bench_tune.c \
            cli/reduce_bench.c cli/reduce_cub.c cli/cmd_cache.c \
-           cli/wisdom_export.c cli/wisdom_import.c
+           cli/wisdom_export.c cli/wisdom_import.c cli/wisdom_profile.c
 LIB_SRC := $(BASE_SRC) $(GEN_SRC_) $(SEARCH_SRC) $(RUNTIME_SRC)
 TEMPLATES := templates/transpose.cu templates/reduce.cu templates/check.cu
 GEN_SRC := $(B)/gen/templates.c
@@ -99,7 +100,7 @@ CLI_SAN := $(patsubst %.c,$(B)/san/%.o,$(CLI_SRC) $(CLI_GEN))
 CPU_TESTS := test_pcg test_expr test_spec test_space test_family test_reduce test_search test_compile \
              test_reliability test_hostile \
              test_cache test_cubins test_emit test_cli test_json \
-             test_nodevice test_wisdom test_effort
+             test_nodevice test_wisdom test_effort test_host_pool
 GPU_TESTS := gpu_variants gpu_api gpu_reduce gpu_runtime
 
 .PHONY: all check check-full gpu-check gpu-bench gpu-tune-bench gpu-crosscheck \
@@ -210,7 +211,7 @@ gpu-build: $(addprefix $(B)/tests/,$(GPU_TESTS)) $(B)/autotune \
            $(B)/tests/gpu_variants-rel $(B)/tests/gpu_reduce-rel \
            $(B)/autotune-san $(B)/examples/api_example \
            $(B)/bench/launch_overhead $(B)/bench/near_quality \
-           $(B)/bench/estimate_latency
+           $(B)/bench/estimate_latency $(B)/bench/near_retime
 gpu-check: gpu-build
 	sh tests/gpu/run.sh
 gpu-bench: $(B)/autotune
@@ -222,8 +223,10 @@ gpu-crosscheck: $(B)/autotune
 	sh tests/gpu/crosscheck_reduce.sh
 	sh tests/gpu/crosscheck_spec.sh
 
-# Benchmarks of the runtime API (tests/bench): launch overhead on the
-# GPU; nearest-size reuse from exhaustive records (CPU).
+# Benchmarks of the runtime API (tests/bench): launch overhead and an
+# answer's latency on the GPU; nearest-size reuse from exhaustive records
+# (near_quality, CPU) and timed through the API (near_retime, GPU; both
+# run by tests/gpu/near_sweep.sh).
 $(B)/bench/%: tests/bench/%.c $(B)/libautotune.a
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -pthread $< $(B)/libautotune.a \

@@ -30,6 +30,13 @@ const char *at_effort_name(int effort);
  * base64. NULL on no memory. */
 json_t *at_wisdom_entry(const at_entry *en, int with_cubin);
 
+/* An entry's profile (runtime/profile.h) as a JSON array of {"ms",
+ * "params"}; NULL on no memory. read: the array back into the cache's
+ * text (buf, n bytes): 0, or -1 with why ("point 3 is not ..."). */
+json_t *at_wisdom_profile_json(const char *text);
+int at_wisdom_profile_read(json_t *list, char *buf, size_t n, char *why,
+                           size_t wn);
+
 /* Writes en[0..n) as a wisdom file to path ('-': stdout). 0 or
  * AUTOTUNE_EIO / AUTOTUNE_ENOMEM in e. */
 int at_wisdom_export(const at_entry *en, size_t n, const char *path,

@@ -154,6 +154,8 @@ json_t *at_wisdom_entry(const at_entry *en, int with_cubin)
     at_json_str(o, "created", en->created);
     at_json_int(o, "cubin_size", (int64_t)en->cubin_size);
     at_json_str(o, "entry_hash", hash);
+    if (en->profile[0])
+        at_json_put(o, "profile", at_wisdom_profile_json(en->profile));
     if (with_cubin) {
         char *text = at_base64_encode(en->cubin, en->cubin_size);
         if (!text) {

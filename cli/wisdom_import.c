@@ -262,6 +262,11 @@ static int read_entry(json_t *o, at_entry *en, check *c)
         created(o, en->created, sizeof en->created, c))
         return -1;
     en->seed = (uint64_t)seed;
+    json_t *prof = json_object_get(o, "profile");
+    char why[160];
+    if (prof && at_wisdom_profile_read(prof, en->profile, sizeof en->profile,
+                                       why, sizeof why))
+        return wrong(c, "%s %s", "the profile", why);
     return cubin(o, en, c);
 }
 

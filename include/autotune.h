@@ -84,9 +84,10 @@ typedef struct autotune_options {
  * every effort up to it. */
 enum autotune_effort {
     AUTOTUNE_EFFORT_DEFAULT = 0, /* the context's (autotune_options) */
-    /* No search: the cache's exact entry; else the best point of the
-     * nearest tuned problem of the family, type and GPU; else the
-     * family's default point. At most one variant compiled (or taken
+    /* No search: the cache's exact entry; else a point reused from the
+     * nearest tuned problems of the family, type and GPU (the one
+     * fastest across their kept timings, README "Effort levels"); else
+     * the family's default point. At most one variant compiled (or taken
      * from the compiled-variant cache), verified on the problem, not
      * timed, not stored. */
     AUTOTUNE_ESTIMATE = 1,
@@ -137,7 +138,7 @@ enum autotune_how {
     AUTOTUNE_HOW_TUNED = 0,   /* tuned in this call */
     AUTOTUNE_HOW_CACHED = 1,  /* the tuning cache's entry for this problem */
     AUTOTUNE_HOW_DEFAULT = 2, /* the family's default point, not tuned */
-    AUTOTUNE_HOW_REUSED = 3,  /* the best point of the nearest tuned
+    AUTOTUNE_HOW_REUSED = 3,  /* a point of the nearest tuned
                                * problem (figures.from), not timed here */
 };
 

@@ -4,6 +4,7 @@
 
 #include "api_internal.h"
 #include "gpu_worker.h"
+#include "host_pool.h"
 #include "measure.h"
 #include "module.h"
 #include "plan.h"
@@ -156,6 +157,9 @@ void autotune_destroy(autotune_ctx *c)
         if (conn != &c->first)
             free(conn);
     }
+    /* The pooled host buffers of verifications (page-locked under this
+     * context, perhaps): freed before the context may go. */
+    at_host_pool_trim();
     at_device_close(&c->dev);
     pthread_cond_destroy(&c->bg_done);
     pthread_mutex_destroy(&c->mu);
@@ -172,7 +176,7 @@ const char *autotune_last_error(const autotune_ctx *c)
 
 /* Loads a cubin into the device's context and finds the kernel. */
 static int load(autotune_kernel *k, const void *cubin, size_t size,
-                at_err *e)
+                const char *kernel, at_err *e)
 {
     int rc = at_device_push(&k->ctx->dev, e);
     if (rc)
@@ -182,7 +186,8 @@ static int load(autotune_kernel *k, const void *cubin, size_t size,
         rc = at_cu_fail(e, r, "cuModuleLoadData", k->name);
     if (!rc)
         rc = at_module_function(k->mod, cubin, size,
-                                AT_KERNEL_SYMBOL, &k->fn, k->name, e);
+                                kernel[0] ? kernel : AT_KERNEL_SYMBOL,
+                                &k->fn, k->name, e);
     if (!rc)
         rc = at_measure_prepare(&k->p, &k->pt, k->fn, k->name, e);
     k->p.family->launch(&k->p, &k->pt, &k->g);
@@ -233,7 +238,7 @@ int at_ctx_get(autotune_ctx *c, const at_problem *p, const at_tune_opts *o,
         k->pt = pl.pt;
         k->fig = pl.fig;
         snprintf(k->name, sizeof k->name, "%s", pl.name);
-        rc = load(k, pl.cubin, pl.cubin_size, &e);
+        rc = load(k, pl.cubin, pl.cubin_size, pl.kernel, &e);
     }
     at_plan_free(&pl);
     if (rc) {

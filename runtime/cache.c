@@ -14,6 +14,7 @@
 #include "base/text.h"
 #include "cache_admin.h"
 #include "cache_impl.h"
+#include "profile.h"
 #include "sqlite_file.h"
 
 
@@ -32,7 +33,8 @@ static const char *schema =
     " median_ms REAL, gbps REAL, copy_gbps REAL, frac_copy REAL,"
     " registers INTEGER, shared_bytes INTEGER, local_bytes INTEGER,"
     " seed INTEGER, tune_seconds REAL, points INTEGER,"
-    " created TEXT NOT NULL, effort INTEGER NOT NULL DEFAULT 3);"
+    " created TEXT NOT NULL, effort INTEGER NOT NULL DEFAULT 3,"
+    " profile TEXT NOT NULL DEFAULT '');"
     /* Variants that faulted, hung or failed to load on a GPU: skipped
      * by later tunes of the same key (runtime/cache_failed.c). */
     "CREATE TABLE IF NOT EXISTS failed("
@@ -58,24 +60,26 @@ static int refuse_old_layout(at_cache *c, at_err *e)
                    "path", c->path, AUTOTUNE_VERSION);
 }
 
-/* autotune 0.2's table lacks the effort column: its entries were all
- * searches of the whole space. */
-static int add_effort(at_cache *c, at_err *e)
+/* A column older files lack: autotune 0.2's effort (its entries were
+ * all searches of the whole space, 3) and 0.3.0's profile (none). */
+static int add_column(at_cache *c, const char *name, const char *decl,
+                      at_err *e)
 {
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT %s FROM wisdom LIMIT 0", name);
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(c->db, "SELECT effort FROM wisdom LIMIT 0",
-                                -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
     sqlite3_finalize(st);
     if (rc == SQLITE_OK)
         return 0;
     char *msg = NULL;
-    rc = at_sql_exec_retry(c->db, "ALTER TABLE wisdom ADD COLUMN effort "
-                           "INTEGER NOT NULL DEFAULT 3", &msg);
+    snprintf(sql, sizeof sql, "ALTER TABLE wisdom ADD COLUMN %s %s", name,
+             decl);
+    rc = at_sql_exec_retry(c->db, sql, &msg);
     /* Another process may have added it meanwhile. */
     if (rc != SQLITE_OK && !(msg && strstr(msg, "duplicate column"))) {
-        at_fail(e, AUTOTUNE_ESQLITE, "ALTER TABLE wisdom ADD COLUMN effort: "
-                "%s (%d): %s [cache %s]", sqlite3_errstr(rc), rc,
-                msg ? msg : "", c->path);
+        at_fail(e, AUTOTUNE_ESQLITE, "%s: %s (%d): %s [cache %s]", sql,
+                sqlite3_errstr(rc), rc, msg ? msg : "", c->path);
         sqlite3_free(msg);
         return AUTOTUNE_ESQLITE;
     }
@@ -123,7 +127,10 @@ int at_cache_open(at_cache **out, const char *path, at_err *e)
     sp.schema = schema;
     int rc = at_sqlite_open(path, &sp, &c->db, e);
     if (!rc && ((rc = refuse_old_layout(c, e)) != 0 ||
-                (rc = add_effort(c, e)) != 0))
+                (rc = add_column(c, "effort", "INTEGER NOT NULL DEFAULT 3",
+                                 e)) != 0 ||
+                (rc = add_column(c, "profile", "TEXT NOT NULL DEFAULT ''",
+                                 e)) != 0))
         sqlite3_close(c->db);
     if (rc) {
         free(c);
@@ -157,7 +164,7 @@ static const char *cols_sql =
     "gpu, cc, sms, driver, driver_build, nvrtc, template_hash, space_hash,"
     " family, type, problem, point, params, cubin, entry_hash,"
     " median_ms, gbps, copy_gbps, frac_copy, registers, shared_bytes,"
-    " local_bytes, seed, tune_seconds, points, created, effort";
+    " local_bytes, seed, tune_seconds, points, created, effort, profile";
 
 static void copy_text(char *dst, size_t n, sqlite3_stmt *st, int col)
 {
@@ -185,7 +192,7 @@ int at_cache_read_row(sqlite3_stmt *st, at_entry *en, sqlite3_int64 *rowid,
     copy_text(k->problem, sizeof k->problem, st, 10);
     copy_text(en->point, sizeof en->point, st, 11);
     copy_text(en->params, sizeof en->params, st, 12);
-    *rowid = sqlite3_column_int64(st, 27);
+    *rowid = sqlite3_column_int64(st, 28);
     const void *blob = sqlite3_column_blob(st, 13);
     int size = sqlite3_column_bytes(st, 13);
     char want[80], got[17];
@@ -229,6 +236,10 @@ int at_cache_read_row(sqlite3_stmt *st, at_entry *en, sqlite3_int64 *rowid,
     if (!at_text_is_ascii(en->created))
         snprintf(en->created, sizeof en->created, "?");
     en->effort = sqlite3_column_int(st, 26);
+    copy_text(en->profile, sizeof en->profile, st, 27);
+    char why[80];
+    if (!at_profile_valid(en->profile, why, sizeof why))
+        en->profile[0] = '\0'; /* a hint only: estimate verifies */
     return 1;
 }
 
@@ -405,7 +416,7 @@ int at_cache_insert(at_cache *c, const at_entry *en, const char *key,
     snprintf(sql, sizeof sql,
              "INSERT OR REPLACE INTO wisdom(key, %s) VALUES(?1, ?2, ?3, ?4,"
              " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"
-             " ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
+             " ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)",
              cols_sql);
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
@@ -427,7 +438,8 @@ int at_cache_insert(at_cache *c, const at_entry *en, const char *key,
     T(hash), D(en->median_ms), D(en->gbps), D(en->copy_gbps),
         D(en->frac_copy), I(en->registers), I(en->shared_bytes),
         I(en->local_bytes), I(en->seed), D(en->tune_seconds), I(en->points),
-        T(created), I(en->effort ? en->effort : AUTOTUNE_EXHAUSTIVE);
+        T(created), I(en->effort ? en->effort : AUTOTUNE_EXHAUSTIVE),
+        T(en->profile);
 #undef T
 #undef I
 #undef D

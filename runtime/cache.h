@@ -14,6 +14,9 @@
 
 #include "base/error.h"
 
+/* Bytes of an entry's profile text (128 lines of a time and a point). */
+enum { AT_PROFILE_TEXT = 16384 };
+
 typedef struct at_key {
     char gpu[256];
     int cc, sms, driver;  /* cc = 90; driver = 13000 (the CUDA version) */
@@ -38,6 +41,10 @@ typedef struct at_entry {
     char created[32]; /* UTC, ISO 8601 */
     int effort;       /* AUTOTUNE_MEASURE or AUTOTUNE_EXHAUSTIVE (0 when
                        * stored: EXHAUSTIVE) */
+    /* The search's fastest points with their times (runtime/profile.h);
+     * "" when none (entries of 0.3.0 and before). Not in the entry's
+     * hash: a hint AUTOTUNE_ESTIMATE weighs, its answer verified. */
+    char profile[AT_PROFILE_TEXT];
 } at_entry;
 
 typedef struct at_cache at_cache;

@@ -1,6 +1,7 @@
 #include "cuda_api.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -10,6 +11,8 @@ at_cu_api at_cu;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static at_err load_err;
+/* Set (release) after the table is filled: a reader that sees 1 sees it. */
+static atomic_int ready;
 
 #define AT_STR2_(x) #x
 #define AT_STR_(x) AT_STR2_(x)
@@ -44,6 +47,13 @@ static void load(void)
                 "no CUDA device: cuInit: CUDA_ERROR_NO_DEVICE (100)");
     else if (r != CUDA_SUCCESS)
         at_cu_fail(&load_err, r, "cuInit", NULL);
+    else
+        atomic_store_explicit(&ready, 1, memory_order_release);
+}
+
+int at_cu_ready(void)
+{
+    return atomic_load_explicit(&ready, memory_order_acquire);
 }
 
 int at_cu_load(at_err *e)

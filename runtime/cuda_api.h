@@ -23,7 +23,8 @@
     X(cuEventSynchronize) X(cuEventElapsedTime)                              \
     X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)              \
     X(cuEventQuery) X(cuStreamQuery) X(cuFuncGetModule)                      \
-    X(cuModuleGetGlobal) X(cuMemcpyHtoDAsync) X(cuCtxGetCurrent)
+    X(cuModuleGetGlobal) X(cuMemcpyHtoDAsync) X(cuCtxGetCurrent)             \
+    X(cuMemHostRegister) X(cuMemHostUnregister)
 
 #define AT_CU_MEMBER_(fn) __typeof__(fn) *fn;
 typedef struct at_cu_api {
@@ -39,6 +40,10 @@ extern CUresult (*at_cu_param_info)(CUfunction, size_t, size_t *, size_t *);
  * dlopen error if it is absent. Thread-safe. */
 int at_cu_load(at_err *e);
 extern at_cu_api at_cu;
+/* 1 once at_cu_load has succeeded (every entry found, cuInit done), else
+ * 0; never loads. For code that may use the driver but must not start it
+ * (runtime/host_pool.c): a failed load leaves the table partly filled. */
+int at_cu_ready(void);
 
 /* Formats a failed driver call: "cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (2):
  * out of memory [variant]". Returns AUTOTUNE_ECUDA (0 if r is success). */

@@ -10,12 +10,28 @@
 
 /* The cubin: the tuned entry's when the source is the same, else the
  * compiled-variant cache's, else compiled here (and stored there). */
+/* The compiled-variant cache's cubin of src: compiled alone, else in
+ * one of the tune's programs (the walk's key); 1 found, 0 not, < 0. */
+static int cached(at_cubins *c, const at_cubin_key *alone, const char *walk,
+                  const char *src, void **cubin, size_t *size,
+                  char kernel[AT_KERNEL_NAME], at_err *w)
+{
+    int rc = at_cubins_get(c, alone, src, cubin, size, kernel, w);
+    if (rc == 0 && strcmp(alone->options, walk) != 0) {
+        at_cubin_key k = *alone;
+        k.options = walk;
+        rc = at_cubins_get(c, &k, src, cubin, size, kernel, w);
+    }
+    return rc;
+}
+
 static int get_cubin(const at_device *d, const at_problem *p,
                      const at_point *pt, const char *name,
                      const at_tune_opts *o, const at_problem *have_for,
                      const void *have, size_t have_size, void **cubin,
-                     size_t *size, at_err *e)
+                     size_t *size, char kernel[AT_KERNEL_NAME], at_err *e)
 {
+    snprintf(kernel, AT_KERNEL_NAME, "%s", AT_KERNEL_SYMBOL);
     char *src = at_expand(p, pt, AT_KERNEL_SYMBOL, NULL, e);
     if (!src)
         return e->code ? e->code : AUTOTUNE_ENOMEM;
@@ -38,16 +54,16 @@ static int get_cubin(const at_device *d, const at_problem *p,
     snprintf(opts, sizeof opts, "%s%s", text,
              p->family->program_points == 1 ? "" : "; alone");
     at_cubin_key key = {d->sm, d->nvrtc, opts};
-    char kernel[AT_KERNEL_NAME];
     at_err w = {0};
-    int rc = o->cubins ? at_cubins_get(o->cubins, &key, src, cubin, size,
-                                       kernel, &w)
+    int rc = o->cubins ? cached(o->cubins, &key, text, src, cubin, size,
+                                kernel, &w)
                        : 0;
     if (rc < 0) {
         free(src);
         return at_fail(e, rc, "%s", w.msg);
     }
     if (rc == 0) {
+        snprintf(kernel, AT_KERNEL_NAME, "%s", AT_KERNEL_SYMBOL);
         rc = at_compile(src, name, &co, cubin, size, e);
         const char *k = AT_KERNEL_SYMBOL;
         const char *srcs[] = {src};
@@ -68,7 +84,7 @@ static int get_cubin(const at_device *d, const at_problem *p,
 static int verify(const at_device *d, const at_problem *p,
                   const at_point *pt, const char *name,
                   const at_tune_opts *o, const void *cubin, size_t size,
-                  at_err *e)
+                  const char *kernel, at_err *e)
 {
     int rc = at_device_push(d, e);
     if (rc)
@@ -82,8 +98,7 @@ static int verify(const at_device *d, const at_problem *p,
         rc = at_cu_fail(e, at_cu.cuModuleLoadData(&mod, cubin),
                         "cuModuleLoadData", name);
     if (!rc)
-        rc = at_module_function(mod, cubin, size, AT_KERNEL_SYMBOL, &fn,
-                                name, e);
+        rc = at_module_function(mod, cubin, size, kernel, &fn, name, e);
     if (!rc)
         rc = at_measure_prepare(p, pt, fn, name, e);
     if (!rc)
@@ -99,15 +114,15 @@ int at_estimate_check(const at_device *d, const at_problem *p,
                       const at_point *pt, const at_tune_opts *o,
                       const at_problem *have_for, const void *have,
                       size_t have_size, void **cubin, size_t *size,
-                      at_err *e)
+                      char kernel[AT_KERNEL_NAME], at_err *e)
 {
     char name[128];
     p->family->point_name(p->family, pt, name, sizeof name);
     *cubin = NULL;
     int rc = get_cubin(d, p, pt, name, o, have_for, have, have_size, cubin,
-                       size, e);
+                       size, kernel, e);
     if (!rc)
-        rc = verify(d, p, pt, name, o, *cubin, *size, e);
+        rc = verify(d, p, pt, name, o, *cubin, *size, kernel, e);
     if (rc) {
         free(*cubin);
         *cubin = NULL;

@@ -2,10 +2,10 @@
  * stream per case and per chunk, so it depends on the seed alone) and the
  * family's CPU reference, computed on every core for big problems. */
 #include <pthread.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "base/pcg.h"
+#include "host_pool.h"
 #include "measure_impl.h"
 
 /* Host work on big buffers, shared among threads: the random input, the
@@ -13,7 +13,8 @@
  * second per 256 MiB on one core. */
 typedef struct prep {
     const at_problem *p;
-    unsigned char *in, *ref, *bound; /* bound: NULL for an exact rule */
+    unsigned char *in, *ref, *bound; /* ref: NULL without a CPU reference,
+                                      * bound: also for an exact rule */
     size_t in_alloc, guarded;
     uint64_t seed, stream;
     int parts;
@@ -78,7 +79,7 @@ static void prep_part(prep *w, int part)
             make_finite(in, k * FILL_WORDS, end, w->p->type->fp);
     }
     uint32_t *ref = (uint32_t *)w->ref, *bound = (uint32_t *)w->bound;
-    size_t rw = w->guarded / 4;
+    size_t rw = ref ? w->guarded / 4 : 0; /* no CPU reference: on the GPU */
     for (size_t i = rw * (size_t)part / (size_t)w->parts;
          i < rw * (size_t)(part + 1) / (size_t)w->parts; ++i) {
         ref[i] = AT_POISON;
@@ -127,6 +128,50 @@ static void prep_run(prep *w, void (*fn)(prep *, int))
             pthread_join(th[i], NULL);
 }
 
+/* The case's device buffers: the output poisoned, the input and the
+ * reference uploaded. Without a CPU reference (w->ref NULL) the reference
+ * is poison and its bounds zeros until the device's reference is run
+ * (measure_ref.c): set so on the device, with nothing made or copied. */
+static int upload(at_case *c, const prep *w, int tol, at_err *e)
+{
+    const char *label = c->label;
+    size_t words = w->guarded / 4;
+    int rc;
+    if ((rc = at_measure_alloc(&c->in, w->in_alloc, label, e)) ||
+        (rc = at_measure_alloc(&c->out_alloc, w->guarded, label, e)) ||
+        (rc = at_measure_alloc(&c->ref, w->guarded, label, e)) ||
+        (tol && (rc = at_measure_alloc(&c->bound, w->guarded, label, e))))
+        return rc;
+    c->out = c->out_alloc + AT_GUARD;
+    /* Poisoned once here; each check's comparison poisons it again. */
+    CUresult r = at_cu.cuMemsetD32(c->out_alloc, AT_POISON, words);
+    if (r != CUDA_SUCCESS)
+        return at_cu_fail(e, r, "cuMemsetD32(poison)", label);
+    if ((r = at_cu.cuMemcpyHtoD(c->in, w->in, w->in_alloc)) != CUDA_SUCCESS)
+        return at_cu_fail(e, r, "cuMemcpyHtoD(random input)", label);
+    if (!w->ref) {
+        if ((r = at_cu.cuMemsetD32(c->ref, AT_POISON, words)) !=
+            CUDA_SUCCESS)
+            return at_cu_fail(e, r, "cuMemsetD32(poison reference)", label);
+        if (tol && (r = at_cu.cuMemsetD32(c->bound, 0, words)) !=
+                       CUDA_SUCCESS)
+            return at_cu_fail(e, r, "cuMemsetD32(error bounds)", label);
+    } else if ((r = at_cu.cuMemcpyHtoD(c->ref, w->ref, w->guarded)) !=
+               CUDA_SUCCESS) {
+        return at_cu_fail(e, r, "cuMemcpyHtoD(reference output)", label);
+    } else if (tol && (r = at_cu.cuMemcpyHtoD(c->bound, w->bound,
+                                              w->guarded)) != CUDA_SUCCESS) {
+        return at_cu_fail(e, r, "cuMemcpyHtoD(error bounds)", label);
+    }
+    /* Memsets, and the last stretch of a pageable copy's DMA, may still
+     * run on the default stream when these return: finish them before the
+     * measurement's non-blocking stream reads the buffers (the device
+     * reference, the rotation sets' copies). */
+    if ((r = at_cu.cuCtxSynchronize()) != CUDA_SUCCESS)
+        return at_cu_fail(e, r, "cuCtxSynchronize(uploads)", label);
+    return 0;
+}
+
 /* Random input and the CPU reference, uploaded. */
 int at_case_init(at_case *c, const at_problem *p, const char *label,
                      uint64_t seed, uint64_t stream, int finite, at_err *e)
@@ -137,49 +182,39 @@ int at_case_init(at_case *c, const at_problem *p, const char *label,
     size_t in_alloc = at_whole_words(p->in_bytes);
     size_t guarded = at_whole_words(p->out_bytes) + 2 * AT_GUARD;
     const int tol = p->family->tolerance != NULL;
-    unsigned char *in = malloc(in_alloc), *ref = malloc(guarded);
-    unsigned char *bound = tol ? malloc(guarded) : NULL;
-    if (!in || !ref || (tol && !bound)) {
+    const int cpu_ref = p->family->reference != NULL;
+    /* From the pool (host_pool.h): resident and page-locked once used, so
+     * neither first-touch faults nor pageable copies are paid each time. */
+    unsigned char *in = at_host_take(in_alloc, NULL);
+    unsigned char *ref = cpu_ref ? at_host_take(guarded, NULL) : NULL;
+    unsigned char *bound = cpu_ref && tol ? at_host_take(guarded, NULL)
+                                          : NULL;
+    if (!in || (cpu_ref && (!ref || (tol && !bound)))) {
         rc = at_fail(e, AUTOTUNE_ENOMEM, "host buffers for %s (%zu + %zu "
                      "bytes)", label, in_alloc, guarded);
         goto out;
     }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     prep w = {p, in, ref, bound, in_alloc, guarded, seed, stream, 1, finite};
-    /* Threads for big buffers only: 1 per 8 MiB, at most 64. */
-    size_t by_size = p->in_bytes / (8u << 20) + 1;
+    /* Threads for big buffers only: 1 per input chunk (4 MiB), at most
+     * 64. On an H100 host (16 cores) 64 MiB took 14 ms filled and 9 ms
+     * referenced on 8 threads, 8 and 5 on 16. */
+    size_t by_size = p->in_bytes / (4 * (size_t)FILL_WORDS) + 1;
     w.parts = (int)(by_size < (size_t)cores ? by_size : (size_t)cores);
     if (w.parts > 64)
         w.parts = 64;
     if (w.parts < 1)
         w.parts = 1;
     prep_run(&w, prep_part);
-    if (p->family->reference) /* else on the device (measure_ref.c) */
+    if (cpu_ref) /* else on the device (measure_ref.c) */
         prep_run(&w, ref_part);
-    if ((rc = at_measure_alloc(&c->in, in_alloc, label, e)) ||
-        (rc = at_measure_alloc(&c->out_alloc, guarded, label, e)) ||
-        (rc = at_measure_alloc(&c->ref, guarded, label, e)) ||
-        (tol && (rc = at_measure_alloc(&c->bound, guarded, label, e))))
-        goto out;
-    c->out = c->out_alloc + AT_GUARD;
-    /* Poisoned once here; each check's comparison poisons it again. */
-    CUresult r = at_cu.cuMemsetD32(c->out_alloc, AT_POISON, guarded / 4);
-    if (r != CUDA_SUCCESS) {
-        rc = at_cu_fail(e, r, "cuMemsetD32(poison)", label);
-        goto out;
-    }
-    r = at_cu.cuMemcpyHtoD(c->in, in, in_alloc);
-    if (r != CUDA_SUCCESS)
-        rc = at_cu_fail(e, r, "cuMemcpyHtoD(random input)", label);
-    else if ((r = at_cu.cuMemcpyHtoD(c->ref, ref, guarded)) != CUDA_SUCCESS)
-        rc = at_cu_fail(e, r, "cuMemcpyHtoD(reference output)", label);
-    else if (tol && (r = at_cu.cuMemcpyHtoD(c->bound, bound, guarded)) !=
-                        CUDA_SUCCESS)
-        rc = at_cu_fail(e, r, "cuMemcpyHtoD(error bounds)", label);
+    rc = upload(c, &w, tol, e);
 out:
-    free(in);
-    free(ref);
-    free(bound);
+    /* Free to reuse: a copy from pinned memory is complete when it
+     * returns, one from pageable memory has been staged. */
+    at_host_give(in);
+    at_host_give(ref);
+    at_host_give(bound);
     return rc;
 }
 

@@ -9,6 +9,7 @@
 #include "gpu_worker.h"
 #include "key.h"
 #include "near.h"
+#include "profile.h"
 
 static void from_entry(at_plan *pl, const at_entry *en)
 {
@@ -112,6 +113,7 @@ static int tune_and_store(const at_plan_env *env, const at_key *key,
     en.seed = t->seed;
     en.tune_seconds = t->seconds;
     en.points = (int)t->points;
+    at_profile_text(t, en.profile, sizeof en.profile);
     en.effort = t->evaluated == t->points ? AUTOTUNE_EXHAUSTIVE
                                           : AUTOTUNE_MEASURE;
     at_utc_now(en.created, sizeof en.created);
@@ -208,15 +210,16 @@ static int default_point(const at_plan_env *env, const at_limits *l,
     if (!env->dev)
         return 0;
     int rc = at_estimate_check(env->dev, &pl->p, &pl->pt, o, NULL, NULL, 0,
-                               &pl->cubin, &pl->cubin_size, e);
+                               &pl->cubin, &pl->cubin_size, pl->kernel, e);
     if (rc)
         at_err_prefix(e, "the default point %s: ", pl->name);
     pl->verified = !rc;
     return rc;
 }
 
-/* AUTOTUNE_ESTIMATE on a miss: the nearest tuned problem's point, checked
- * on this problem (a device here), else the default point. */
+/* AUTOTUNE_ESTIMATE on a miss: the point weighed best over the nearest
+ * tuned problems (near.h), checked on this problem (a device here), else
+ * the default point. */
 static int estimate(const at_plan_env *env, const at_key *key,
                     const at_limits *l, const at_tune_opts *o, at_plan *pl,
                     at_err *e)
@@ -238,13 +241,21 @@ static int estimate(const at_plan_env *env, const at_key *key,
     pl->fig.frac_copy = 0;
     pl->fig.effort = 0;
     pl->pt = nr.pt;
+    if (!nr.own) { /* another point of its profile than its best */
+        pl->p.family->point_name(pl->p.family, &nr.pt, pl->name,
+                                 sizeof pl->name);
+        pl->fig.registers = pl->fig.shared_bytes = pl->fig.local_bytes = 0;
+    }
     pl->how = pl->fig.how = AUTOTUNE_HOW_REUSED;
     snprintf(pl->from, sizeof pl->from, "%s", nr.en.key.problem);
     snprintf(pl->fig.from, sizeof pl->fig.from, "%s", nr.en.key.problem);
     if (env->dev) {
+        /* The entry's cubin is its best point's: of use if that is
+         * the point chosen and its source the same here. */
         rc = at_estimate_check(env->dev, &pl->p, &nr.pt, o, &nr.from,
-                               nr.en.cubin, nr.en.cubin_size, &pl->cubin,
-                               &pl->cubin_size, e);
+                               nr.own ? nr.en.cubin : NULL,
+                               nr.own ? nr.en.cubin_size : 0, &pl->cubin,
+                               &pl->cubin_size, pl->kernel, e);
         pl->verified = !rc;
     } else {
         snprintf(pl->why, sizeof pl->why, "%s; not verified for this "

@@ -39,6 +39,9 @@ typedef struct at_plan {
     char name[128];         /* the point's */
     void *cubin;            /* NULL for a default point */
     size_t cubin_size;
+    /* The point's kernel in cubin: "" for AT_KERNEL_SYMBOL (a tuned or
+     * cached one's); an estimate's may be in a program of several. */
+    char kernel[AT_KERNEL_NAME];
     autotune_figures fig;
     char created[32];       /* when it was tuned (UTC) */
     /* Where it was tuned. */

@@ -46,6 +46,11 @@ typedef struct at_tune_opts {
 #define AT_KERNEL_LIMIT_COPIES 1000.0
 
 enum { AT_LEADERS = 5 };
+/* Points of a tune's profile: its fastest evaluated points, kept with the
+ * cache entry so AUTOTUNE_ESTIMATE can weigh points across several tuned
+ * problems (runtime/near_pick.c). 128 came out as good as the whole
+ * record in replays of three sweeps of 30 sizes (docs/PERFORMANCE.md). */
+enum { AT_PROFILE = 128 };
 
 typedef struct at_tuned {
     at_point point;
@@ -84,6 +89,13 @@ typedef struct at_tuned {
         double ms; /* median of the round medians */
     } leaders[AT_LEADERS];   /* fastest first */
     char first_failure[1024]; /* the first failed variant's message */
+    /* The profile: the walk's fastest points as timed there (unsorted;
+     * at_profile_text sorts). */
+    int n_profile;
+    struct {
+        double ms;
+        char params[256];
+    } profile[AT_PROFILE];
     char faulted[128]; /* AUTOTUNE_EFAULT: the variant that faulted or hung */
 } at_tuned;
 

@@ -8,6 +8,7 @@
 #include "elf.h"
 #include "search/record.h"
 #include "module.h"
+#include "profile.h"
 #include "tune_impl.h"
 
 /* Keeps c among the leaders (sorted by first-pass median) or frees it. */
@@ -72,11 +73,13 @@ static code *code_slot(run *r, const void *cubin, size_t size,
 
 int at_tune_record(run *r, const cand *c, const char *status, at_err *e)
 {
-    if (!r->o->record)
-        return 0;
     const at_problem *p = r->p;
     char params[256], prob[512];
     at_point_params(p->family, &r->pts[c->idx], params, sizeof params);
+    if (strcmp(status, "ok") == 0)
+        at_profile_offer(r->out, params, c->t.median_ms);
+    if (!r->o->record)
+        return 0;
     at_problem_key_text(p, prob, sizeof prob);
     at_record_row row = {
         .gpu = r->d->name, .family = p->family->name,

@@ -78,9 +78,11 @@ static void nth_point(const at_problem *p, size_t i, at_point *pt)
     free(pts);
 }
 
-/* Stores p's entry with point pt as a GPU-less key for sm_90. */
-static void put(at_cache *c, const at_problem *p, const at_point *pt,
-                double ms, int effort)
+/* Stores p's entry with point pt as a GPU-less key for sm_90, with a
+ * profile of n points (prof, their times ms; fastest first). */
+static void put_entry(at_cache *c, const at_problem *p, const at_point *pt,
+                      double ms, int effort, const at_point *const *prof,
+                      const double *prof_ms, int n)
 {
     at_limits l;
     assert_true(at_limits_for_arch(90, &l));
@@ -95,7 +97,20 @@ static void put(at_cache *c, const at_problem *p, const at_point *pt,
     en.cubin_size = sizeof cubin;
     en.median_ms = ms;
     en.effort = effort;
+    size_t at = 0;
+    for (int i = 0; i < n; ++i) {
+        char params[256];
+        at_point_params(p->family, prof[i], params, sizeof params);
+        at += (size_t)snprintf(en.profile + at, sizeof en.profile - at,
+                               "%.6g %s\n", prof_ms[i], params);
+    }
     assert_int_equal(at_cache_put(c, &en, 0, &e), 0);
+}
+
+static void put(at_cache *c, const at_problem *p, const at_point *pt,
+                double ms, int effort)
+{
+    put_entry(c, p, pt, ms, effort, NULL, NULL, 0);
 }
 
 static int plan(fixture *f, const at_problem *p, int effort, at_plan *pl,
@@ -227,6 +242,65 @@ static void nearest_skips_invalid_point(void **state)
     at_entry_free(&nr.en);
 }
 
+/* Profiles steer the choice: the nearest problem's winner is fast only
+ * there; a point all three neighbours kept near their best wins, said
+ * as reused from the nearest that kept it, under its own name. */
+static void profiles_steer_choice(void **state)
+{
+    fixture *f = *state;
+    at_problem p2k, p4k, p8k, q;
+    problem(&p2k, "f32", "rows=2048 cols=2048");
+    problem(&p4k, "f32", "rows=4096 cols=4096");
+    problem(&p8k, "f32", "rows=8192 cols=8192");
+    problem(&q, "f32", "rows=5000 cols=5000");
+    at_point a, b, c, d;
+    nth_point(&p4k, 10, &a);
+    nth_point(&p4k, 20, &b);
+    nth_point(&p4k, 30, &c);
+    nth_point(&p4k, 40, &d);
+    const double ms4[] = {1.0, 1.02}, ms8[] = {4.0, 4.04}, ms2[] = {0.25,
+                                                                   0.2575};
+    const at_point *prof4[] = {&a, &c}, *prof8[] = {&b, &c},
+                   *prof2[] = {&d, &c};
+    put_entry(f->c, &p4k, &a, ms4[0], 0, prof4, ms4, 2);
+    put_entry(f->c, &p8k, &b, ms8[0], 0, prof8, ms8, 2);
+    put_entry(f->c, &p2k, &d, ms2[0], 0, prof2, ms2, 2);
+    at_limits l;
+    assert_true(at_limits_for_arch(90, &l));
+    at_key key;
+    at_err e = {0};
+    assert_int_equal(at_key_fill(&key, NULL, &q, &l, &e), 0);
+    at_near nr;
+    assert_int_equal(at_near_find(f->c, &key, 0, &q, &l, &nr, &e), 1);
+    assert_memory_equal(&nr.pt, &c, sizeof c);
+    assert_true(at_problem_equal(&nr.from, &p4k)); /* nearest that kept c */
+    assert_int_equal(nr.own, 0);
+    assert_int_equal(nr.neighbours, 3);
+    assert_true(nr.score > 1.0 && nr.score < 1.03);
+    at_entry_free(&nr.en);
+    at_plan pl;
+    assert_int_equal(plan(f, &q, AUTOTUNE_ESTIMATE, &pl, &e), 0);
+    assert_int_equal(pl.how, AUTOTUNE_HOW_REUSED);
+    assert_memory_equal(&pl.pt, &c, sizeof c);
+    char name[128];
+    q.family->point_name(q.family, &c, name, sizeof name);
+    assert_string_equal(pl.name, name);
+    assert_non_null(strstr(pl.fig.from, "rows=4096 cols=4096"));
+    at_plan_free(&pl);
+    /* A profile the cache cannot read is no profile: the nearest's best
+     * point alone then (4096 is nearest, and nobody else kept a). */
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "UPDATE wisdom SET profile = "
+                                  "'x\x01garbage'", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(at_near_find(f->c, &key, 0, &q, &l, &nr, &e), 1);
+    assert_memory_equal(&nr.pt, &a, sizeof a);
+    assert_int_equal(nr.own, 1);
+    at_entry_free(&nr.en);
+}
+
 /* Estimate: the nearest tuned problem's point, said as reused; nothing
  * near: the default point; wisdom-only: the exact entry or NOT_FOUND. */
 static void effort_levels(void **state)
@@ -351,6 +425,8 @@ int main(void)
         cmocka_unit_test(distance_rules),
         cmocka_unit_test_setup_teardown(nearest_choice, setup, teardown),
         cmocka_unit_test_setup_teardown(nearest_skips_invalid_point, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(profiles_steer_choice, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(effort_levels, setup, teardown),
         cmocka_unit_test_setup_teardown(effort_order_in_cache, setup,

@@ -24,6 +24,7 @@
 #include "runtime/compile.h"
 #include "runtime/key.h"
 #include "runtime/nvrtc_api.h"
+#include "runtime/profile.h"
 
 static char *cli_bin;
 /* Cubins for sm_80 and sm_90: NVRTC's, or a hand-written header. */
@@ -218,6 +219,29 @@ static void make_entry(at_entry *en, int i, const char *family,
     en->points = 1840 - i;
     snprintf(en->created, sizeof en->created, "2025-03-04T12:%02d:00Z", i);
     en->effort = i % 2 ? AUTOTUNE_MEASURE : AUTOTUNE_EXHAUSTIVE;
+    if (i % 2 == 0) /* a profile: times that need all 17 digits */
+        snprintf(en->profile, sizeof en->profile,
+                 "%.17g tile_x=64 tile_y=%d vec=4\n%.17g tile_x=32 "
+                 "tile_y=%d vec=2\n", en->median_ms, 8 << i,
+                 en->median_ms * 1.0123456789, 8 << i);
+}
+
+/* Two profiles hold the same points and times (the text's number format
+ * may differ: the values may not). */
+static void assert_same_profile(const char *w, const char *g)
+{
+    double a, b;
+    char pa[256], pb[256];
+    int ra, rb;
+    do {
+        ra = at_profile_next(&w, &a, pa, sizeof pa);
+        rb = at_profile_next(&g, &b, pb, sizeof pb);
+        assert_int_equal(ra, rb);
+        if (ra > 0) {
+            assert_true(a == b);
+            assert_string_equal(pa, pb);
+        }
+    } while (ra > 0);
 }
 
 static void put(const char *db, const at_entry *en, int replace)
@@ -306,6 +330,7 @@ static void assert_same(const at_entry *w, const at_entry *g)
     assert_int_equal(g->points, w->points);
     assert_string_equal(g->created, w->created);
     assert_int_equal(g->effort, w->effort ? w->effort : AUTOTUNE_EXHAUSTIVE);
+    assert_same_profile(w->profile, g->profile);
 }
 
 static void assert_same_all(const all *w, const all *g)
@@ -637,6 +662,15 @@ static void m_long(json_t *t)
         json_string("580.159.04 580.159.04 580.159.04"));
 }
 
+static void m_profile(json_t *t)
+{
+    json_t *p = json_array(), *o = json_object();
+    set(o, "ms", json_real(-1));
+    set(o, "params", json_string("tile_x=64"));
+    json_array_append_new(p, o);
+    set(third(t), "profile", p);
+}
+
 typedef struct bad_case {
     const char *name;
     void (*mutate)(json_t *top); /* NULL: the file cut in half */
@@ -670,6 +704,7 @@ static const bad_case bad[] = {
     {"not base64", m_base64, "cubin is not base64", NULL, 1},
     {"unknown effort", m_effort, "effort is 'fast'", NULL, 1},
     {"bad time", m_created, "created is not a UTC time", NULL, 1},
+    {"bad profile", m_profile, "the profile point 1 is not", NULL, 1},
     {"too long", m_long, "key.driver_build is too long (32 bytes, at most 31)", NULL, 1},
 };
 
@@ -989,7 +1024,7 @@ int main(void)
     make_cubins();
     printf("# cubins: %s\n", real_cubins ? "NVRTC's, for sm_80 and sm_90"
                                          : "ELF headers (no NVRTC)");
-    _Static_assert(sizeof bad / sizeof bad[0] == 20, "a BAD() per case");
+    _Static_assert(sizeof bad / sizeof bad[0] == 21, "a BAD() per case");
     const struct CMUnitTest tests[] = {
         TEST(entry_hash_is_the_caches),
         TEST(cubin_architecture),
@@ -997,7 +1032,7 @@ int main(void)
         TEST(without_cubins_refused),
         BAD(0),  BAD(1),  BAD(2),  BAD(3),  BAD(4),  BAD(5),  BAD(6),
         BAD(7),  BAD(8),  BAD(9),  BAD(10), BAD(11), BAD(12), BAD(13),
-        BAD(14), BAD(15), BAD(16), BAD(17), BAD(18), BAD(19),
+        BAD(14), BAD(15), BAD(16), BAD(17), BAD(18), BAD(19), BAD(20),
         TEST(better_entry_kept),
         TEST(remove_with_filters),
         TEST(clear_all),

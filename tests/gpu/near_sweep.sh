@@ -3,8 +3,14 @@
 # log-uniform (rows and cols 256..16384, odd and even alike; seed fixed
 # so runs compare), each tuned over its whole space with a record; then
 # build/bench/near_quality says, leave one out, how the point estimate
-# would reuse for each size (the nearest other size's best) does against
-# that size's optimum. Usage: sh tests/gpu/near_sweep.sh [OUTDIR] [N] [SEED]
+# would reuse for each size (the one runtime/near_pick.h weighs best over
+# the nearest other sizes' profiles) does against that size's optimum,
+# from the records; and build/bench/near_retime
+# times it as a user would see it: for each size, AUTOTUNE_ESTIMATE's
+# kernel from the cache without that size against the tuned kernel,
+# back to back through the API (about a minute or two more). The status
+# is the first of the two to fail.
+# Usage: sh tests/gpu/near_sweep.sh [OUTDIR] [N] [SEED]
 cd "$(dirname "$0")/../.." || exit 1
 out=${1:-${AT_GPU_TMP:-/tmp}/near_sweep}
 n=${2:-30}
@@ -27,3 +33,8 @@ echo "$sizes" | while read -r rows cols; do
         'BEGIN { printf "%s tuned in %.1f s\n", s, b - a }'
 done
 build/bench/near_quality "$out"/t_*.csv
+q=$?
+build/bench/near_retime "$AUTOTUNE_CACHE"
+r=$?
+[ "$q" -ne 0 ] && exit "$q"
+exit "$r"

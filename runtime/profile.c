@@ -1,0 +1,103 @@
+#include "profile.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void at_profile_offer(at_tuned *o, const char *params, double ms)
+{
+    if (!(ms > 0) || !isfinite(ms))
+        return;
+    int slot = o->n_profile;
+    if (slot == AT_PROFILE) { /* full: replace the slowest if slower */
+        slot = 0;
+        for (int i = 1; i < AT_PROFILE; ++i)
+            if (o->profile[i].ms > o->profile[slot].ms)
+                slot = i;
+        if (o->profile[slot].ms <= ms)
+            return;
+    } else {
+        o->n_profile++;
+    }
+    o->profile[slot].ms = ms;
+    snprintf(o->profile[slot].params, sizeof o->profile[slot].params, "%s",
+             params);
+}
+
+static int by_ms(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void at_profile_text(const at_tuned *o, char *buf, size_t n)
+{
+    int order[AT_PROFILE];
+    double key[AT_PROFILE][2];
+    for (int i = 0; i < o->n_profile; ++i) {
+        key[i][0] = o->profile[i].ms;
+        key[i][1] = i;
+    }
+    qsort(key, (size_t)o->n_profile, sizeof key[0], by_ms);
+    for (int i = 0; i < o->n_profile; ++i)
+        order[i] = (int)key[i][1];
+    size_t at = 0;
+    if (n)
+        buf[0] = '\0';
+    for (int i = 0; i < o->n_profile; ++i) {
+        char line[300];
+        int k = snprintf(line, sizeof line, "%.6g %s\n",
+                         o->profile[order[i]].ms,
+                         o->profile[order[i]].params);
+        if (k < 0 || (size_t)k >= sizeof line || at + (size_t)k + 1 > n)
+            break;
+        memcpy(buf + at, line, (size_t)k + 1);
+        at += (size_t)k;
+    }
+}
+
+int at_profile_next(const char **at, double *ms, char *params, size_t n)
+{
+    const char *s = *at;
+    if (!*s)
+        return 0;
+    const char *end = strchr(s, '\n');
+    size_t len = end ? (size_t)(end - s) : strlen(s);
+    *at = s + len + (end != NULL);
+    char line[320];
+    if (len >= sizeof line)
+        return -1;
+    memcpy(line, s, len);
+    line[len] = '\0';
+    char *rest;
+    *ms = strtod(line, &rest);
+    if (rest == line || *rest != ' ' || !(*ms > 0) || !isfinite(*ms) ||
+        !rest[1] || strlen(rest + 1) >= n)
+        return -1;
+    for (const char *c = rest + 1; *c; ++c)
+        if (*c < ' ' || *c > '~')
+            return -1;
+    memcpy(params, rest + 1, strlen(rest + 1) + 1);
+    return 1;
+}
+
+int at_profile_valid(const char *text, char *why, size_t n)
+{
+    const char *at = text;
+    double ms;
+    char params[256];
+    int lines = 0, r;
+    while ((r = at_profile_next(&at, &ms, params, sizeof params)) != 0) {
+        if (r < 0) {
+            snprintf(why, n, "line %d is not a time and a point's "
+                     "parameters", lines + 1);
+            return 0;
+        }
+        if (++lines > AT_PROFILE) {
+            snprintf(why, n, "more than %d lines", AT_PROFILE);
+            return 0;
+        }
+    }
+    return 1;
+}
