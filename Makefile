@@ -142,7 +142,7 @@ $(B)/tests/lib/libcmocka.so.0:
 	@mkdir -p $(@D)
 	cp -L /usr/lib/x86_64-linux-gnu/libcmocka.so.0 $@
 
-$(B)/tests/%: tests/%.c tests/tap.h tests/gpu_programs.h $(B)/libautotune-san.a \
+$(B)/tests/%: tests/%.c tests/tap.h tests/cli_run.h tests/gpu_programs.h $(B)/libautotune-san.a \
               $(B)/tests/lib/libcmocka.so.0
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CPPFLAGS) $(SAN) $(SANLINK) -pthread \
@@ -155,7 +155,7 @@ $(B)/tests/%: tests/%.c tests/tap.h tests/gpu_programs.h $(B)/libautotune-san.a 
 # allocates through ASan and compiles at half the speed; `make check-full`
 # runs the sanitized build too), and gpu_variants for compute-sanitizer
 # (which cannot share a process with ASan): tests/gpu/sanitize.sh.
-$(B)/tests/%-rel: tests/%.c tests/tap.h tests/gpu_programs.h $(B)/libautotune.a \
+$(B)/tests/%-rel: tests/%.c tests/tap.h tests/cli_run.h tests/gpu_programs.h $(B)/libautotune.a \
               $(B)/tests/lib/libcmocka.so.0
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -pthread $< $(B)/libautotune.a \

@@ -332,21 +332,13 @@ int main(int argc, char **argv)
     if (n <= 0)
         return at_skip_all("cannot find own executable");
     self[n] = '\0';
-    const char *dir = getenv("AT_GPU_TMP");
-    snprintf(cache_path, sizeof cache_path, "%s/gpu_api_cache.db",
-             dir && *dir ? dir : "/tmp");
+    at_gpu_tmp_path(cache_path, sizeof cache_path, "gpu_api_cache.db");
     if (argc > 1 && strcmp(argv[1], "--child") == 0)
         return child();
     at_err e = {0};
     if (at_cu_load(&e))
         return at_skip_all(e.msg);
-    /* A fresh cache: the database and its write-ahead log. */
-    const char *suffix[] = {"", "-wal", "-shm"};
-    for (int i = 0; i < 3; ++i) {
-        char f[300];
-        snprintf(f, sizeof f, "%s%s", cache_path, suffix[i]);
-        unlink(f);
-    }
+    at_remove_cache(cache_path); /* a fresh cache */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tunes_then_runs_right),
         cmocka_unit_test(second_process_hits_the_cache),

@@ -270,20 +270,13 @@ static void threads_tune_once(void **state)
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    const char *dir = getenv("AT_GPU_TMP");
-    snprintf(cache_path, sizeof cache_path, "%s/gpu_runtime_cache.db",
-             dir && *dir ? dir : "/tmp");
+    at_gpu_tmp_path(cache_path, sizeof cache_path, "gpu_runtime_cache.db");
     at_err e = {0};
     if (at_cu_load(&e))
         return at_skip_all(e.msg);
     /* A fresh tuning cache (the compiled-variant cache beside it may be
      * warm: estimate's target is for a warm one). */
-    const char *suffix[] = {"", "-wal", "-shm"};
-    for (int i = 0; i < 3; ++i) {
-        char f[300];
-        snprintf(f, sizeof f, "%s%s", cache_path, suffix[i]);
-        unlink(f);
-    }
+    at_remove_cache(cache_path);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(wisdom_only_misses),
         cmocka_unit_test(estimate_default_point),

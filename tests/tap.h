@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -32,6 +33,24 @@ static inline int at_tmpdir_remove(const char *dir)
     char cmd[160];
     snprintf(cmd, sizeof cmd, "chmod -R u+w %s; rm -rf %s", dir, dir);
     return system(cmd) == 0 ? 0 : -1;
+}
+
+/* NAME under the GPU tests' scratch directory ($AT_GPU_TMP, else /tmp). */
+static inline void at_gpu_tmp_path(char *buf, size_t n, const char *name)
+{
+    const char *dir = getenv("AT_GPU_TMP");
+    snprintf(buf, n, "%s/%s", dir && *dir ? dir : "/tmp", name);
+}
+
+/* A tuning cache gone: its database and its write-ahead log. */
+static inline void at_remove_cache(const char *path)
+{
+    const char *suffix[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; ++i) {
+        char f[1100];
+        snprintf(f, sizeof f, "%s%s", path, suffix[i]);
+        unlink(f);
+    }
 }
 
 #endif

@@ -2,16 +2,14 @@
  * The binary is $AUTOTUNE_BIN (the Makefile's sanitizer build). Every child
  * runs in a fresh temp dir that also holds its cache, and sees no CUDA
  * driver, so the runs are the same here, in CI and on a GPU machine. */
-#include "tap.h"
+#include "cli_run.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "gen/family.h"
@@ -80,13 +78,6 @@ static int setup(void **state)
     return 0;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag,
-                    struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 static void clear_run(fixture *fx)
 {
     free(fx->out);
@@ -101,29 +92,9 @@ static int teardown(void **state)
     free(fx->file);
     free(fx->names);
     /* Depth first, not following links: the cache and any emitted .cu. */
-    int rc = nftw(fx->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    int rc = at_rm_tree(fx->dir);
     free(fx);
     return rc;
-}
-
-/* The whole of f from its start, NUL-terminated. */
-static char *slurp(FILE *f)
-{
-    size_t n = 0, cap = 4096;
-    char *s = malloc(cap);
-    rewind(f);
-    for (size_t k; s && (k = fread(s + n, 1, cap - n - 1, f)) > 0;) {
-        n += k;
-        if (cap - n == 1) {
-            char *t = realloc(s, cap *= 2);
-            if (!t)
-                free(s);
-            s = t;
-        }
-    }
-    if (s)
-        s[n] = '\0';
-    return s;
 }
 
 /* Reads path into fx->file; NULL if it cannot be opened. */
@@ -133,7 +104,7 @@ static const char *read_path(fixture *fx, const char *path)
     fx->file = NULL;
     FILE *f = fopen(path, "r");
     if (f) {
-        fx->file = slurp(f);
+        fx->file = at_slurp(f);
         fclose(f);
     }
     return fx->file;
@@ -202,28 +173,8 @@ static void run(fixture *fx, const char *const *args, const char *const *extra)
     env[ne] = NULL;
 
     clear_run(fx);
-    FILE *o = tmpfile(), *e = tmpfile();
-    assert_non_null(o);
-    assert_non_null(e);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        if (dup2(fileno(o), 1) < 0 || dup2(fileno(e), 2) < 0 ||
-            chdir(fx->dir) != 0)
-            _exit(126);
-        execve(cli_bin, argv, (char **)env);
-        _exit(127);
-    }
-    int ws;
-    while (waitpid(pid, &ws, 0) < 0)
-        assert_int_equal(errno, EINTR);
-    fx->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-    fx->out = slurp(o);
-    fx->err = slurp(e);
-    fclose(o);
-    fclose(e);
-    assert_non_null(fx->out);
-    assert_non_null(fx->err);
+    at_run_captured(cli_bin, argv, (char *const *)env, fx->dir, &fx->status,
+                    &fx->out, &fx->err);
 }
 
 /* Exactly one non-empty line: how the CLI reports every error. */

@@ -7,16 +7,14 @@
  * cache stays unless --force. Cubins are NVRTC's for sm_80 and sm_90
  * where NVRTC loads, else ELF headers written as NVCC 13 writes them.
  * No GPU. */
-#include "tap.h"
+#include "cli_run.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <jansson.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "runtime/cache.h"
@@ -70,40 +68,14 @@ static int setup(void **state)
     return 0;
 }
 
-static int rm_entry(const char *p, const struct stat *st, int flag,
-                    struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(p);
-}
-
 static int teardown(void **state)
 {
     fixture *fx = *state;
     free(fx->out);
     free(fx->err);
-    int rc = nftw(fx->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    int rc = at_rm_tree(fx->dir);
     free(fx);
     return rc;
-}
-
-static char *slurp(FILE *f)
-{
-    size_t n = 0, cap = 4096;
-    char *s = malloc(cap);
-    rewind(f);
-    for (size_t k; s && (k = fread(s + n, 1, cap - n - 1, f)) > 0;) {
-        n += k;
-        if (cap - n == 1) {
-            char *t = realloc(s, cap *= 2);
-            if (!t)
-                free(s);
-            s = t;
-        }
-    }
-    if (s)
-        s[n] = '\0';
-    return s;
 }
 
 /* Runs the CLI (args NULL-ended) in fx->dir with AUTOTUNE_CACHE = the
@@ -127,28 +99,8 @@ static void run(fixture *fx, const char *const *args)
                    "AUTOTUNE_LIBCUDA=/nonexistent/libcuda.so.1", NULL};
     free(fx->out);
     free(fx->err);
-    FILE *o = tmpfile(), *e = tmpfile();
-    assert_non_null(o);
-    assert_non_null(e);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        if (dup2(fileno(o), 1) < 0 || dup2(fileno(e), 2) < 0 ||
-            chdir(fx->dir) != 0)
-            _exit(126);
-        execve(cli_bin, argv, env);
-        _exit(127);
-    }
-    int ws;
-    while (waitpid(pid, &ws, 0) < 0)
-        assert_int_equal(errno, EINTR);
-    fx->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-    fx->out = slurp(o);
-    fx->err = slurp(e);
-    fclose(o);
-    fclose(e);
-    assert_non_null(fx->out);
-    assert_non_null(fx->err);
+    at_run_captured(cli_bin, argv, env, fx->dir, &fx->status, &fx->out,
+                    &fx->err);
 }
 
 #define RUN(fx, ...)                                                         \
