@@ -79,6 +79,9 @@ void at_entry_free(at_entry *en);
  * en comes for its key: at_cache_put's rule, for importers too. */
 int at_cache_keeps_old(double old_ms, int old_effort, const at_entry *en);
 
+/* Whether the cache holds a row like the partial key (as at_cache_each
+ * matches; its rows not read): 1, 0, or < 0 on an error. */
+int at_cache_any(at_cache *c, const at_key *like, at_err *e);
 /* Calls each(en, arg) for every entry like `like` (its non-empty texts and
  * non-zero numbers must match; NULL: all), newest first; each's nonzero
  * return stops the walk and is returned. A corrupt entry is discarded

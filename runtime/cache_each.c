@@ -31,18 +31,19 @@ static int conds(const at_key *k, cond *c)
     return n;
 }
 
-static int prepare(at_cache *c, const at_key *like, sqlite3_stmt **st,
-                   at_err *e)
+/* SELECT what FROM wisdom WHERE like's fields, then tail. */
+static int prepare(at_cache *c, const at_key *like, const char *what,
+                   const char *tail, sqlite3_stmt **st, at_err *e)
 {
     cond cs[16];
     int n = conds(like, cs);
     char sql[2048];
-    size_t k = (size_t)snprintf(sql, sizeof sql, "SELECT %s, rowid FROM "
-                                "wisdom", at_cache_cols_sql());
+    size_t k = (size_t)snprintf(sql, sizeof sql, "SELECT %s FROM wisdom",
+                                what);
     for (int i = 0; i < n; ++i)
         k += (size_t)snprintf(sql + k, sizeof sql - k, "%s %s = ?%d",
                               i ? " AND" : " WHERE", cs[i].col, i + 1);
-    snprintf(sql + k, sizeof sql - k, " ORDER BY created DESC, rowid DESC");
+    snprintf(sql + k, sizeof sql - k, "%s", tail);
     int rc = sqlite3_prepare_v2(c->db, sql, -1, st, NULL);
     if (rc != SQLITE_OK)
         return at_sql_fail(e, c->db, rc, "sqlite3_prepare_v2(SELECT)",
@@ -66,7 +67,10 @@ int at_cache_each(at_cache *c, const at_key *like,
                   FILE *warn, at_err *e)
 {
     sqlite3_stmt *st = NULL;
-    int rc = prepare(c, like, &st, e);
+    char what[1024];
+    snprintf(what, sizeof what, "%s, rowid", at_cache_cols_sql());
+    int rc = prepare(c, like, what, " ORDER BY created DESC, rowid DESC",
+                     &st, e);
     if (rc)
         return rc;
     at_entry *all = NULL;
@@ -112,4 +116,19 @@ int at_cache_each(at_cache *c, const at_key *like,
     free(all);
     free(bad);
     return rc;
+}
+
+int at_cache_any(at_cache *c, const at_key *like, at_err *e)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = prepare(c, like, "1", " LIMIT 1", &st, e);
+    if (rc)
+        return rc;
+    int step = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (step == SQLITE_ROW)
+        return 1;
+    if (step == SQLITE_DONE)
+        return 0;
+    return at_sql_fail(e, c->db, step, "SELECT 1 FROM wisdom", c->path);
 }

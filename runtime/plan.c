@@ -275,13 +275,6 @@ static int estimate(const at_plan_env *env, const at_key *key,
     return rc;
 }
 
-/* at_cache_each's visit: an entry exists (stops the walk). */
-static int any_entry(const at_entry *en, void *arg)
-{
-    (void)en, (void)arg;
-    return 1;
-}
-
 /* What a search at the effort asked is: MEASURE's strategy and share
  * unless the caller chose. */
 static at_tune_opts search_opts(const at_tune_opts *o)
@@ -321,8 +314,7 @@ int at_plan_get(const at_plan_env *env, const at_problem *p,
     int rc = 0;
     if (effort != AUTOTUNE_ESTIMATE && effort != AUTOTUNE_WISDOM_ONLY)
         rc = 1;
-    else if ((rc = at_cache_each(env->cache, &key, any_entry, NULL, NULL,
-                                 e)) < 0)
+    else if ((rc = at_cache_any(env->cache, &key, e)) < 0)
         return rc;
     if (rc && (rc = at_key_space(&key, p, &l, e)) != 0)
         return rc;
