@@ -8,8 +8,6 @@
 #include "gen/expand.h"
 #include "module.h"
 
-/* The cubin: the tuned entry's when the source is the same, else the
- * compiled-variant cache's, else compiled here (and stored there). */
 /* The compiled-variant cache's cubin of src: compiled alone, else in
  * one of the tune's programs (the walk's key); 1 found, 0 not, < 0. */
 static int cached(at_cubins *c, const at_cubin_key *alone, const char *walk,
@@ -25,6 +23,8 @@ static int cached(at_cubins *c, const at_cubin_key *alone, const char *walk,
     return rc;
 }
 
+/* The cubin: the tuned entry's when the source is the same, else the
+ * compiled-variant cache's, else compiled here (and stored there). */
 static int get_cubin(const at_device *d, const at_problem *p,
                      const at_point *pt, const char *name,
                      const at_tune_opts *o, const at_problem *have_for,
@@ -63,6 +63,7 @@ static int get_cubin(const at_device *d, const at_problem *p,
         return at_fail(e, rc, "%s", w.msg);
     }
     if (rc == 0) {
+        /* A variant found whose cubin was not may have named its kernel. */
         snprintf(kernel, AT_KERNEL_NAME, "%s", AT_KERNEL_SYMBOL);
         rc = at_compile(src, name, &co, cubin, size, e);
         const char *k = AT_KERNEL_SYMBOL;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "profile.h"
 
 /* One point a neighbour kept: its params, a hash to compare fast, and
@@ -19,14 +20,6 @@ typedef struct side {
     int n;
     double missing, weight;
 } side;
-
-static uint64_t fnv(const char *s)
-{
-    uint64_t h = 1469598103934665603u;
-    for (; *s; ++s)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
-}
 
 /* The neighbour's kept points: its profile's, else its best alone. */
 static int read_side(const at_near_cand *c, side *s)
@@ -60,7 +53,8 @@ static int read_side(const at_near_cand *c, side *s)
     s->pts[0].ratio = best;
     for (int i = 0; i < s->n; ++i) {
         s->pts[i].ratio /= best;
-        s->pts[i].hash = fnv(s->pts[i].params);
+        s->pts[i].hash = at_hash(AT_HASH_INIT, s->pts[i].params,
+                                 strlen(s->pts[i].params));
         worst = s->pts[i].ratio > worst ? s->pts[i].ratio : worst;
     }
     s->missing = worst > AT_NEAR_MISSING ? worst : AT_NEAR_MISSING;
