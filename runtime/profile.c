@@ -27,29 +27,24 @@ void at_profile_offer(at_tuned *o, const char *params, double ms)
 
 static int by_ms(const void *a, const void *b)
 {
-    double x = *(const double *)a, y = *(const double *)b;
+    double x = (*(const at_profile_point *const *)a)->ms;
+    double y = (*(const at_profile_point *const *)b)->ms;
     return (x > y) - (x < y);
 }
 
 void at_profile_text(const at_tuned *o, char *buf, size_t n)
 {
-    int order[AT_PROFILE];
-    double key[AT_PROFILE][2];
-    for (int i = 0; i < o->n_profile; ++i) {
-        key[i][0] = o->profile[i].ms;
-        key[i][1] = i;
-    }
-    qsort(key, (size_t)o->n_profile, sizeof key[0], by_ms);
+    const at_profile_point *order[AT_PROFILE];
     for (int i = 0; i < o->n_profile; ++i)
-        order[i] = (int)key[i][1];
+        order[i] = &o->profile[i];
+    qsort(order, (size_t)o->n_profile, sizeof order[0], by_ms);
     size_t at = 0;
     if (n)
         buf[0] = '\0';
     for (int i = 0; i < o->n_profile; ++i) {
         char line[300];
-        int k = snprintf(line, sizeof line, "%.6g %s\n",
-                         o->profile[order[i]].ms,
-                         o->profile[order[i]].params);
+        int k = snprintf(line, sizeof line, "%.6g %s\n", order[i]->ms,
+                         order[i]->params);
         if (k < 0 || (size_t)k >= sizeof line || at + (size_t)k + 1 > n)
             break;
         memcpy(buf + at, line, (size_t)k + 1);

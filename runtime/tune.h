@@ -51,6 +51,10 @@ enum { AT_LEADERS = 5 };
  * problems (runtime/near_pick.c). 128 came out as good as the whole
  * record in replays of three sweeps of 30 sizes (docs/PERFORMANCE.md). */
 enum { AT_PROFILE = 128 };
+typedef struct at_profile_point {
+    double ms; /* its walk median */
+    char params[256];
+} at_profile_point;
 
 typedef struct at_tuned {
     at_point point;
@@ -92,10 +96,7 @@ typedef struct at_tuned {
     /* The profile: the walk's fastest points as timed there (unsorted;
      * at_profile_text sorts). */
     int n_profile;
-    struct {
-        double ms;
-        char params[256];
-    } profile[AT_PROFILE];
+    at_profile_point profile[AT_PROFILE];
     char faulted[128]; /* AUTOTUNE_EFAULT: the variant that faulted or hung */
 } at_tuned;
 

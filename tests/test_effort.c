@@ -15,6 +15,7 @@
 #include "runtime/key.h"
 #include "runtime/near.h"
 #include "runtime/plan.h"
+#include "runtime/profile.h"
 
 typedef struct fixture {
     char dir[32], db[64];
@@ -301,6 +302,42 @@ static void profiles_steer_choice(void **state)
     at_entry_free(&nr.en);
 }
 
+/* A tune's profile keeps its AT_PROFILE fastest points, written fastest
+ * first; a time that is no time is not kept. */
+static void profile_keeps_fastest(void **state)
+{
+    (void)state;
+    at_tuned *t = calloc(1, sizeof *t);
+    assert_non_null(t);
+    for (int i = 0; i < 200; ++i) { /* times 1..200 ms in a scrambled order */
+        char params[32];
+        int v = (i * 73) % 200 + 1;
+        snprintf(params, sizeof params, "tile_x=%d", v);
+        at_profile_offer(t, params, v);
+    }
+    at_profile_offer(t, "tile_x=0", 0);
+    at_profile_offer(t, "tile_x=-1", NAN);
+    char text[AT_PROFILE_TEXT];
+    at_profile_text(t, text, sizeof text);
+    const char *at = text;
+    double ms;
+    char params[256];
+    int lines = 0;
+    while (at_profile_next(&at, &ms, params, sizeof params) > 0) {
+        ++lines;
+        assert_true(ms == lines);
+        char want[32];
+        snprintf(want, sizeof want, "tile_x=%d", lines);
+        assert_string_equal(params, want);
+    }
+    assert_int_equal(lines, AT_PROFILE);
+    char why[80];
+    assert_true(at_profile_valid(text, why, sizeof why));
+    assert_false(at_profile_valid("0.1 tile_x=1\nnot a line\n", why,
+                                  sizeof why));
+    free(t);
+}
+
 /* Estimate: the nearest tuned problem's point, said as reused; nothing
  * near: the default point; wisdom-only: the exact entry or NOT_FOUND. */
 static void effort_levels(void **state)
@@ -426,6 +463,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(nearest_choice, setup, teardown),
         cmocka_unit_test_setup_teardown(nearest_skips_invalid_point, setup,
                                         teardown),
+        cmocka_unit_test(profile_keeps_fastest),
         cmocka_unit_test_setup_teardown(profiles_steer_choice, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(effort_levels, setup, teardown),
