@@ -50,10 +50,12 @@ GEN_SRC_ := gen/types.c gen/problem.c gen/distance.c gen/space.c gen/family.c \
             gen/transpose.c gen/transpose_problem.c gen/transpose_check.c \
             gen/transpose_emit.c gen/transpose_strip.c gen/reduce.c \
             gen/reduce_problem.c gen/reduce_check.c gen/reduce_emit.c \
-            gen/spec_yaml.c gen/spec.c gen/spec_parts.c gen/spec_space.c \
-            gen/spec_family.c gen/spec_problem.c gen/spec_check.c \
-            gen/spec_layout.c \
-            gen/spec_emit.c gen/spec_desc.c \
+            gen/spec_yaml.c gen/spec.c gen/spec_launch.c gen/spec_args.c \
+            gen/spec_verify.c gen/spec_files.c gen/spec_source.c \
+            gen/spec_space.c gen/spec_family.c gen/spec_problem.c \
+            gen/spec_check.c gen/spec_layout.c gen/spec_input.c \
+            gen/spec_run.c gen/spec_canon.c gen/spec_emit.c gen/spec_desc.c \
+            gen/spec_data.c \
             gen/expand.c \
             gen/emit.c gen/emit_multi.c gen/ident.c
 SEARCH_SRC := search/strategy.c search/exhaustive.c search/walk.c \
@@ -68,6 +70,7 @@ RUNTIME_SRC := runtime/cuda_api.c runtime/nvrtc_api.c runtime/device.c \
                runtime/key.c \
                runtime/measure.c runtime/measure_cases.c runtime/host_pool.c \
                runtime/measure_check.c runtime/measure_ref.c \
+               runtime/measure_segs.c \
                runtime/rounds.c \
                runtime/tune.c runtime/tune_prog.c runtime/tune_eval.c \
                runtime/tune_walk.c runtime/tune_leaders.c \
@@ -77,14 +80,15 @@ RUNTIME_SRC := runtime/cuda_api.c runtime/nvrtc_api.c runtime/device.c \
                runtime/api_background.c
 # The command line, its subcommands and the benchmark with its contenders:
 # in the autotune binary, not in libautotune.a.
-CLI_SRC := cli/main.c cli/options.c cli/errors.c cli/cmd_tune.c \
+CLI_SRC := cli/main.c cli/options.c cli/option_values.c cli/errors.c cli/cmd_tune.c \
            cli/cmd_space.c \
            cli/cmd_replay.c cli/cmd_bench.c cli/report.c cli/json.c \
            cli/bench.c cli/compare.c cli/bench_families.c \
            cli/transpose_bench.c cli/transpose_baselines.c \
            cli/transpose_cublas.c cli/transpose_cutensor.c cli/bench_tune.c \
            cli/reduce_bench.c cli/reduce_cub.c cli/cmd_cache.c \
-           cli/wisdom_export.c cli/wisdom_import.c cli/wisdom_profile.c
+           cli/wisdom_export.c cli/wisdom_import.c cli/wisdom_profile.c \
+           cli/dump_data.c
 LIB_SRC := $(BASE_SRC) $(GEN_SRC_) $(SEARCH_SRC) $(RUNTIME_SRC)
 TEMPLATES := templates/transpose.cu templates/reduce.cu templates/check.cu
 GEN_SRC := $(B)/gen/templates.c
@@ -97,7 +101,7 @@ SAN_OBJ := $(patsubst %.c,$(B)/san/%.o,$(LIB_SRC) $(GEN_SRC))
 CLI_REL := $(patsubst %.c,$(B)/rel/%.o,$(CLI_SRC) $(CLI_GEN))
 CLI_SAN := $(patsubst %.c,$(B)/san/%.o,$(CLI_SRC) $(CLI_GEN))
 
-CPU_TESTS := test_pcg test_expr test_spec test_space test_family test_reduce test_search test_compile \
+CPU_TESTS := test_pcg test_expr test_spec test_spec_inputs test_space test_family test_reduce test_search test_compile \
              test_reliability test_hostile \
              test_cache test_cubins test_emit test_cli test_json \
              test_nodevice test_wisdom test_effort test_host_pool
@@ -125,10 +129,10 @@ $(B)/san/%.o: %.c
 	$(CC) $(WARN) $(CPPFLAGS) $(SAN) -pthread -MMD -MP -c $< -o $@
 
 $(B)/libautotune.a: $(REL_OBJ)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(B)/libautotune-san.a: $(SAN_OBJ)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(B)/autotune: $(CLI_REL) $(B)/libautotune.a
 	$(CC) $(CFLAGS) -pthread $^ $(LIBS) $(JANSSON_A) -o $@

@@ -71,9 +71,11 @@ int at_cmd_space(const opts *o, int argc, char **argv)
     }
     char prob[256];
     at_problem_key_text(&p, prob, sizeof prob);
-    printf("family %s, type %s, sm_%d (%d threads, %d bytes of shared "
-           "memory per block)\nproblem: %s\naxes:\n",
-           f->name, p.type->name, sm, l.max_threads, l.max_smem, prob);
+    printf("family %s%s%s, sm_%d (%d threads, %d bytes of shared memory "
+           "per block)\nproblem: %s\naxes:\n", f->name,
+           p.type == at_type_none() ? "" : ", type ",
+           p.type == at_type_none() ? "" : p.type->name, sm, l.max_threads,
+           l.max_smem, prob);
     for (int a = 0; a < f->n_axes; ++a) {
         printf("  %-9s", f->axes[a].name);
         for (int k = 0; k < f->axes[a].n; ++k)

@@ -14,6 +14,7 @@
 #include "base/text.h"
 #include "commands.h"
 #include "errors.h"
+#include "dump_data.h"
 #include "report.h"
 #include "gen/emit_multi.h"
 #include "runtime/api_internal.h"
@@ -123,17 +124,17 @@ static int plan(const opts *o, const place *pl, const at_problem *p,
 static void names(const opts *o, const at_problem *p, char *out, size_t on,
                   char *name, size_t nn)
 {
-    char stem[128];
+    char stem[128], kind[96];
     p->family->file_stem(p, stem, sizeof stem);
+    at_problem_kind(p, kind, sizeof kind);
     if (o->out)
         snprintf(out, on, "%s", o->out);
     else
-        snprintf(out, on, "%s_%s_%s.cu", p->family->name, p->type->name,
-                 stem);
+        snprintf(out, on, "%s_%s.cu", kind, stem);
     if (o->name)
         snprintf(name, nn, "%s", o->name);
     else
-        snprintf(name, nn, "autotune_%s_%s", p->family->name, p->type->name);
+        snprintf(name, nn, "autotune_%s", kind);
 }
 
 /* Emits the answer and says what was done. */
@@ -173,7 +174,7 @@ static int emit_and_say(const opts *o, const place *pl, const at_plan *ans,
         at_cli_say("writing the JSON summary to stdout failed\n");
         return 1;
     }
-    return 0;
+    return o->data ? at_dump_data(o->data, &ans->p, d, name, info) : 0;
 }
 
 /* The place for architecture sm (0: the device's) of all. */

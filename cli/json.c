@@ -1,5 +1,7 @@
 #include "json.h"
 
+#include <string.h>
+
 #include <math.h>
 #include <stdio.h>
 
@@ -85,8 +87,12 @@ json_t *at_json_problem(json_t *o, const at_problem *p)
     json_t *fields = at_json_object(NULL);
     for (int i = 0; i < p->family->n_fields; ++i) {
         const at_field *f = &p->family->fields[i];
+        double d;
+        memcpy(&d, &p->v[i], sizeof d); /* a real field's value */
         if (f->choices)
             at_json_str(fields, f->name, f->choices[p->v[i]]);
+        else if (f->real)
+            at_json_real(fields, f->name, d);
         else
             at_json_int(fields, f->name, p->v[i]);
     }

@@ -37,28 +37,6 @@ static int parse_num(const char *flag, const char *s, long long min,
     return 0;
 }
 
-/* "200" evaluations or "10s" seconds. */
-static int parse_budget(opts *o)
-{
-    char *end;
-    errno = 0;
-    const char *b = o->budget;
-    if (*b >= '0' && *b <= '9') {
-        double v = strtod(b, &end);
-        if (!errno && strcmp(end, "s") == 0 && v > 0 && v <= 86400) {
-            o->budget_s = v;
-            return 0;
-        }
-        unsigned long long n = strtoull(b, &end, 10);
-        if (!errno && !*end && n > 0) {
-            o->budget_evals = (size_t)n;
-            return 0;
-        }
-    }
-    return at_bad_usage("--budget needs evaluations (200) or seconds (10s), "
-                        "more than 0, got '%s'", b);
-}
-
 /* --seed: 1 to 2^63 - 1, so it is exact wherever it is written. */
 static int parse_seed(const char *v, unsigned long long *seed)
 {
@@ -252,7 +230,7 @@ static int parse_flags(int argc, char **argv, int i, opts *o)
         {"--budget", &o->budget, NULL, 0, 0},
         {"--effort", &o->effort_text, NULL, 0, 0},
         {"--sizes", &o->sizes, NULL, 0, 0},
-        {"--record", &o->record, NULL, 0, 0},
+        {"--record", &o->record, NULL, 0, 0}, {"--data", &o->data, NULL, 0, 0},
         {"--compile-limit", &o->limit, NULL, 0, 0},
         {"--kernel-limit", &o->klimit, NULL, 0, 0},
         {"--seeds", NULL, &o->seeds, 1, 1000000},
@@ -325,8 +303,8 @@ static int parse_flags(int argc, char **argv, int i, opts *o)
 
 static int bad_strategy(const opts *o)
 {
-    at_cli_say("unknown strategy '%s' (known: %s)\n",
-            o->strategy, at_strategy_list());
+    at_cli_say("unknown strategy '%s' (known: %s)\n", o->strategy,
+               at_strategy_list());
     return 2;
 }
 
@@ -349,6 +327,9 @@ static int check_command(opts *o)
                                   "and the problem's fields");
     if (o->csv && strncmp(o->cmd, "bench", 5) != 0)
         return at_bad_usage("%s", "--csv is for bench");
+    if (o->data && (strcmp(o->cmd, "tune") || !o->spec || o->sizes ||
+                    o->from_cache || strchr(o->arch, ',')))
+        return at_bad_usage("%s", "--data is for one problem of a spec");
     /* It times the default tune: nothing that changes what is tuned. */
     if (strcmp(o->cmd, "bench-tune") == 0 &&
         (o->out || o->name || o->record || strcmp(o->arch, "auto") != 0 ||
@@ -385,60 +366,6 @@ static int check_command(opts *o)
     return 0;
 }
 
-/* Seconds, more than 0 and at most an hour. */
-static int parse_seconds(const char *flag, const char *v, double *s)
-{
-    char *end;
-    errno = 0;
-    *s = strtod(v, &end);
-    if (!*v || *end || errno || !(*s > 0) || *s > 3600) {
-        at_cli_say("%s needs seconds, more than 0 and at most 3600, got "
-                   "'%s'\n", flag, v);
-        return 2;
-    }
-    return 0;
-}
-
-static int parse_effort(opts *o)
-{
-    static const char *const names[] = {"estimate", "measure", "exhaustive",
-                                        "wisdom-only"};
-    for (int i = 0; i < 4; ++i)
-        if (strcmp(o->effort_text, names[i]) == 0) {
-            o->effort = AUTOTUNE_ESTIMATE + i;
-            return 0;
-        }
-    return at_bad_usage("--effort must be estimate, measure, exhaustive or "
-                        "wisdom-only, got '%s'", o->effort_text);
-}
-
-/* Values that need more than a number: budget, limits, type, name. */
-static int check_values(opts *o)
-{
-    if (o->budget && parse_budget(o))
-        return 2;
-    if (o->effort_text && parse_effort(o))
-        return 2;
-    if (o->limit && parse_seconds("--compile-limit", o->limit, &o->limit_s))
-        return 2;
-    if (o->klimit && parse_seconds("--kernel-limit", o->klimit, &o->klimit_s))
-        return 2;
-    if (!at_type_find(o->type)) {
-        at_cli_say("unknown type '%s' for %s (known: %s)\n",
-                o->type, o->family, at_type_list());
-        return 2;
-    }
-    at_err e = {0};
-    if (o->name && at_ident_check(o->name, &e))
-        return at_bad_usage("--name: %s", e.msg);
-    const char *paths[] = {o->out, o->record, o->csv};
-    for (int i = 0; i < 3; ++i)
-        if (paths[i] && strlen(paths[i]) >= AT_PATH_MAX)
-            return at_bad_usage("a path is too long (at most 1023 bytes): "
-                                "%.60s...", paths[i]);
-    return 0;
-}
-
 int at_opts_parse(int argc, char **argv, opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -455,7 +382,7 @@ int at_opts_parse(int argc, char **argv, opts *o)
     if (!rc)
         rc = check_command(o);
     if (!rc && strcmp(o->cmd, "replay") != 0)
-        rc = check_values(o);
+        rc = at_opts_check_values(o);
     return rc;
 }
 

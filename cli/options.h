@@ -15,6 +15,7 @@ typedef struct opts {
     const char *family, *type, *arch, *out, *name;
     const char *strategy, *budget, *record, *limit, *klimit, *file;
     const char *csv;
+    const char *data; /* --data DIR: a spec's problem's data for a harness */
     const char *effort_text; /* --effort's value */
     int effort;       /* AUTOTUNE_ESTIMATE..WISDOM_ONLY; 0: not given */
     long long device, jobs, seeds;
@@ -32,6 +33,9 @@ typedef struct opts {
     int from_cache;    /* --from-cache */
 } opts;
 
+/* Values that need more than a number (option_values.c): budget, limits,
+ * effort, type, name, paths. 0, or 2 said. */
+int at_opts_check_values(opts *o);
 /* Parses argv into o. 0, or 2 with the reason said on stderr. */
 int at_opts_parse(int argc, char **argv, opts *o);
 /* The problem the options give, finished; 2 (said) if it is not one. */

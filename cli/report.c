@@ -5,6 +5,27 @@
 
 #include "json.h"
 
+/* Which variants failed and why: the counts of what the summary line
+ * leaves out, the first few messages, and the outputs' own rules. */
+static void report_failures(FILE *f, const at_tuned *t)
+{
+    if (t->launch_failed || t->faulted_before || t->resumed)
+        fprintf(f, "  also: %zu could not launch (too many threads for "
+                "their registers, or too much shared memory), %zu faulted "
+                "or hung (each ending a GPU worker; the next resumed), %zu "
+                "taken from earlier workers\n", t->launch_failed,
+                t->faulted_before, t->resumed);
+    size_t failed = t->compile_failed + t->wrong + t->launch_failed +
+                    t->faulted_before;
+    for (int i = 0; i < t->n_failures; ++i)
+        fprintf(f, "  failed%s %s\n", i == 0 ? ":" : " ", t->failures[i]);
+    if (failed > (size_t)t->n_failures)
+        fprintf(f, "  ... and %zu more failed (--record lists each)\n",
+                failed - (size_t)t->n_failures);
+    if (t->check_note[0])
+        fprintf(f, "  checked: %s\n", t->check_note);
+}
+
 void at_report_plan(FILE *f, const at_plan *pl, const at_device *d,
                     double wall_s, const char *cache_path)
 {
@@ -52,6 +73,8 @@ void at_report_plan(FILE *f, const at_plan *pl, const at_device *d,
                 pl->stored ? "" : "  not stored in the cache: only a search "
                                   "of the whole space or --effort measure "
                                   "is\n");
+    if (pl->how == AUTOTUNE_HOW_TUNED)
+        report_failures(f, t);
     fprintf(f, "  best: %s\n  median %.4f ms, %.1f GB/s, %.1f%% of the "
             "device-to-device copy (%.1f GB/s); %d registers, %d B shared, "
             "%d B local\n", pl->name, k->median_ms, k->gbps,
@@ -98,6 +121,15 @@ static void json_tuned(json_t *o, const opts *op, const at_tuned *t,
     at_json_int(o, "same_code", (int64_t)t->same_code);
     at_json_int(o, "compile_failed", (int64_t)t->compile_failed);
     at_json_int(o, "wrong", (int64_t)t->wrong);
+    at_json_int(o, "launch_failed", (int64_t)t->launch_failed);
+    at_json_int(o, "faulted", (int64_t)t->faulted_before);
+    at_json_int(o, "resumed", (int64_t)t->resumed);
+    json_t *why = json_array();
+    for (int i = 0; i < t->n_failures; ++i)
+        json_array_append_new(why, json_string(t->failures[i]));
+    at_json_put(o, "failures", why);
+    if (t->check_note[0])
+        at_json_str(o, "check_note", t->check_note);
     at_json_int(o, "timed", (int64_t)t->timed);
     at_json_int(o, "raced", (int64_t)t->raced);
     at_json_int(o, "verified", (int64_t)t->verified);

@@ -73,7 +73,7 @@ void at_args_put(at_args *a, const void *v, size_t n)
 int at_family_takes(const at_family *f, const at_type *t)
 {
     if (!f->types)
-        return 1;
+        return t != at_type_none();
     size_t n = strlen(t->name);
     for (const char *s = f->types; (s = strstr(s, t->name)); s += n)
         if ((s == f->types || s[-1] == ' ') && (s[n] == ' ' || !s[n]))

@@ -21,6 +21,8 @@ typedef struct at_field {
                                  * names, the value being the index */
     int flag; /* 1: the command line may give it bare ("--deterministic"),
                * meaning its last choice */
+    int real; /* a real number (a double's bits in the problem's value);
+               * min and max unused */
 } at_field;
 
 typedef struct at_launch {
@@ -52,6 +54,22 @@ typedef struct at_copy {
 } at_copy;
 
 enum { AT_MAX_COPIES = 12 };
+
+/* A stretch of the output checked by a rule of its own (a spec's output
+ * with a mismatch budget, or compared by its sum): bytes [first, end) of
+ * the output. The rest of the output (and its guards) is checked as the
+ * family's verify_kernel says, with no mismatch allowed. */
+typedef struct at_check_seg {
+    size_t first, end;
+    uint64_t budget; /* elements that may differ (elementwise) */
+    int elem_bytes;  /* an element's bytes: the budget counts elements */
+    int sum;         /* compared by the sum of its lanes instead */
+    int fp;          /* sum: lane bytes (4 or 8) */
+    double atol, rtol; /* sum: |sum - ref| <= atol + rtol * |ref| */
+    const char *name;
+} at_check_seg;
+
+enum { AT_MAX_SEGS = 12 };
 
 typedef struct at_family {
     const char *name;
@@ -112,14 +130,15 @@ typedef struct at_family {
     void (*args)(const at_problem *p, const at_point *pt, uint64_t in,
                  uint64_t out, uint64_t ws, int pass, at_args *a);
 
-    /* Verification. The input: random 32-bit words, then (if input is not
-     * NULL) words [first, end) remade into the family's values for case
-     * stream (0 the problem, k its k-th check problem). out = f(in) on
+    /* Verification. The input: random 32-bit words from seed, then (if
+     * input is not NULL) words [first, end) remade into the family's
+     * values for case stream (0 the problem, k its k-th check problem);
+     * a value may depend on the seed and its place alone. out = f(in) on
      * the CPU, in independent parts [first, end) of reference_parts(p)
      * (so threads can share the work); where the rule has a tolerance,
      * bound (else NULL) gets each output's error unit, laid out as out. */
-    void (*input)(const at_problem *p, uint64_t stream, uint32_t *w,
-                  size_t first, size_t end);
+    void (*input)(const at_problem *p, uint64_t seed, uint64_t stream,
+                  uint32_t *w, size_t first, size_t end);
     int64_t (*reference_parts)(const at_problem *p);
     void (*reference)(const at_problem *p, const void *in, void *out,
                       void *bound, int64_t first, int64_t end);
@@ -151,6 +170,18 @@ typedef struct at_family {
     void (*ref_launch)(const at_problem *p, const at_point *pt,
                        at_launch *g);
     void (*ref_bounds)(const at_problem *p, const void *ref, void *bound);
+    /* Where the inputs depend on each other (a spec's init_kernel): a
+     * program holding kernel `kernel`, compiled at *pt as ref_source's;
+     * its launch and arguments (the input at in), run once on each
+     * case's input before its reference. NULL: none. */
+    char *(*init_source)(const at_problem *p, const at_limits *l,
+                         at_point *pt, char *kernel, size_t n, at_err *e);
+    void (*init_launch)(const at_problem *p, const at_point *pt,
+                        at_launch *g);
+    void (*init_args)(const at_problem *p, uint64_t in, at_args *a);
+    /* The output's stretches with a rule of their own, at most max into
+     * s, in order; returns how many (NULL: none). */
+    int (*check_segments)(const at_problem *p, at_check_seg *s, int max);
     /* The copies a run needs, at most max into c; returns how many
      * (NULL: none). */
     int (*copies)(const at_problem *p, at_copy *c, int max);
@@ -181,12 +212,18 @@ typedef struct at_family {
     /* Further NVRTC options for its variants and reference, separated
      * by spaces (a spec's options); NULL: none. */
     const char *nvrtc_options;
+    /* 1: its sources may include the CUDA toolkit's headers (<cub/...>,
+     * <cuda/std/...>): compiled with the toolkit's include folders. */
+    int toolkit_headers;
     /* Where a family made at run time came from (a spec file's absolute
      * path; NULL: built in, or made from text). */
     const char *origin;
     /* What it was made from (a spec's text and its kernel's source), so
      * a worker process makes the same family; NULL: built in. */
     const char *definition, *definition_source;
+    /* The folder the definition's other files are read in (NULL:
+     * none). */
+    const char *definition_dir;
 
     /* Emission: the host launcher of the .cu, extern "C" NAME(...) (the
      * kernel is NAME_kernel, the template's macros defined above it), and

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,14 @@ int at_field_parse(const at_field *f, const char *value, int64_t *v,
     }
     char *end;
     errno = 0;
+    if (f->real) {
+        double d = strtod(value, &end);
+        if (!*value || *end || errno == ERANGE || !isfinite(d))
+            return at_fail(e, AUTOTUNE_ERANGE, "needs a finite number, got "
+                           "'%s'", value);
+        memcpy(v, &d, sizeof d);
+        return 0;
+    }
     long long x = strtoll(value, &end, 10);
     if (!*value || *end || errno == ERANGE || x < f->min || x > f->max)
         return at_fail(e, AUTOTUNE_ERANGE, "needs a whole number from "
@@ -131,21 +140,48 @@ int at_problem_from_api(at_problem *p, const autotune_problem *u, at_err *e)
     return rc;
 }
 
+const char *at_real_text(int64_t bits, char *buf, size_t n)
+{
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    /* The shortest text that reads back as the same double. */
+    for (int digits = 1; digits <= 17; ++digits) {
+        snprintf(buf, n, "%.*g", digits, d);
+        if (strtod(buf, NULL) == d)
+            break;
+    }
+    return buf;
+}
+
 void at_problem_key_text(const at_problem *p, char *buf, size_t n)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (int i = 0; i < p->family->n_fields && used < n; ++i) {
         const at_field *f = &p->family->fields[i];
+        char real[40];
         if (f->choices)
             used += (size_t)snprintf(buf + used, n - used, "%s%s=%s",
                                      i ? " " : "", f->name,
                                      f->choices[p->v[i]]);
+        else if (f->real)
+            used += (size_t)snprintf(buf + used, n - used, "%s%s=%s",
+                                     i ? " " : "", f->name,
+                                     at_real_text(p->v[i], real,
+                                                  sizeof real));
         else
             used += (size_t)snprintf(buf + used, n - used,
                                      "%s%s=%" PRId64, i ? " " : "", f->name,
                                      p->v[i]);
     }
+}
+
+void at_problem_kind(const at_problem *p, char *buf, size_t n)
+{
+    if (p->type == at_type_none())
+        snprintf(buf, n, "%s", p->family->name);
+    else
+        snprintf(buf, n, "%s_%s", p->family->name, p->type->name);
 }
 
 void at_problem_str(const at_problem *p, char *buf, size_t n)
@@ -155,7 +191,10 @@ void at_problem_str(const at_problem *p, char *buf, size_t n)
         p->family->describe(p, body, sizeof body);
     else
         at_problem_key_text(p, body, sizeof body);
-    snprintf(buf, n, "%s %s %s", p->family->name, p->type->name, body);
+    if (p->type == at_type_none())
+        snprintf(buf, n, "%s %s", p->family->name, body);
+    else
+        snprintf(buf, n, "%s %s %s", p->family->name, p->type->name, body);
 }
 
 int at_problem_equal(const at_problem *a, const at_problem *b)

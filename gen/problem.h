@@ -50,6 +50,12 @@ void at_problem_key_text(const at_problem *p, char *buf, size_t n);
 /* For people: "transpose f32 8192x8192 ld_in=8192 ld_out=8192" (the
  * family's own wording where it has one). */
 void at_problem_str(const at_problem *p, char *buf, size_t n);
+/* A real field's value (a double's bits) as the shortest text that
+ * reads back the same: "2.5". Returns buf. */
+const char *at_real_text(int64_t bits, char *buf, size_t n);
+/* "transpose_f32", or the family alone for a problem of type none: the
+ * stem of default file and launcher names. */
+void at_problem_kind(const at_problem *p, char *buf, size_t n);
 int at_problem_equal(const at_problem *a, const at_problem *b);
 
 #endif

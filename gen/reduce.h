@@ -49,8 +49,8 @@ typedef struct at_rd_geom {
 void at_rd_geom_of(const at_problem *p, const at_point *pt, at_rd_geom *g);
 
 /* reduce_check.c */
-void at_rd_input(const at_problem *p, uint64_t stream, uint32_t *w,
-                 size_t first, size_t end);
+void at_rd_input(const at_problem *p, uint64_t seed, uint64_t stream,
+                 uint32_t *w, size_t first, size_t end);
 int64_t at_rd_reference_parts(const at_problem *p);
 void at_rd_reference(const at_problem *p, const void *in, void *out,
                      void *bound, int64_t first, int64_t end);

@@ -49,9 +49,10 @@ static float value_of(uint32_t s, uint64_t stream)
     return (float)(k >= 0 ? k + 1 : k);
 }
 
-void at_rd_input(const at_problem *p, uint64_t stream, uint32_t *w,
-                 size_t first, size_t end)
+void at_rd_input(const at_problem *p, uint64_t seed, uint64_t stream,
+                 uint32_t *w, size_t first, size_t end)
 {
+    (void)seed; /* the words are the seed's already */
     const int t = at_rd_type(p->type);
     uint16_t (*to)(float) = t == RD_T_F16 ? f16_of : bf16_of;
     for (size_t i = first; i < end; ++i) {

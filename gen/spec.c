@@ -1,6 +1,7 @@
-/* Loading a spec file into an at_spec (gen/spec.h): the kernel, problem
- * and parameter sections here, expressions and arguments in
- * spec_parts.c. */
+/* Loading a spec file into an at_spec (gen/spec.h): the top level, the
+ * kernel, problem and parameter sections and the variants' #defines
+ * here; the other sections in spec_launch.c, spec_args.c and
+ * spec_verify.c, the files a spec names in spec_files.c. */
 #include "gen/spec.h"
 
 #include <stdio.h>
@@ -81,31 +82,21 @@ int at_spec_new_name(at_yaml *y, const at_spec *s, yaml_node_t *n,
 }
 
 /* The kernel's source: the caller's (given), else the file kernel.source
- * names, relative to dir. */
+ * names, in the spec's folder. */
 static int read_source(at_yaml *y, at_spec *s, yaml_node_t *n,
-                       const char *dir, const char *given)
+                       const char *given)
 {
+    size_t len;
     if (given)
         return (s->source = strdup(given))
                    ? 0
                    : at_yaml_fail(y, n, "kernel.source", "out of memory");
-    char path[4096];
-    if (s->source_file[0] == '/' || !dir)
-        snprintf(path, sizeof path, "%s", s->source_file);
-    else
-        snprintf(path, sizeof path, "%s/%s", dir, s->source_file);
-    size_t len;
-    at_err why = {0};
-    if (at_read_file(path, &s->source, &len, &why))
-        return at_yaml_fail(y, n, "kernel.source", "%s", why.msg);
-    if (strlen(s->source) != len)
-        return at_yaml_fail(y, n, "kernel.source", "%s holds a NUL byte",
-                            path);
-    return 0;
+    return at_spec_read(y, s, n, "kernel.source", s->source_file, 1,
+                        &s->source, &len);
 }
 
 static int load_kernel(at_yaml *y, at_spec *s, yaml_node_t *k,
-                       const char *dir, const char *given)
+                       const char *given)
 {
     static const char *const known[] = {"name", "source", "options",
                                         "defines", NULL};
@@ -122,7 +113,7 @@ static int load_kernel(at_yaml *y, at_spec *s, yaml_node_t *k,
     if ((rc = at_spec_check_ident(y, at_yaml_get(y, k, "name"),
                                   "kernel.name", s->kernel)))
         return rc;
-    if ((rc = read_source(y, s, at_yaml_get(y, k, "source"), dir, given)))
+    if ((rc = read_source(y, s, at_yaml_get(y, k, "source"), given)))
         return rc;
     yaml_node_t *o = at_yaml_get(y, k, "options");
     if (o && !at_yaml_is(o, YAML_SEQUENCE_NODE))
@@ -135,10 +126,17 @@ static int load_kernel(at_yaml *y, at_spec *s, yaml_node_t *k,
                                  &s->options[s->n_options++])))
             return rc;
     }
-    yaml_node_t *d = at_yaml_get(y, k, "defines");
+    return 0;
+}
+
+/* kernel.defines, once the names are known: an integer expression of
+ * the sizes and scalars, or a real number, each. */
+static int load_defines(at_yaml *y, at_spec *s, yaml_node_t *d)
+{
+    int rc;
     if (d && !at_yaml_is(d, YAML_MAPPING_NODE))
         return at_yaml_fail(y, d, "kernel.defines", "expected a mapping of "
-                            "names to integers");
+                            "names to expressions of the sizes and scalars");
     for (int i = 0; i < at_yaml_count(d); ++i) {
         at_spec_define *df = &s->defines[s->n_defines];
         if (s->n_defines == AT_SPEC_MAX_DEFINES)
@@ -148,18 +146,62 @@ static int load_kernel(at_yaml *y, at_spec *s, yaml_node_t *k,
                                  &df->name)))
             return rc;
         ++s->n_defines;
+        yaml_node_t *v = at_yaml_item(y, d, i);
+        char *text;
+        double real;
         if ((rc = at_spec_check_ident(y, at_yaml_key(y, d, i),
                                       "kernel.defines", df->name)) ||
-            (rc = at_yaml_int(y, at_yaml_item(y, d, i), df->name, INT64_MIN,
-                              INT64_MAX, &df->value)))
+            (rc = at_yaml_string(y, v, df->name, &text)))
             return rc;
+        if (at_spec_real_text(text, &real)) {
+            df->real = text;
+            continue;
+        }
+        free(text);
+        if ((rc = at_spec_expr(y, s, v, df->name, &df->value)))
+            return rc;
+        if (at_spec_reads(df->value, 0, s->n_params) ||
+            at_spec_reads(df->value, at_spec_n_slots(s) - 3,
+                          at_spec_n_slots(s)))
+            return at_yaml_fail(y, v, df->name, "'%s': a define reads the "
+                                "sizes and scalars only (a parameter is a "
+                                "#define of its own)",
+                                at_expr_text(df->value));
     }
     return 0;
 }
 
+/* A scalar of problem.scalars: an integer, or a real number (then it
+ * can be an argument's value, not part of an expression). */
+static int load_scalar(at_yaml *y, at_spec *s, yaml_node_t *k,
+                       yaml_node_t *v)
+{
+    char *name, *text;
+    int rc = at_yaml_string(y, k, "problem.scalars", &name);
+    if (rc)
+        return rc;
+    if ((rc = at_spec_new_name(y, s, k, "problem.scalars", name))) {
+        free(name);
+        return rc;
+    }
+    int i = s->n_scalars++;
+    s->scalar_names[i] = name;
+    if ((rc = at_yaml_string(y, v, name, &text)))
+        return rc;
+    double real;
+    if (at_spec_real_text(text, &real)) {
+        s->scalar_real[i] = 1;
+        memcpy(&s->scalars[i], &real, sizeof real);
+    }
+    free(text);
+    return s->scalar_real[i] ? 0
+                             : at_yaml_int(y, v, name, INT64_MIN, INT64_MAX,
+                                           &s->scalars[i]);
+}
+
 static int load_problem(at_yaml *y, at_spec *s, yaml_node_t *p)
 {
-    static const char *const known[] = {"size", "scalars", NULL};
+    static const char *const known[] = {"size", "scalars", "type", NULL};
     int rc;
     if (!at_yaml_is(p, YAML_MAPPING_NODE))
         return at_yaml_fail(y, p, "problem", "expected a mapping with size");
@@ -177,26 +219,27 @@ static int load_problem(at_yaml *y, at_spec *s, yaml_node_t *p)
         if ((rc = at_yaml_int(y, at_yaml_item(y, z, d), size_names[d], 1,
                               INT64_C(1) << 40, &s->size[d])))
             return rc;
+    yaml_node_t *t = at_yaml_get(y, p, "type");
+    char *type;
+    if (t) {
+        if ((rc = at_yaml_string(y, t, "problem.type", &type)))
+            return rc;
+        s->type = at_type_find(type);
+        free(type);
+        if (!s->type)
+            return at_yaml_fail(y, t, "problem.type", "unknown type (the "
+                                "problem's types: %s)", at_type_list());
+    }
     yaml_node_t *c = at_yaml_get(y, p, "scalars");
     if (c && !at_yaml_is(c, YAML_MAPPING_NODE))
         return at_yaml_fail(y, c, "problem.scalars", "expected a mapping of "
-                            "names to integers");
+                            "names to numbers");
     for (int i = 0; i < at_yaml_count(c); ++i) {
-        char *name;
         if (s->n_scalars == AT_SPEC_MAX_SCALARS)
             return at_yaml_fail(y, c, "problem.scalars", "more than %d",
                                 AT_SPEC_MAX_SCALARS);
-        if ((rc = at_yaml_string(y, at_yaml_key(y, c, i), "problem.scalars",
-                                 &name)))
-            return rc;
-        if ((rc = at_spec_new_name(y, s, at_yaml_key(y, c, i),
-                                   "problem.scalars", name))) {
-            free(name);
-            return rc;
-        }
-        s->scalar_names[s->n_scalars++] = name;
-        if ((rc = at_yaml_int(y, at_yaml_item(y, c, i), name, INT64_MIN,
-                              INT64_MAX, &s->scalars[s->n_scalars - 1])))
+        if ((rc = load_scalar(y, s, at_yaml_key(y, c, i),
+                              at_yaml_item(y, c, i))))
             return rc;
     }
     return 0;
@@ -243,11 +286,11 @@ static int load_params(at_yaml *y, at_spec *s, yaml_node_t *t)
     return 0;
 }
 
-static int load(at_yaml *y, at_spec *s, const char *dir, const char *given)
+static int load(at_yaml *y, at_spec *s, const char *given)
 {
     static const char *const known[] = {
         "autotune_spec", "kernel", "problem", "tune_params", "restrictions",
-        "launch", "arguments", "verify", "metrics", NULL};
+        "launch", "arguments", "verify", "init_kernel", "metrics", NULL};
     yaml_node_t *r = at_yaml_root(y);
     int64_t version;
     int rc;
@@ -259,16 +302,22 @@ static int load(at_yaml *y, at_spec *s, const char *dir, const char *given)
     if (!v)
         return at_yaml_fail(y, r, "autotune_spec", "missing (the format's "
                             "version, %d)", AT_SPEC_VERSION);
+    yaml_node_t *k = at_yaml_get(y, r, "kernel");
+    /* Parameters before anything that names them (slots number them
+     * first); defines after, as they read the sizes and scalars. */
     if ((rc = at_yaml_int(y, v, "autotune_spec", AT_SPEC_VERSION,
                           AT_SPEC_VERSION, &version)) ||
-        (rc = load_kernel(y, s, at_yaml_get(y, r, "kernel"), dir, given)) ||
+        (rc = load_kernel(y, s, k, given)) ||
         (rc = load_problem(y, s, at_yaml_get(y, r, "problem"))) ||
         (rc = load_params(y, s, at_yaml_get(y, r, "tune_params"))) ||
+        (rc = load_defines(y, s, at_yaml_get(y, k, "defines"))) ||
         (rc = at_spec_load_restrictions(y, s,
                                         at_yaml_get(y, r, "restrictions"))) ||
         (rc = at_spec_load_launch(y, s, at_yaml_get(y, r, "launch"))) ||
         (rc = at_spec_load_args(y, s, at_yaml_get(y, r, "arguments"))) ||
         (rc = at_spec_load_verify(y, s, at_yaml_get(y, r, "verify"))) ||
+        (rc = at_spec_load_init_kernel(y, s,
+                                       at_yaml_get(y, r, "init_kernel"))) ||
         (rc = at_spec_load_metrics(y, s, at_yaml_get(y, r, "metrics"))))
         return rc;
     return 0;
@@ -282,10 +331,10 @@ static int load_text(const char *text, const char *file, const char *dir,
     int rc = at_yaml_load(&y, text, file, e);
     if (rc)
         return rc;
-    if (!(s->file = strdup(file)))
+    if (!(s->file = strdup(file)) || (dir && !(s->dir = strdup(dir))))
         rc = at_fail(e, AUTOTUNE_ENOMEM, "%s: out of memory", file);
     else
-        rc = load(&y, s, dir, given);
+        rc = load(&y, s, given);
     at_yaml_free(&y);
     if (rc)
         at_spec_free(s);
@@ -298,10 +347,10 @@ int at_spec_load_text(const char *text, const char *file, const char *dir,
     return load_text(text, file, dir, NULL, s, e);
 }
 
-int at_spec_load_mem(const char *text, const char *file, const char *source,
-                     at_spec *s, at_err *e)
+int at_spec_load_mem(const char *text, const char *file, const char *dir,
+                     const char *source, at_spec *s, at_err *e)
 {
-    return load_text(text, file, NULL, source, s, e);
+    return load_text(text, file, dir, source, s, e);
 }
 
 int at_spec_load_file(const char *path, at_spec *s, at_err *e)
@@ -320,40 +369,10 @@ int at_spec_load_file(const char *path, at_spec *s, at_err *e)
     char dir[4096];
     const char *slash = strrchr(path, '/');
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1,
-             slash ? path : ".");
+             slash ? (slash == path ? "/" : path) : ".");
     rc = at_spec_load_text(text, path, dir, s, e);
     free(text);
     return rc;
-}
-
-char *at_spec_variant_source(const at_spec *s, const int *pt, at_err *e)
-{
-    /* "#define NAME VALUE\n": the name and at most 30 more bytes. */
-    size_t cap = strlen(s->source) + strlen(s->source_file) + 16;
-    for (int i = 0; i < s->n_params; ++i)
-        cap += strlen(s->params[i].name) + 30;
-    for (int i = 0; i < s->n_defines; ++i)
-        cap += strlen(s->defines[i].name) + 30;
-    char *src = malloc(cap);
-    if (!src) {
-        at_fail(e, AUTOTUNE_ENOMEM, "%s: out of memory", s->file);
-        return NULL;
-    }
-    size_t len = 0;
-    for (int i = 0; i < s->n_params; ++i)
-        len += (size_t)snprintf(src + len, cap - len, "#define %s %d\n",
-                                s->params[i].name, pt[i]);
-    for (int i = 0; i < s->n_defines; ++i)
-        len += (size_t)snprintf(src + len, cap - len, "#define %s %lld\n",
-                                s->defines[i].name,
-                                (long long)s->defines[i].value);
-    /* The file's name in #line: quotes and backslashes would end it. */
-    len += (size_t)snprintf(src + len, cap - len, "#line 1 \"");
-    for (const char *c = s->source_file; *c && len + 2 < cap; ++c)
-        src[len++] = *c == '"' || *c == '\\' || (unsigned char)*c < ' '
-                         ? '_' : *c;
-    snprintf(src + len, cap - len, "\"\n%s", s->source);
-    return src;
 }
 
 void at_spec_free(at_spec *s)
@@ -364,8 +383,12 @@ void at_spec_free(at_spec *s)
     free(s->source);
     for (int i = 0; i < s->n_options; ++i)
         free(s->options[i]);
-    for (int i = 0; i < s->n_defines; ++i)
+    free(s->dir);
+    for (int i = 0; i < s->n_defines; ++i) {
         free(s->defines[i].name);
+        free(s->defines[i].real);
+        at_expr_free(s->defines[i].value);
+    }
     for (int i = 0; i < s->n_scalars; ++i)
         free(s->scalar_names[i]);
     for (int i = 0; i < s->n_params; ++i)
@@ -379,13 +402,25 @@ void at_spec_free(at_spec *s)
     at_expr_free(s->smem);
     for (int i = 0; i < s->n_args; ++i) {
         free(s->args[i].name);
+        free(s->args[i].file);
+        free(s->args[i].data);
         at_expr_free(s->args[i].count);
         at_expr_free(s->args[i].value);
+        at_expr_free(s->args[i].max_mismatches);
     }
     free(s->reference_kernel);
+    free(s->ref_source_file);
+    free(s->ref_source);
+    free(s->init_kernel);
+    free(s->init_source_file);
+    free(s->init_source);
+    for (int i = 0; i < s->n_init_args; ++i)
+        at_expr_free(s->init_args[i].value);
     for (int d = 0; d < 3; ++d) {
         at_expr_free(s->ref_block[d]);
         at_expr_free(s->ref_grid[d]);
+        at_expr_free(s->init_block[d]);
+        at_expr_free(s->init_grid[d]);
     }
     at_expr_free(s->bytes);
     at_expr_free(s->flops);

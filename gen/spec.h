@@ -22,32 +22,66 @@ enum { AT_SPEC_MAX_SCALARS = 8, AT_SPEC_MAX_ARGS = 12,
        AT_SPEC_MAX_RESTRICTIONS = 32, AT_SPEC_MAX_DEFINES = 16,
        AT_SPEC_MAX_OPTIONS = 16 };
 
+/* Files a spec names (sources, data): at most this many bytes. */
+#define AT_SPEC_MAX_FILE ((size_t)1 << 30)
+
 /* The device limits expressions may read, after the scalars. */
 #define AT_SPEC_LIMITS "max_threads max_shared_memory sm"
 
 enum at_arg_kind { AT_ARG_BUFFER, AT_ARG_SCALAR, AT_ARG_CONSTANT };
 enum at_arg_dir { AT_DIR_IN, AT_DIR_OUT, AT_DIR_INOUT };
+/* A buffer's first contents (docs/SPEC.md, "Inputs"). */
 enum at_arg_init { AT_INIT_RANDOM, AT_INIT_ZEROS, AT_INIT_ONES,
-                   AT_INIT_IOTA };
+                   AT_INIT_IOTA, AT_INIT_NORMAL, AT_INIT_UNIFORM,
+                   AT_INIT_INTEGERS, AT_INIT_FILE, AT_INIT_COPY };
+
+/* How an output is checked against the reference's. */
+enum at_arg_compare { AT_COMPARE_ELEMENTS, AT_COMPARE_SUM };
 
 typedef struct at_spec_arg {
     char *name;
     enum at_arg_kind kind;
     const at_type *type;
     at_expr *count; /* buffers and constants: elements */
-    at_expr *value; /* scalars */
+    at_expr *value; /* scalars: an integer expression, or NULL and real */
+    int real;        /* a real scalar: real_value, or the problem's real
+                      * scalar real_scalar (>= 0) */
+    double real_value;
+    int real_scalar;
     enum at_arg_dir dir;
     enum at_arg_init init;
-    /* Verification of an output: exact, or within atol + rtol * |ref|. */
+    double init_a, init_b; /* normal: mean, sd; uniform: [a, b); integers:
+                            * [a, b] */
+    char *file;           /* AT_INIT_FILE: as given */
+    unsigned char *data;  /* its elements' bytes (a .npy's after its
+                           * header) */
+    size_t data_bytes;
+    int copy_of;          /* AT_INIT_COPY: that argument's index */
+    /* Verification of an output: exact, or within atol + rtol * |ref|;
+     * elementwise with at most max_mismatches elements differing (NULL:
+     * none may), or its elements' sum. */
     int exact;
     double atol, rtol;
+    at_expr *max_mismatches;
+    enum at_arg_compare compare;
     int line;
 } at_spec_arg;
 
+/* A #define the variants get: an integer expression of the sizes and
+ * scalars (value), or a real number's text (real). */
 typedef struct at_spec_define {
     char *name;
-    int64_t value;
+    at_expr *value;
+    char *real;
 } at_spec_define;
+
+/* An argument of the init kernel: a spec argument (its buffer's input
+ * copy, or a scalar's value), or a value of a type. */
+typedef struct at_init_arg {
+    int arg;          /* the spec argument's index, or -1 */
+    at_expr *value;   /* else this, as type */
+    const at_type *type;
+} at_init_arg;
 
 typedef struct at_spec {
     char *file;   /* as given */
@@ -59,11 +93,15 @@ typedef struct at_spec {
     at_spec_define defines[AT_SPEC_MAX_DEFINES];
     int n_defines;
 
+    char *dir;        /* the spec's folder (NULL: from memory: no files) */
+
     int dims;         /* 1 to 3 */
     int64_t size[3];  /* the default size (1 past dims) */
     char *scalar_names[AT_SPEC_MAX_SCALARS];
-    int64_t scalars[AT_SPEC_MAX_SCALARS];
+    int64_t scalars[AT_SPEC_MAX_SCALARS]; /* a real one: a double's bits */
+    int scalar_real[AT_SPEC_MAX_SCALARS];
     int n_scalars;
+    const at_type *type; /* problem.type; NULL: none */
 
     at_axis params[AT_MAX_AXES]; /* names owned (malloc'd) */
     int n_params;
@@ -77,9 +115,21 @@ typedef struct at_spec {
 
     int verify; /* 0: verify: none (named in every report) */
     char *reference_kernel; /* NULL: the reference is reference_point */
-    at_expr *ref_block[3], *ref_grid[3]; /* its launch: no parameters */
+    at_expr *ref_block[3], *ref_grid[3]; /* its launch: the parameters of
+                                          * ref_params only */
     int reference_point[AT_MAX_AXES];
     int has_reference_point;
+    char *ref_source_file, *ref_source; /* verify.source (NULL: the
+                                         * kernel's) */
+    int ref_params[AT_MAX_AXES]; /* verify.params: given[i] says which */
+    int ref_given[AT_MAX_AXES];
+
+    /* init_kernel: run once on the inputs before anything reads them. */
+    char *init_kernel; /* NULL: none */
+    char *init_source_file, *init_source; /* NULL: the kernel's */
+    at_init_arg init_args[AT_SPEC_MAX_ARGS];
+    int n_init_args;
+    at_expr *init_block[3], *init_grid[3];
 
     at_expr *bytes, *flops; /* NULL: not given */
 } at_spec;
@@ -91,16 +141,27 @@ int at_spec_load_file(const char *path, at_spec *s, at_err *e);
 int at_spec_load_text(const char *text, const char *file, const char *dir,
                       at_spec *s, at_err *e);
 /* The same with the kernel's source given (kernel.source then only names
- * it, for messages and #line). */
-int at_spec_load_mem(const char *text, const char *file, const char *source,
-                     at_spec *s, at_err *e);
+ * it, for messages and #line); dir as for at_spec_load_text (NULL: the
+ * spec may name no other file). */
+int at_spec_load_mem(const char *text, const char *file, const char *dir,
+                     const char *source, at_spec *s, at_err *e);
+/* Whether kernel option o is a -D (a #define in the variant's source,
+ * not an NVRTC option). */
+int at_spec_option_is_define(const char *o);
 void at_spec_free(at_spec *s);
 
-/* The source of the variant at point pt (the reference kernel too is
- * compiled from some point's source: the tuned kernel beside it needs its
- * parameters): each parameter and fixed define as a #define, then the
- * kernel's source under #line 1 "its file". malloc'd; NULL with e set. */
-char *at_spec_variant_source(const at_spec *s, const int *pt, at_err *e);
+/* The #defines of point pt at the sizes and scalars of slots (as
+ * at_spec_slots fills them): each parameter (a loop_unroll_factor_*
+ * parameter as a constexpr int, as Kernel Tuner does), then each define
+ * of kernel.defines and each -D of kernel.options. Returns the length
+ * needed (as snprintf). */
+size_t at_spec_defines(const at_spec *s, const int *pt, const int64_t *slots,
+                       char *buf, size_t n);
+/* The source of the variant at point pt and sizes size (3 values): its
+ * #defines, then the kernel's source under #line 1 "its file".
+ * malloc'd; NULL with e set. */
+char *at_spec_variant_source(const at_spec *s, const int *pt,
+                             const int64_t *size, at_err *e);
 
 /* Slots: params, size_x/y/z, scalars, limits; -1 for an unknown name. */
 int at_spec_slot(const at_spec *s, const char *name, size_t n);
@@ -108,7 +169,8 @@ int at_spec_n_slots(const at_spec *s);
 /* The name of slot i (0 <= i < at_spec_n_slots). */
 const char *at_spec_slot_name(const at_spec *s, int i);
 /* Fills slots for point pt (NULL: every parameter 0), the sizes and the
- * limits l. */
+ * limits l (a real scalar's slot holds its bits; expressions cannot read
+ * it). */
 void at_spec_slots(const at_spec *s, const int *pt, const int64_t *size,
                    const at_limits *l, int64_t *slots);
 

@@ -35,6 +35,14 @@ static int options(spec_family *sf, at_err *e)
                            "include paths and headers are not supported "
                            "(the cache key would not cover the headers)",
                            s->file, o);
+        if (!strcmp(o, "-D") || !strcmp(o, "--define-macro") ||
+            !strcmp(o, "--define-macro="))
+            return at_fail(e, AUTOTUNE_EINVALID, "%s: kernel.options: '%s': "
+                           "give -DNAME or -DNAME=VALUE as one option",
+                           s->file, o);
+        /* A -D is a #define of the variant's source, as emitted. */
+        if (at_spec_option_is_define(o))
+            continue;
         k += (size_t)snprintf(sf->options + k, sizeof sf->options - k,
                               "%s%s", k ? " " : "", o);
         if (k >= sizeof sf->options)
@@ -58,7 +66,7 @@ static int mentions(const char *src, const char *name)
     return 0;
 }
 
-/* Decimal digits of v (with its sign). */
+/* Decimal digits of v (with its sign), for the values of parameters. */
 static size_t digits(int64_t v)
 {
     char b[24];
@@ -79,10 +87,13 @@ static int fits(const at_spec *s, at_err *e)
         size_t n = strlen(s->params[i].name);
         name += n + w + 1;
         params += n + w + 2;
-        defs += n + w + 10;
+        defs += n + w + 10 + 48; /* a loop_unroll_factor's constexpr */
     }
     for (int i = 0; i < s->n_defines; ++i)
-        defs += strlen(s->defines[i].name) + digits(s->defines[i].value) + 10;
+        defs += strlen(s->defines[i].name) + 32 +
+                (s->defines[i].real ? strlen(s->defines[i].real) : 0);
+    for (int i = 0; i < s->n_options; ++i)
+        defs += strlen(s->options[i]) + 12;
     for (int i = 0; i < s->n_scalars; ++i)
         key += strlen(s->scalar_names[i]) + 22;
     key += 3 * 30;
@@ -117,7 +128,8 @@ static int reads_ok(const at_spec *s, at_err *e)
     for (int i = 0; i < s->n_args; ++i) {
         const at_spec_arg *a = &s->args[i];
         const at_expr *x = a->count ? a->count : a->value;
-        if (reads(x, lim, end) || (a->count && reads(x, 0, s->n_params)))
+        if (x && (reads(x, lim, end) ||
+                  (a->count && reads(x, 0, s->n_params))))
             return at_fail(e, AUTOTUNE_EINVALID, "%s:%d: %s: '%s': %s",
                            s->file, a->line, a->name, at_expr_text(x),
                            a->count ? "a count reads sizes and scalars only"
@@ -134,13 +146,20 @@ static int types_ok(spec_family *sf, at_err *e)
     for (int i = 0; i < s->n_args; ++i) {
         const at_spec_arg *a = &s->args[i];
         const at_type *t = a->type;
-        if (a->kind == AT_ARG_SCALAR && (t->bytes > 8 || t->fp == 2 ||
-                                         (t->fp && t->fp != t->bytes)))
+        if (a->kind == AT_ARG_SCALAR && (t->bytes != t->lane || t->fp == 2))
             return at_fail(e, AUTOTUNE_EINVALID, "%s:%d: %s: a scalar of "
-                           "type %s is not supported (f32, f64, i8, u8 or "
-                           "i32)", s->file, a->line, a->name, t->name);
+                           "type %s is not supported (f32, f64 or an "
+                           "integer type: i8, u8, i16, u16, i32, u32, i64, "
+                           "u64)", s->file, a->line, a->name, t->name);
         if (!sf_is_output(a) || a->exact)
             continue;
+        if (a->compare == AT_COMPARE_SUM) { /* summed on the host */
+            if (t->fp != 4 && t->fp != 8)
+                return at_fail(e, AUTOTUNE_EINVALID, "%s:%d: %s: compare: "
+                               "sum needs f32 or f64 lanes (%s here)",
+                               s->file, a->line, a->name, t->name);
+            continue;
+        }
         if ((t->fp != 4 && t->fp != 8) || (sf->cmp_fp && sf->cmp_fp != t->fp))
             return at_fail(e, AUTOTUNE_EINVALID, "%s:%d: %s: atol/rtol need "
                            "f32 or f64 lanes, one of them for every output "
@@ -157,13 +176,17 @@ int sf_check(spec_family *sf, at_err *e)
     int rc = options(sf, e);
     if (rc)
         return rc;
-    const char *named[] = {s->kernel, s->reference_kernel};
-    for (int i = 0; i < 2; ++i)
-        if (named[i] && !mentions(s->source, named[i]))
+    const char *named[] = {s->kernel, s->reference_kernel, s->init_kernel};
+    const char *key[] = {"kernel.name", "verify.reference_kernel",
+                         "init_kernel.name"};
+    const char *src[] = {s->source, s->ref_source, s->init_source};
+    const char *file[] = {s->source_file, s->ref_source_file,
+                          s->init_source_file};
+    for (int i = 0; i < 3; ++i)
+        if (named[i] && !mentions(src[i] ? src[i] : s->source, named[i]))
             return at_fail(e, AUTOTUNE_EINVALID, "%s: %s: the source %s "
-                           "never names '%s'", s->file,
-                           i ? "verify.reference_kernel" : "kernel.name",
-                           s->source_file, named[i]);
+                           "never names '%s'", s->file, key[i],
+                           file[i] ? file[i] : s->source_file, named[i]);
     /* The kernel's name is the family's, which caches and records keep
      * in 32 bytes. */
     if (strlen(s->kernel) > 31)
@@ -185,9 +208,11 @@ void sf_fill_fields(spec_family *sf)
                                      s->size[d], 1, (int64_t)1 << 40,
                                      NULL, 0};
     for (int i = 0; i < s->n_scalars; ++i)
-        sf->fields[k++] = (at_field){s->scalar_names[i], "a scalar of the "
-                                     "spec", s->scalars[i], INT64_MIN,
-                                     INT64_MAX, NULL, 0};
+        sf->fields[k++] = (at_field){s->scalar_names[i], s->scalar_real[i]
+                                     ? "a real scalar of the spec"
+                                     : "a scalar of the spec",
+                                     s->scalars[i], INT64_MIN, INT64_MAX,
+                                     NULL, 0, s->scalar_real[i]};
     sf->f.fields = sf->fields;
     sf->f.n_fields = k;
 }

@@ -1,189 +1,114 @@
-/* A spec's expressions written as C: the emitted host launcher (the
- * launch geometry and scalar arguments the spec gives, computed from the
- * sizes and scalars it takes) and the spec's canonical text for the
- * cache key. */
+/* A spec's emitted host launchers (spec_family.h): NAME, taking the
+ * buffers (and each __constant__'s host contents) in the spec's order,
+ * then the sizes and scalars, and computing the launch geometry and the
+ * scalar arguments as the spec does; and NAME_argv, the same from an
+ * array of pointers to those parameters, for a caller that holds a
+ * kernel's arguments as data (a test harness, a binding). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gen/spec_family_impl.h"
 
-static const char *slot_name(void *ctx, int i)
-{
-    return at_spec_slot_name(ctx, i);
-}
-
-/* x as C, whole: malloc'd (NULL on no memory). */
-static char *c_dup(const at_spec *s, const at_expr *x)
-{
-    size_t n = at_expr_c(x, slot_name, (void *)s, NULL, 0) + 1;
-    char *buf = malloc(n);
-    if (buf)
-        at_expr_c(x, slot_name, (void *)s, buf, n);
-    return buf;
-}
+static const char *const size_names[] = {"size_x", "size_y", "size_z"};
 
 /* x as C into f, after text (NULL x: dflt). */
 static void put_c(FILE *f, const char *text, const at_spec *s,
                   const at_expr *x, const char *dflt)
 {
-    char *c = x ? c_dup(s, x) : NULL;
+    char *c = x ? sf_expr_c(s, x) : NULL;
     fprintf(f, "%s%s", text, c ? c : dflt);
     free(c);
 }
 
-static const char *const dir_names[] = {"in", "out", "inout"};
-static const char *const init_names[] = {"random", "zeros", "ones", "iota"};
-static const char *const kind_names[] = {"buffer", "scalar", "constant"};
-
-/* Appends to a growing string; 0, or -1 on no memory. */
-typedef struct grow {
-    char *s;
-    size_t len, cap;
-} grow;
-
-static int add(grow *g, const char *fmt, const char *a, const char *b)
-{
-    int n = snprintf(NULL, 0, fmt, a, b);
-    if (n < 0)
-        return -1;
-    if (g->len + (size_t)n + 1 > g->cap) {
-        size_t cap = (g->cap + (size_t)n + 1) * 2;
-        char *t = realloc(g->s, cap);
-        if (!t)
-            return -1;
-        g->s = t;
-        g->cap = cap;
-    }
-    snprintf(g->s + g->len, g->cap - g->len, fmt, a, b);
-    g->len += (size_t)n;
-    return 0;
-}
-
-static int add_expr(grow *g, const at_spec *s, const char *label,
-                    const at_expr *x)
-{
-    if (!x)
-        return 0;
-    char *c = c_dup(s, x);
-    int bad = !c || add(g, "%s %s\n", label, c);
-    free(c);
-    return bad ? -1 : 0;
-}
-
-char *sf_canonical(const at_spec *s)
-{
-    grow g = {0};
-    char v[64];
-    int bad = add(&g, "kernel %s%s\n", s->kernel, "");
-    for (int i = 0; i < s->n_options; ++i)
-        bad |= add(&g, "option %s%s\n", s->options[i], "");
-    for (int i = 0; i < s->n_defines; ++i) {
-        snprintf(v, sizeof v, "%lld", (long long)s->defines[i].value);
-        bad |= add(&g, "define %s %s\n", s->defines[i].name, v);
-    }
-    snprintf(v, sizeof v, "%d", s->dims);
-    bad |= add(&g, "dims %s%s\n", v, "");
-    for (int i = 0; i < s->n_scalars; ++i)
-        bad |= add(&g, "scalar %s%s\n", s->scalar_names[i], "");
-    for (int i = 0; i < s->n_params; ++i) {
-        bad |= add(&g, "param %s%s", s->params[i].name, "");
-        for (int k = 0; k < s->params[i].n; ++k) {
-            snprintf(v, sizeof v, " %d", s->params[i].values[k]);
-            bad |= add(&g, "%s%s", v, "");
-        }
-        bad |= add(&g, "\n%s%s", "", "");
-    }
-    for (int i = 0; i < s->n_restrictions; ++i)
-        bad |= add_expr(&g, s, "restrict", s->restrictions[i]);
-    for (int d = 0; d < 3; ++d) {
-        bad |= add_expr(&g, s, "block", s->block[d]);
-        bad |= add_expr(&g, s, "grid", s->grid[d]);
-        bad |= add_expr(&g, s, "ref_block", s->ref_block[d]);
-        bad |= add_expr(&g, s, "ref_grid", s->ref_grid[d]);
-    }
-    bad |= add_expr(&g, s, "smem", s->smem);
-    bad |= add_expr(&g, s, "bytes", s->bytes);
-    bad |= add_expr(&g, s, "flops", s->flops);
-    for (int i = 0; i < s->n_args; ++i) {
-        const at_spec_arg *a = &s->args[i];
-        bad |= add(&g, "arg %s %s", a->name, kind_names[a->kind]);
-        bad |= add(&g, " %s %s", a->type->name, dir_names[a->dir]);
-        snprintf(v, sizeof v, " %d %.17g %.17g", a->exact, a->atol, a->rtol);
-        bad |= add(&g, " %s%s", init_names[a->init], v);
-        bad |= add_expr(&g, s, "", a->count ? a->count : a->value);
-    }
-    snprintf(v, sizeof v, "%d %d", s->verify, s->has_reference_point);
-    bad |= add(&g, "verify %s %s", v,
-               s->reference_kernel ? s->reference_kernel : "-");
-    for (int i = 0; s->has_reference_point && i < s->n_params; ++i) {
-        snprintf(v, sizeof v, " %d", s->reference_point[i]);
-        bad |= add(&g, "%s%s", v, "");
-    }
-    bad |= add(&g, "\n%s%s", "", "");
-    if (bad) {
-        free(g.s);
-        return NULL;
-    }
-    return g.s;
-}
-
-/* The launcher's parameter for argument a ("const float *a"), or "" for
- * a scalar the spec computes. */
-static void param(const at_spec_arg *a, char *buf, size_t n)
+/* The launcher's parameter type for argument a ("const float *"), or ""
+ * for a scalar the spec computes. */
+static void param_type(const at_spec_arg *a, char *buf, size_t n)
 {
     buf[0] = '\0';
     if (a->kind == AT_ARG_CONSTANT)
-        snprintf(buf, n, "const %s *%s_host", a->type->ctype, a->name);
+        snprintf(buf, n, "const %s *", a->type->ctype);
     else if (a->kind == AT_ARG_BUFFER)
-        snprintf(buf, n, "%s%s *%s", a->dir == AT_DIR_IN ? "const " : "",
-                 a->type->ctype, a->name);
+        snprintf(buf, n, "%s%s *", a->dir == AT_DIR_IN ? "const " : "",
+                 a->type->ctype);
+}
+
+/* The launcher's parameters, each as its type (and name, if named): the
+ * buffers and constants in spec order, the sizes, the scalars. Calls
+ * put(ctx, type, name) for each; returns how many. */
+static int each_param(const at_spec *s,
+                      void (*put)(void *, const char *, const char *,
+                                  int),
+                      void *ctx)
+{
+    int k = 0;
+    char t[160], nm[96];
+    for (int i = 0; i < s->n_args; ++i) {
+        const at_spec_arg *a = &s->args[i];
+        param_type(a, t, sizeof t);
+        if (!t[0])
+            continue;
+        snprintf(nm, sizeof nm, "%s%s", a->name,
+                 a->kind == AT_ARG_CONSTANT ? "_host" : "");
+        put(ctx, t, nm, k++);
+    }
+    for (int d = 0; d < s->dims; ++d)
+        put(ctx, "long long ", size_names[d], k++);
+    for (int i = 0; i < s->n_scalars; ++i)
+        put(ctx, s->scalar_real[i] ? "double " : "long long ",
+            s->scalar_names[i], k++);
+    return k;
+}
+
+typedef struct text {
+    char *buf;
+    size_t n, k;
+} text;
+
+static void put_decl(void *ctx, const char *type, const char *name, int i)
+{
+    text *t = ctx;
+    (void)i;
+    if (t->k < t->n)
+        t->k += (size_t)snprintf(t->buf + t->k, t->n - t->k, "%s%s, ", type,
+                                 name);
 }
 
 /* "float *c, const float *a, ..., long long size_x, cudaStream_t". */
 static void signature(const at_spec *s, char *buf, size_t n)
 {
-    static const char *const size_names[] = {"size_x", "size_y", "size_z"};
-    size_t k = 0;
+    text t = {buf, n, 0};
     buf[0] = '\0';
-    for (int i = 0; i < s->n_args && k < n; ++i) {
-        char p[160];
-        param(&s->args[i], p, sizeof p);
-        if (p[0])
-            k += (size_t)snprintf(buf + k, n - k, "%s, ", p);
-    }
-    for (int d = 0; d < s->dims && k < n; ++d)
-        k += (size_t)snprintf(buf + k, n - k, "long long %s, ",
-                              size_names[d]);
-    for (int i = 0; i < s->n_scalars && k < n; ++i)
-        k += (size_t)snprintf(buf + k, n - k, "long long %s, ",
-                              s->scalar_names[i]);
-    if (k < n)
-        snprintf(buf + k, n - k, "cudaStream_t at_stream");
+    each_param(s, put_decl, &t);
+    if (t.k < n)
+        snprintf(buf + t.k, n - t.k, "cudaStream_t at_stream");
 }
 
 void sf_usage(const at_problem *p, const char *name, char *buf, size_t n)
 {
     char sig[1024];
     signature(&sf_of(p)->s, sig, sizeof sig);
-    snprintf(buf, n, "cudaError_t %s(%s);", name, sig);
+    snprintf(buf, n, "cudaError_t %s(%s); or %s_argv(void *const *args, "
+             "cudaStream_t), args[i] pointing to the i-th of those", name,
+             sig, name);
 }
 
-void sf_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
-                      const char *name)
+/* The headers of the arguments' types, once each. */
+static void includes(FILE *f, const at_spec *s)
 {
-    const at_spec *s = &sf_of(p)->s;
-    char sig[1024];
-    (void)pt; /* the point is the #defines above */
-    signature(s, sig, sizeof sig);
-    /* Its own names start with at_, which no spec name may (gen/ident.c):
-     * a parameter's #define cannot reach them. */
-    fprintf(f, "\n/* Launcher (autotune): the spec's launch geometry at the "
-            "point above. */\n"
-            "#define at_min_(a, b) ((a) < (b) ? (a) : (b))\n"
-            "#define at_max_(a, b) ((a) > (b) ? (a) : (b))\n\n"
-            "extern \"C\" cudaError_t %s(%s)\n{\n    cudaError_t at_r;\n",
-            name, sig);
+    for (int i = 0; i < s->n_args; ++i) {
+        const char *h = s->args[i].type->header;
+        int seen = 0;
+        for (int k = 0; k < i && h; ++k)
+            seen |= s->args[k].type->header == h;
+        if (h && !seen)
+            fprintf(f, "#include <%s>\n", h);
+    }
+}
+
+/* Copies each constant's host contents to its symbol. */
+static void constants(FILE *f, const at_spec *s)
+{
     for (int i = 0; i < s->n_args; ++i) {
         const at_spec_arg *a = &s->args[i];
         if (a->kind != AT_ARG_CONSTANT)
@@ -194,6 +119,29 @@ void sf_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
         fprintf(f, "), 0, cudaMemcpyHostToDevice, at_stream);\n"
                 "    if (at_r != cudaSuccess)\n        return at_r;\n");
     }
+}
+
+/* Integer scalars computed from the sizes: refused (cudaErrorInvalidValue)
+ * where they do not fit the kernel's parameter, not cut short. */
+static void scalars_fit(FILE *f, const at_spec *s)
+{
+    for (int i = 0; i < s->n_args; ++i) {
+        const at_spec_arg *a = &s->args[i];
+        const at_type *t = a->type;
+        if (a->kind != AT_ARG_SCALAR || a->real || t->fp || t->lane == 8)
+            continue;
+        int bits = 8 * t->lane - !t->is_unsigned;
+        put_c(f, "    {\n        long long at_v = ", s, a->value, "0");
+        fprintf(f, ";\n        if (at_v < %s || at_v > %lldLL)\n"
+                "            return cudaErrorInvalidValue; /* %s does not "
+                "fit %s */\n    }\n", t->is_unsigned ? "0" : t->lane == 4
+                ? "-2147483647LL - 1" : t->lane == 2 ? "-32768LL" : "-128LL",
+                (1LL << bits) - 1, a->name, t->ctype);
+    }
+}
+
+static void launch(FILE *f, const at_spec *s, const char *name)
+{
     static const char *const what[2] = {"at_block", "at_grid"};
     for (int w = 0; w < 2; ++w) {
         at_expr *const *x = w ? s->grid : s->block;
@@ -207,21 +155,71 @@ void sf_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             "cudaFuncSetAttribute(%s_kernel, "
             "cudaFuncAttributeMaxDynamicSharedMemorySize, (int)at_smem);\n"
             "        if (at_r != cudaSuccess)\n            return at_r;\n"
-            "    }\n    %s_kernel<<<at_grid, at_block, at_smem, "
-            "at_stream>>>(", name, name);
-    int first = 1;
+            "    }\n", name);
+    /* Each argument as the spec types it; launched by cudaLaunchKernel,
+     * so a buffer the kernel takes as another pointer type (a float4 *
+     * for a float buffer) passes as it is. */
+    int n = 0;
     for (int i = 0; i < s->n_args; ++i) {
         const at_spec_arg *a = &s->args[i];
         if (a->kind == AT_ARG_CONSTANT)
             continue;
-        fprintf(f, "%s", first ? "" : ", ");
-        first = 0;
-        if (a->kind == AT_ARG_BUFFER) {
-            fprintf(f, "(%s *)%s", a->type->ctype, a->name);
-        } else {
-            fprintf(f, "(%s)", a->type->ctype);
+        if (a->kind == AT_ARG_BUFFER)
+            fprintf(f, "    const void *at_a%d = %s;\n", n, a->name);
+        else if (a->real && a->real_scalar >= 0)
+            fprintf(f, "    %s at_a%d = (%s)%s;\n", a->type->ctype, n,
+                    a->type->ctype, s->scalar_names[a->real_scalar]);
+        else if (a->real)
+            fprintf(f, "    %s at_a%d = (%s)%.17g;\n", a->type->ctype, n,
+                    a->type->ctype, a->real_value);
+        else {
+            fprintf(f, "    %s at_a%d = (%s)", a->type->ctype, n,
+                    a->type->ctype);
             put_c(f, "", s, a->value, "0");
+            fprintf(f, ";\n");
         }
+        ++n;
     }
-    fprintf(f, ");\n    return cudaGetLastError();\n}\n");
+    fprintf(f, "    void *at_args[] = {");
+    for (int i = 0; i < n; ++i)
+        fprintf(f, "%s(void *)&at_a%d", i ? ", " : "", i);
+    fprintf(f, "%s};\n    at_r = cudaLaunchKernel((const void *)%s_kernel, "
+            "at_grid, at_block, at_args, at_smem, at_stream);\n"
+            "    return at_r != cudaSuccess ? at_r : cudaGetLastError();\n}\n",
+            n ? "" : "NULL", name);
+}
+
+static void put_arg(void *ctx, const char *type, const char *name, int i)
+{
+    FILE *f = ctx;
+    (void)name;
+    fprintf(f, "%s*(%s*)at_args[%d]", i ? ",\n        " : "", type,
+            i);
+}
+
+void sf_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
+                      const char *name)
+{
+    const at_spec *s = &sf_of(p)->s;
+    char sig[1024];
+    (void)pt; /* the point is the #defines above */
+    signature(s, sig, sizeof sig);
+    /* Its own names start with at_, which no spec name may (gen/ident.c):
+     * a parameter's #define cannot reach them. */
+    fprintf(f, "\n/* Launcher (autotune): the spec's launch geometry at the "
+            "point above. */\n");
+    includes(f, s);
+    fprintf(f, "#define at_min_(a, b) ((a) < (b) ? (a) : (b))\n"
+            "#define at_max_(a, b) ((a) > (b) ? (a) : (b))\n\n"
+            "extern \"C\" cudaError_t %s(%s)\n{\n    cudaError_t at_r;\n",
+            name, sig);
+    scalars_fit(f, s);
+    constants(f, s);
+    launch(f, s, name);
+    fprintf(f, "\n/* The same, args[i] pointing to its i-th parameter. */\n"
+            "extern \"C\" cudaError_t %s_argv(void *const *at_args, "
+            "cudaStream_t at_stream)\n{\n    return %s(", name, name);
+    if (each_param(s, put_arg, f))
+        fprintf(f, ",\n        ");
+    fprintf(f, "at_stream);\n}\n");
 }

@@ -39,53 +39,6 @@ void sf_slots(const spec_family *sf, const at_problem *p, const int *pt,
         slots[s->n_params + 3 + k] = p->v[s->dims + k];
 }
 
-/* The launch at pt from the slots; 0, or -1 with the reason in why. */
-static int geometry(const at_spec *s, const int64_t *slots, at_launch *g,
-                    char *why, size_t n)
-{
-    static const char *const dim = "xyz";
-    memset(g, 0, sizeof *g);
-    g->passes = 1;
-    for (int d = 0; d < 3; ++d) {
-        int64_t b, gr;
-        at_err e = {0};
-        if (at_expr_eval(s->block[d], slots, &b, &e) ||
-            at_expr_eval(s->grid[d], slots, &gr, &e)) {
-            snprintf(why, n, "launch: %s", e.msg);
-            return -1;
-        }
-        if (b < 1 || gr < 1 || gr > (d ? 65535 : INT32_MAX) ||
-            b > (d == 2 ? 64 : 1024)) {
-            snprintf(why, n, "block.%c = %" PRId64 ", grid.%c = %" PRId64
-                     " is not a launch", dim[d], b, dim[d], gr);
-            return -1;
-        }
-        g->block[d] = (unsigned)b;
-        g->grid[d] = (unsigned)gr;
-    }
-    int64_t sm = 0;
-    at_err e = {0};
-    if (s->smem && at_expr_eval(s->smem, slots, &sm, &e)) {
-        snprintf(why, n, "shared memory: %s", e.msg);
-        return -1;
-    }
-    if (sm < 0 || sm > INT32_MAX) {
-        snprintf(why, n, "shared memory of %" PRId64 " bytes", sm);
-        return -1;
-    }
-    g->smem = (unsigned)sm;
-    return 0;
-}
-
-void sf_launch(const at_problem *p, const at_point *pt, at_launch *g)
-{
-    int64_t slots[SF_MAX_SLOTS];
-    char why[8];
-    sf_slots(sf_of(p), p, pt ? pt->v : NULL, NULL, slots);
-    if (geometry(&sf_of(p)->s, slots, g, why, sizeof why))
-        memset(g, 0, sizeof *g); /* valid() refuses such points */
-}
-
 static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
                  char *why, size_t n)
 {
@@ -111,7 +64,7 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
         }
     }
     at_launch g;
-    if (geometry(s, slots, &g, why, n))
+    if (sf_geometry(s, slots, &g, why, n))
         return 0;
     int64_t threads = (int64_t)g.block[0] * g.block[1] * g.block[2];
     if (threads > l->max_threads) {
@@ -128,11 +81,13 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
         const at_spec_arg *a = &s->args[i];
         int64_t v;
         at_err e = {0};
-        if (a->value && at_expr_eval(a->value, slots, &v, &e)) {
+        if (a->kind != AT_ARG_SCALAR || a->real)
+            continue;
+        if (at_expr_eval(a->value, slots, &v, &e)) {
             snprintf(why, n, "argument %s: %s", a->name, e.msg);
             return 0;
         }
-        if (a->value && !sf_scalar_fits(a->type, v)) {
+        if (!sf_scalar_fits(a->type, v)) {
             snprintf(why, n, "argument %s: %" PRId64 " does not fit %s",
                      a->name, v, a->type->name);
             return 0;
@@ -180,78 +135,22 @@ static void defines(const at_problem *p, const at_point *pt, unsigned paths_,
                     char *buf, size_t n)
 {
     const at_spec *s = &sf_of(p)->s;
-    size_t k = 0;
+    int64_t slots[SF_MAX_SLOTS];
     (void)paths_;
-    buf[0] = '\0';
-    for (int i = 0; i < s->n_params && k < n; ++i)
-        k += (size_t)snprintf(buf + k, n - k, "#define %s %d\n",
-                              s->params[i].name, pt->v[i]);
-    for (int i = 0; i < s->n_defines && k < n; ++i)
-        k += (size_t)snprintf(buf + k, n - k, "#define %s %" PRId64 "\n",
-                              s->defines[i].name, s->defines[i].value);
+    sf_slots(sf_of(p), p, pt->v, NULL, slots);
+    size_t k = at_spec_defines(s, pt->v, slots, buf, n);
     if (k < n)
         snprintf(buf + k, n - k, "#define %s AT_KERNEL\n", s->kernel);
 }
 
 int sf_scalar_fits(const at_type *t, int64_t v)
 {
-    if (t->fp)
+    if (t->fp || t->lane == 8)
         return 1; /* floats round, as C's conversion would */
-    if (t->bytes == 1)
-        return strcmp(t->name, "u8") == 0 ? v >= 0 && v <= 255
-                                          : v >= -128 && v <= 127;
-    if (t->bytes == 4)
-        return v >= INT32_MIN && v <= INT32_MAX;
-    return 1;
-}
-
-/* A scalar argument's bytes in its type. */
-static void put_scalar(at_args *a, const at_type *t, int64_t v)
-{
-    if (t->fp == 4 && t->bytes == 4) {
-        float x = (float)v;
-        at_args_put(a, &x, 4);
-    } else if (t->fp == 8 && t->bytes == 8) {
-        double x = (double)v;
-        at_args_put(a, &x, 8);
-    } else {
-        uint64_t u = (uint64_t)v; /* little-endian: the low bytes */
-        at_args_put(a, &u, (size_t)t->bytes);
-    }
-}
-
-/* The kernel's arguments with buffer i at ptr[i]. */
-static void args_at(const at_problem *p, const at_point *pt,
-                    const uint64_t *ptr, at_args *a)
-{
-    const at_spec *s = &sf_of(p)->s;
-    int64_t slots[SF_MAX_SLOTS];
-    a->n = 0;
-    sf_slots(sf_of(p), p, pt ? pt->v : NULL, NULL, slots);
-    for (int i = 0; i < s->n_args; ++i) {
-        const at_spec_arg *x = &s->args[i];
-        if (x->kind == AT_ARG_SCALAR)
-            put_scalar(a, x->type, sf_eval(x->value, slots));
-        else if (x->kind == AT_ARG_BUFFER)
-            at_args_put(a, &ptr[i], sizeof ptr[i]);
-    }
-}
-
-static void args(const at_problem *p, const at_point *pt, uint64_t in,
-                 uint64_t out, uint64_t ws, int pass, at_args *a)
-{
-    const at_spec *s = &sf_of(p)->s;
-    uint64_t ptr[AT_SPEC_MAX_ARGS] = {0};
-    sf_layout lay;
-    (void)ws;
-    (void)pass;
-    a->n = 0;
-    if (sf_layout_make(sf_of(p), p, &lay, NULL))
-        return; /* finish() refused such problems */
-    for (int i = 0; i < s->n_args; ++i)
-        ptr[i] = sf_is_output(&s->args[i]) ? out + lay.out_off[i]
-                                           : in + lay.in_off[i];
-    args_at(p, pt, ptr, a);
+    int bits = 8 * t->lane;
+    return t->is_unsigned ? v >= 0 && v < (INT64_C(1) << bits)
+                          : v >= -(INT64_C(1) << (bits - 1)) &&
+                                v < (INT64_C(1) << (bits - 1));
 }
 
 static int user_arg_count(const at_problem *p)
@@ -288,14 +187,9 @@ int at_spec_family_make(at_spec *s, const at_family **out, at_err *e)
         return rc;
     }
     const at_spec *sp = &sf->s;
-    for (int i = 0; i < sp->n_args; ++i)
-        if (sp->args[i].kind == AT_ARG_BUFFER) {
-            snprintf(sf->types, sizeof sf->types, "%s",
-                     sp->args[i].type->name);
-            break;
-        }
-    if (!sf->types[0])
-        snprintf(sf->types, sizeof sf->types, "u8");
+    /* No element type unless the spec names one (problem.type). */
+    snprintf(sf->types, sizeof sf->types, "%s",
+             sp->type ? sp->type->name : at_type_none()->name);
     at_family *f = &sf->f;
     sf_fill_fields(sf);
     f->name = sp->kernel;
@@ -317,7 +211,7 @@ int at_spec_family_make(at_spec *s, const at_family **out, at_err *e)
     f->paths_text = paths_text;
     f->defines = defines;
     f->launch = sf_launch;
-    f->args = args;
+    f->args = sf_args;
     f->input = sf_input;
     f->where = sf_where;
     f->verify_kernel = verify_kernel;
@@ -326,17 +220,25 @@ int at_spec_family_make(at_spec *s, const at_family **out, at_err *e)
         f->ref_source = sf_ref_source;
         f->ref_launch = sf_ref_launch;
         f->ref_bounds = sf_ref_bounds;
+        f->check_segments = sf_check_segments;
+    }
+    if (sp->init_kernel) {
+        f->init_source = sf_init_source;
+        f->init_launch = sf_init_launch;
+        f->init_args = sf_init_args;
     }
     f->copies = sf_copies;
     f->user_arg_count = user_arg_count;
-    f->user_args = args_at;
+    f->user_args = sf_user_args;
     f->bytes_moved = sf_bytes_moved;
     f->copy_bytes = sf_copy_bytes;
     f->flops = sp->flops ? sf_flops : NULL;
     f->program_points = 1;
     f->meaning = sf->meaning;
     f->nvrtc_options = sf->options[0] ? sf->options : NULL;
-    f->origin = sf->origin = realpath(sp->file, NULL);
+    f->toolkit_headers = 1;
+    f->origin = sf->origin = sp->dir ? realpath(sp->file, NULL) : NULL;
+    f->definition_dir = sp->dir;
     f->emit_launcher = sf_emit_launcher;
     f->usage = sf_usage;
     *out = f;
@@ -407,10 +309,10 @@ int at_spec_family_load(const char *path, const at_family **out, at_err *e)
 }
 
 int at_spec_family_load_mem(const char *text, const char *file,
-                            const char *source, const at_family **out,
-                            at_err *e)
+                            const char *dir, const char *source,
+                            const at_family **out, at_err *e)
 {
     at_spec s;
-    int rc = at_spec_load_mem(text, file, source, &s, e);
+    int rc = at_spec_load_mem(text, file, dir, source, &s, e);
     return rc ? rc : make_registered(&s, text, out, e);
 }

@@ -27,9 +27,19 @@ const at_spec *at_spec_of(const at_family *f);
 int at_spec_family_load(const char *path, const at_family **out,
                         at_err *e);
 /* The same from a spec's text and its kernel's source (file names the
- * spec in messages; kernel.source then only names the source). */
+ * spec in messages; kernel.source then only names the source); the
+ * other files it names are read in dir (NULL: it may name none). */
 int at_spec_family_load_mem(const char *text, const char *file,
-                            const char *source, const at_family **out,
-                            at_err *e);
+                            const char *dir, const char *source,
+                            const at_family **out, at_err *e);
 
+
+/* For a test harness that calls the emitted NAME_argv as a user would
+ * (tests/gpu/kt_harness.cu): the problem's launcher parameters in order,
+ * where each buffer's first contents lie in the packed input and its
+ * reference in the packed output, and how each output is checked, as
+ * text (docs/SPEC.md, "The data of a problem"). AUTOTUNE_EINVALID if p
+ * is not a spec's. */
+int at_spec_manifest(const at_problem *p, const char *launcher, FILE *f,
+                     at_err *e);
 #endif

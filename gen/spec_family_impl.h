@@ -1,7 +1,9 @@
 /* Inside a spec's family (spec_family.h): the state its files share.
- * spec_family.c builds the table and answers for the space and launch,
- * spec_layout.c for the buffers and the reference, spec_emit.c writes
- * the launcher. */
+ * spec_family.c builds the table and answers for the space;
+ * spec_run.c for the launch, the arguments, the reference and the init
+ * kernel; spec_layout.c for the buffers and the checks' segments;
+ * spec_input.c makes the inputs; spec_emit.c writes the launcher and
+ * spec_canon.c the spec's meaning for the cache key. */
 #ifndef AT_SPEC_FAMILY_IMPL_H
 #define AT_SPEC_FAMILY_IMPL_H
 
@@ -18,7 +20,7 @@ typedef struct spec_family {
     char *meaning;
     char *origin;
     char *text; /* the spec's text (definition) */
-    char options[512]; /* the spec's, separated by spaces */
+    char options[512]; /* NVRTC's: the spec's but its -D (#defines) */
     int cmp_fp; /* lane bytes the outputs are compared in: 0 exact, 4, 8 */
 } spec_family;
 
@@ -47,6 +49,8 @@ int sf_is_input(const at_spec_arg *a);
 /* Whether v is a value of scalar type t (integers: its range). */
 int sf_scalar_fits(const at_type *t, int64_t v);
 int sf_is_output(const at_spec_arg *a);
+/* A real scalar argument's value at problem p. */
+double sf_real_value(const at_problem *p, const at_spec_arg *a);
 
 /* spec_problem.c: the table's problem hooks. */
 int sf_from_api(const autotune_problem *u, at_problem *p, at_err *e);
@@ -59,22 +63,43 @@ void sf_file_stem(const at_problem *p, char *buf, size_t n);
 int sf_check(spec_family *sf, at_err *e);
 void sf_fill_fields(spec_family *sf);
 
+/* spec_run.c: the launch, arguments, reference and init kernel hooks. */
+void sf_launch(const at_problem *p, const at_point *pt, at_launch *g);
+void sf_args(const at_problem *p, const at_point *pt, uint64_t in,
+             uint64_t out, uint64_t ws, int pass, at_args *a);
+void sf_user_args(const at_problem *p, const at_point *pt,
+                  const uint64_t *ptr, at_args *a);
+char *sf_ref_source(const at_problem *p, const at_limits *l, at_point *pt,
+                    char *kernel, size_t n, at_err *e);
+void sf_ref_launch(const at_problem *p, const at_point *pt, at_launch *g);
+void sf_ref_bounds(const at_problem *p, const void *ref, void *bound);
+char *sf_init_source(const at_problem *p, const at_limits *l, at_point *pt,
+                     char *kernel, size_t n, at_err *e);
+void sf_init_launch(const at_problem *p, const at_point *pt, at_launch *g);
+void sf_init_args(const at_problem *p, uint64_t in, at_args *a);
+/* The launch at the slots; 0, or -1 with the reason in why. */
+int sf_geometry(const at_spec *s, const int64_t *slots, at_launch *g,
+                char *why, size_t n);
+
 /* spec_layout.c: the table's data hooks. */
-void sf_input(const at_problem *p, uint64_t stream, uint32_t *w,
-              size_t first, size_t end);
 int sf_copies(const at_problem *p, at_copy *c, int max);
 void sf_where(const at_problem *p, size_t elem, char *buf, size_t n);
 double sf_bytes_moved(const at_problem *p);
 size_t sf_copy_bytes(const at_problem *p);
 double sf_flops(const at_problem *p);
-char *sf_ref_source(const at_problem *p, const at_limits *l, at_point *pt,
-                    char *kernel, size_t n, at_err *e);
-void sf_ref_launch(const at_problem *p, const at_point *pt, at_launch *g);
-void sf_ref_bounds(const at_problem *p, const void *ref, void *bound);
-void sf_launch(const at_problem *p, const at_point *pt, at_launch *g);
-/* The spec's meaning as text (the cache key's; malloc'd, NULL on no
- * memory): what it says, not how it is spelled. */
+int sf_check_segments(const at_problem *p, at_check_seg *s, int max);
+
+/* spec_input.c: the inputs' first contents (the table's input hook). */
+void sf_input(const at_problem *p, uint64_t seed, uint64_t stream,
+              uint32_t *w, size_t first, size_t end);
+
+/* spec_canon.c: the spec's meaning as text (the cache key's; malloc'd,
+ * NULL on no memory): what it says, not how it is spelled, with a hash
+ * of every file it names. */
 char *sf_canonical(const at_spec *s);
+/* x as C (at_expr_c with the spec's names), whole: malloc'd (NULL on no
+ * memory). */
+char *sf_expr_c(const at_spec *s, const at_expr *x);
 
 /* spec_emit.c */
 void sf_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,

@@ -47,9 +47,12 @@ static int reference_launch(const spec_family *sf, const at_problem *p,
 {
     const at_spec *s = &sf->s;
     int64_t slots[SF_MAX_SLOTS], b[3], g[3];
+    int pt[AT_MAX_AXES] = {0}; /* the launch reads verify.params alone */
     if (!s->reference_kernel)
         return 0;
-    sf_slots(sf, p, NULL, NULL, slots);
+    for (int i = 0; i < s->n_params; ++i)
+        pt[i] = s->ref_given[i] ? s->ref_params[i] : 0;
+    sf_slots(sf, p, pt, NULL, slots);
     for (int d = 0; d < 3; ++d) {
         at_err why = {0};
         if (at_expr_eval(s->ref_block[d], slots, &b[d], &why) ||

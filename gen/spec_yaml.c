@@ -196,3 +196,52 @@ int at_yaml_double(at_yaml *y, yaml_node_t *n, const char *key,
     *out = v;
     return 0;
 }
+
+int at_yaml_real(at_yaml *y, yaml_node_t *n, const char *key, double *out)
+{
+    char *s;
+    int rc = at_yaml_string(y, n, key, &s);
+    if (rc)
+        return rc;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    int bad = !*s || *end || errno || !isfinite(v);
+    free(s);
+    if (bad)
+        return at_yaml_fail(y, n, key, "expected a finite number, got "
+                            "'%.*s'", (int)(n->data.scalar.length > 40
+                                                ? 40 : n->data.scalar.length),
+                            (const char *)n->data.scalar.value);
+    *out = v;
+    return 0;
+}
+
+int at_yaml_choice(at_yaml *y, yaml_node_t *n, const char *key,
+                   const char *const *list, int *out)
+{
+    char *t;
+    int rc = at_yaml_string(y, n, key, &t);
+    if (rc)
+        return rc;
+    *out = -1;
+    for (int i = 0; list[i] && *out < 0; ++i)
+        if (!strcmp(t, list[i]))
+            *out = i;
+    free(t);
+    if (*out >= 0)
+        return 0;
+    char all[256] = "";
+    for (int i = 0; list[i]; ++i)
+        snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s",
+                 i ? ", " : "", list[i]);
+    return at_yaml_fail(y, n, key, "expected one of %s", all);
+}
+
+int at_yaml_choice_key(at_yaml *y, yaml_node_t *m, const char *key,
+                       const char *const *list, int def, int *out)
+{
+    yaml_node_t *n = at_yaml_get(y, m, key);
+    *out = def;
+    return n ? at_yaml_choice(y, n, key, list, out) : 0;
+}

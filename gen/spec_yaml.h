@@ -43,6 +43,15 @@ int at_yaml_int(at_yaml *y, yaml_node_t *n, const char *key, int64_t min,
                 int64_t max, int64_t *out);
 int at_yaml_double(at_yaml *y, yaml_node_t *n, const char *key,
                    double *out);
+/* Any finite number (a mean, a range's end). */
+int at_yaml_real(at_yaml *y, yaml_node_t *n, const char *key, double *out);
+/* A scalar that is one of the NULL-terminated list: its index; else an
+ * error listing them. The _key form reads key of mapping m, def if
+ * absent. */
+int at_yaml_choice(at_yaml *y, yaml_node_t *n, const char *key,
+                   const char *const *list, int *out);
+int at_yaml_choice_key(at_yaml *y, yaml_node_t *m, const char *key,
+                       const char *const *list, int def, int *out);
 /* Whether n is a mapping / sequence / scalar (n may be NULL). */
 int at_yaml_is(const yaml_node_t *n, yaml_node_type_t t);
 /* 1-based line of n. */

@@ -43,7 +43,7 @@ $(B)/pic/worker-path: at-install-force
 
 $(AT_PIC_A): $(PIC_OBJ)
 	rm -f $@
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 # SQLite: Debian's libsqlite3.a is not position-independent (its objects
 # hold R_X86_64_PC32 relocations against data; the link fails), so the

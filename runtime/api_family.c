@@ -92,8 +92,8 @@ int autotune_family_load_text(autotune_ctx *c, const char *spec,
     at_err e = {0};
     const at_family *f;
     at_ctx_clear(c);
-    if (at_spec_family_load_mem(spec, "(autotune_family_load_text)", source,
-                                &f, &e))
+    if (at_spec_family_load_mem(spec, "(autotune_family_load_text)", NULL,
+                                source, &f, &e))
         return at_ctx_fail(c, &e);
     *family = f->name;
     return 0;
@@ -109,7 +109,7 @@ int autotune_family_define(autotune_ctx *c, const autotune_family_desc *d,
     at_ctx_clear(c);
     char *text = at_spec_text_of(d, &e);
     int rc = text ? at_spec_family_load_mem(text, "(autotune_family_desc)",
-                                            d->source, &f, &e)
+                                            NULL, d->source, &f, &e)
                   : e.code;
     free(text);
     if (rc)

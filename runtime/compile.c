@@ -9,6 +9,7 @@
 
 #include "base/clock.h"
 #include "compile_proc.h"
+#include "gen/family.h"
 #include "nvrtc_api.h"
 
 static int nvrtc_fail(at_err *e, nvrtcResult r, const char *call,
@@ -38,6 +39,13 @@ static void log_head(const char *log, char *out, size_t n)
     out[k] = '\0';
 }
 
+void at_compile_family_extra(const at_family *f, char *buf, size_t n)
+{
+    const char *own = f->nvrtc_options ? f->nvrtc_options : "";
+    snprintf(buf, n, "%s%s%s", own, f->toolkit_headers && *own ? " " : "",
+             f->toolkit_headers ? AT_TOOLKIT_OPTION : "");
+}
+
 void at_compile_options_text(const at_compile_opts *o, char *buf, size_t n)
 {
     snprintf(buf, n, "--gpu-architecture=sm_%d --std=c++17%s%s", o->sm,
@@ -52,6 +60,55 @@ static int past_deadline(void *deadline, void *reserved)
     return at_now_s() > *(const double *)deadline;
 }
 
+/* <cub/cub.cuh> under NVRTC: CUB's device-side headers (its block, warp
+ * and thread primitives and iterators), as CUB supports NVRTC; the rest
+ * of cub.cuh is host code (device-wide dispatch) that NVRTC refuses. The
+ * emitted .cu, built with nvcc, includes the real one. */
+static const char cub_shim[] =
+    "#pragma once\n"
+    "#include <cub/config.cuh>\n"
+    "#include <cub/block/block_adjacent_difference.cuh>\n"
+    "#include <cub/block/block_discontinuity.cuh>\n"
+    "#include <cub/block/block_exchange.cuh>\n"
+    "#include <cub/block/block_histogram.cuh>\n"
+    "#include <cub/block/block_load.cuh>\n"
+    "#include <cub/block/block_merge_sort.cuh>\n"
+    "#include <cub/block/block_radix_rank.cuh>\n"
+    "#include <cub/block/block_radix_sort.cuh>\n"
+    "#include <cub/block/block_reduce.cuh>\n"
+    "#include <cub/block/block_scan.cuh>\n"
+    "#include <cub/block/block_store.cuh>\n"
+    "#include <cub/thread/thread_load.cuh>\n"
+    "#include <cub/thread/thread_operators.cuh>\n"
+    "#include <cub/thread/thread_reduce.cuh>\n"
+    "#include <cub/thread/thread_scan.cuh>\n"
+    "#include <cub/thread/thread_store.cuh>\n"
+    "#include <cub/warp/warp_exchange.cuh>\n"
+    "#include <cub/warp/warp_load.cuh>\n"
+    "#include <cub/warp/warp_merge_sort.cuh>\n"
+    "#include <cub/warp/warp_reduce.cuh>\n"
+    "#include <cub/warp/warp_scan.cuh>\n"
+    "#include <cub/warp/warp_store.cuh>\n"
+    "#include <cub/util_ptx.cuh>\n"
+    "#include <cub/util_type.cuh>\n";
+
+/* Options asked of the toolkit's headers (AT_TOOLKIT_OPTION): its include
+ * folders, after the caller's own. */
+static int toolkit_options(const char **opts, int *n, char inc[][4200],
+                           const char *variant, at_err *e)
+{
+    const char *dir = at_nvrtc_include_dir();
+    if (!dir)
+        return at_fail(e, AUTOTUNE_ENVRTC, "the CUDA toolkit's headers were "
+                       "not found beside NVRTC, in $CUDA_HOME/include or "
+                       "/usr/local/cuda/include [variant %s]", variant);
+    snprintf(inc[0], sizeof inc[0], "--include-path=%s/cccl", dir);
+    snprintf(inc[1], sizeof inc[1], "--include-path=%s", dir);
+    opts[(*n)++] = inc[0];
+    opts[(*n)++] = inc[1];
+    return 0;
+}
+
 int at_compile(const char *src, const char *variant, const at_compile_opts *o,
                void **cubin, size_t *size, at_err *e)
 {
@@ -59,8 +116,10 @@ int at_compile(const char *src, const char *variant, const at_compile_opts *o,
     if (rc)
         return rc;
     nvrtcProgram prog;
-    nvrtcResult r =
-        at_nvrtc.nvrtcCreateProgram(&prog, src, "variant.cu", 0, NULL, NULL);
+    const int toolkit = strstr(o->extra, AT_TOOLKIT_OPTION) != NULL;
+    const char *hdr = cub_shim, *hdr_name = "cub/cub.cuh";
+    nvrtcResult r = at_nvrtc.nvrtcCreateProgram(&prog, src, "variant.cu",
+                                                toolkit, &hdr, &hdr_name);
     if (r != NVRTC_SUCCESS)
         return nvrtc_fail(e, r, "nvrtcCreateProgram", variant);
     double deadline = at_now_s() + o->limit_s;
@@ -77,15 +136,20 @@ int at_compile(const char *src, const char *variant, const at_compile_opts *o,
         at_nvrtc.nvrtcDestroyProgram(&prog);
         return nvrtc_fail(e, r, "nvrtcSetFlowCallback", variant);
     }
-    char arch[48], extra[AT_EXTRA_OPTIONS];
+    char arch[48], extra[AT_EXTRA_OPTIONS], inc[2][4200];
     snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d", o->sm);
     snprintf(extra, sizeof extra, "%s", o->extra);
-    const char *opts[2 + AT_MAX_EXTRA_ARGS] = {arch, "--std=c++17"};
+    const char *opts[4 + AT_MAX_EXTRA_ARGS] = {arch, "--std=c++17"};
     int n_opts = 2;
     char *save = NULL;
     for (char *t = strtok_r(extra, " ", &save);
          t && n_opts < 2 + AT_MAX_EXTRA_ARGS; t = strtok_r(NULL, " ", &save))
-        opts[n_opts++] = t;
+        if (strcmp(t, AT_TOOLKIT_OPTION) != 0)
+            opts[n_opts++] = t;
+    if (toolkit && (rc = toolkit_options(opts, &n_opts, inc, variant, e))) {
+        at_nvrtc.nvrtcDestroyProgram(&prog);
+        return rc;
+    }
     r = at_nvrtc.nvrtcCompileProgram(prog, n_opts, opts);
     if (r == NVRTC_ERROR_CANCELLED) {
         at_nvrtc.nvrtcDestroyProgram(&prog);

@@ -11,6 +11,13 @@
 
 enum { AT_EXTRA_OPTIONS = 512, AT_MAX_EXTRA_ARGS = 32 };
 
+/* In at_compile_opts.extra: compile with the CUDA toolkit's headers (the
+ * include folders beside NVRTC, <cub/cub.cuh> as CUB's device-side part)
+ * for a user's kernel that includes them. Not an NVRTC option; in the
+ * options text, so in the compiled-variant cache's key (with NVRTC's
+ * version, which the toolkit's headers go with). */
+#define AT_TOOLKIT_OPTION "--autotune-toolkit-headers=1"
+
 /* How to compile: the target, a time limit and further options. */
 typedef struct at_compile_opts {
     int sm;         /* 90 -> sm_90 */
@@ -19,6 +26,13 @@ typedef struct at_compile_opts {
      * spec's options); part of the options text, so of cache keys. */
     char extra[AT_EXTRA_OPTIONS];
 } at_compile_opts;
+
+struct at_family;
+/* The extra options a family's variants are compiled with: its NVRTC
+ * options, and AT_TOOLKIT_OPTION where it may include the toolkit's
+ * headers. */
+void at_compile_family_extra(const struct at_family *f, char *buf,
+                             size_t n);
 
 /* The options NVRTC gets that shape the code, as one string (cache keys):
  * "--gpu-architecture=sm_90 --std=c++17". */

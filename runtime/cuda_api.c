@@ -80,3 +80,11 @@ int at_cu_fail(at_err *e, CUresult r, const char *call, const char *variant)
                    (int)r, text, variant ? " [variant " : "",
                    variant ? variant : "", variant ? "]" : "");
 }
+
+int at_cu_launch_refused(CUresult r)
+{
+    return r == CUDA_ERROR_INVALID_VALUE ||
+           r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ||
+           r == CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING ||
+           r == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+}

@@ -49,6 +49,12 @@ int at_cu_ready(void);
  * out of memory [variant]". Returns AUTOTUNE_ECUDA (0 if r is success). */
 int at_cu_fail(at_err *e, CUresult r, const char *call, const char *variant);
 
+/* Whether a failed cuLaunchKernel refused the launch itself (too many
+ * threads or registers, too much shared memory, a bad configuration),
+ * leaving the context usable: the variant cannot launch, the GPU is
+ * fine. */
+int at_cu_launch_refused(CUresult r);
+
 /* Calls at_cu.fn(...) and, on failure, records it and returns from the
  * enclosing function with AUTOTUNE_ECUDA. */
 #define AT_CU_TRY(e, variant, fn, ...)                                       \

@@ -61,6 +61,8 @@ static void fill_request(wire_request *q, const at_plan_env *env,
         q->spec_len = strlen(p->family->definition);
         q->source_len = strlen(p->family->definition_source);
         q->family_hash = at_family_hash(p->family);
+        snprintf(q->spec_dir, sizeof q->spec_dir, "%s",
+                 p->family->definition_dir ? p->family->definition_dir : "");
     }
     snprintf(q->type, sizeof q->type, "%s", p->type->name);
     at_problem_key_text(p, q->problem, sizeof q->problem);
@@ -173,11 +175,59 @@ static void wait_ended(void)
     pthread_mutex_unlock(&ending_mu);
 }
 
+/* The points evaluated so far, over every worker of one tune. */
+typedef struct evals {
+    at_eval *v;
+    size_t n, cap;
+    double first_t; /* when this worker told its first outcome (0: not) */
+} evals;
+
+static int evals_add(evals *x, const at_eval *ev)
+{
+    if (x->n == x->cap) {
+        size_t cap = x->cap ? 2 * x->cap : 256;
+        at_eval *v = realloc(x->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        x->v = v;
+        x->cap = cap;
+    }
+    x->v[x->n++] = *ev;
+    return 0;
+}
+
+/* The worker's messages until its reply: each point's outcome into x,
+ * then the reply into r. -1 if the socket ends first. */
+static int read_answer(int fd, evals *x, wire_reply *r)
+{
+    for (;;) {
+        uint32_t magic;
+        if (at_wire_io(fd, &magic, sizeof magic, 0))
+            return -1;
+        if (magic == WIRE_EVAL) {
+            wire_eval m;
+            if (at_wire_io(fd, (char *)&m + sizeof magic,
+                           sizeof m - sizeof magic, 0) ||
+                evals_add(x, &m.ev))
+                return -1;
+            if (!x->first_t)
+                x->first_t = at_now_s();
+            continue;
+        }
+        r->magic = magic;
+        return magic == WIRE_MAGIC
+                   ? at_wire_io(fd, (char *)r + sizeof magic,
+                                sizeof *r - sizeof magic, 0)
+                   : -1;
+    }
+}
+
 /* One worker, start to end: its reply in *r (cubin malloc'd), or an
- * error saying how it ended without one. */
+ * error saying how it ended without one. The points of x are sent (a
+ * resumed tune's), and those it evaluates added. */
 static int one_pass(const char *path, const wire_request *q,
                     const at_family *f, FILE *record, FILE *progress,
-                    wire_reply *r, void **cubin, at_err *e)
+                    evals *x, wire_reply *r, void **cubin, at_err *e)
 {
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
@@ -201,7 +251,9 @@ static int one_pass(const char *path, const wire_request *q,
                (at_wire_io(sv[0], (void *)f->definition, q->spec_len, 1) ||
                 at_wire_io(sv[0], (void *)f->definition_source,
                            q->source_len, 1))) ||
-              at_wire_io(sv[0], r, sizeof *r, 0) || r->magic != WIRE_MAGIC;
+              (q->n_prior &&
+               at_wire_io(sv[0], x->v, q->n_prior * sizeof *x->v, 1)) ||
+              read_answer(sv[0], x, r) || r->magic != WIRE_MAGIC;
     if (!bad && r->cubin_size) {
         *cubin = malloc(r->cubin_size);
         bad = !*cubin || at_wire_io(sv[0], *cubin, r->cubin_size, 0);
@@ -236,33 +288,32 @@ int at_worker_tune(const at_plan_env *env, const at_problem *p,
     if (!r)
         return at_fail(e, AUTOTUNE_ENOMEM, "GPU worker reply");
     int restarts = 0, rc;
-    double lost = 0;
-    /* A restarted tune records from scratch: what the failed worker
-     * recorded is cut off again. */
-    long long rec0 = -1;
-    if (o->record && fflush(o->record) == 0)
-        rec0 = (long long)lseek(fileno(o->record), 0, SEEK_CUR);
+    evals x = {0};
+    /* A restart's cost: from the fault to the next worker's first new
+     * outcome (its process, context, inputs, reference, and one point). */
+    double fault_t = 0, worst = 0;
     for (;;) {
         double t0 = at_now_s();
         void *cubin = NULL;
         memset(r, 0, sizeof *r);
-        rc = one_pass(env->worker, &q, p->family, o->record, env->progress, r,
-                      &cubin, e);
+        x.first_t = 0;
+        /* A restart resumes: every point evaluated so far goes with it
+         * (the one that faulted among them), and none is evaluated again;
+         * their record rows stay as written. */
+        q.n_prior = x.n;
+        rc = one_pass(env->worker, &q, p->family, o->record, env->progress,
+                      &x, r, &cubin, e);
+        if (fault_t && x.first_t && x.first_t - fault_t > worst)
+            worst = x.first_t - fault_t;
+        fault_t = rc == AUTOTUNE_EFAULT ? at_now_s() : 0;
         if (rc == AUTOTUNE_EFAULT && restarts < AT_WORKER_RESTARTS) {
-            lost += at_now_s() - t0;
             ++restarts;
-            if (rec0 >= 0 && (ftruncate(fileno(o->record), (off_t)rec0) ||
-                              lseek(fileno(o->record), (off_t)rec0,
-                                    SEEK_SET) < 0)) {
-                rc = at_fail(e, AUTOTUNE_EIO, "--record: cutting back the "
-                             "failed worker's rows: %s", strerror(errno));
-                break;
-            }
             if (env->progress)
                 fprintf(env->progress, "autotune: %s\nautotune: that "
-                        "variant is remembered as failed and left out; GPU "
-                        "worker restarted (%d so far, %.1f s)\n", r->msg,
-                        restarts, lost);
+                        "variant is remembered as failed; a new GPU worker "
+                        "goes on from the %zu points evaluated so far "
+                        "(restart %d, after %.1f s)\n", r->msg, x.n,
+                        restarts, at_now_s() - t0);
             continue;
         }
         if (rc == AUTOTUNE_EFAULT)
@@ -280,6 +331,11 @@ int at_worker_tune(const at_plan_env *env, const at_problem *p,
         }
         break;
     }
+    if (restarts && env->progress)
+        fprintf(env->progress, "autotune: %d restart%s, each worker's first "
+                "new point at most %.2f s after the fault before it\n",
+                restarts, restarts > 1 ? "s" : "", worst);
+    free(x.v);
     free(r);
     return rc;
 }

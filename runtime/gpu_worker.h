@@ -6,11 +6,15 @@
  * cannot fork a child that uses CUDA). It tunes and stores as the planner
  * would, and sends the answer back over a socket.
  *
- * When a variant faults or passes the kernel limit, the worker records it
- * in the cache's failed list and ends; the parent starts a new worker,
- * which leaves the failed variants out and tunes again (their compiled
- * variants come from the compiled-variant cache). The answer is the one
- * the space without those variants gives. */
+ * The worker tells the tuner each point's outcome as it is known. When a
+ * variant faults or passes the kernel limit (a fault of the GPU's
+ * context), the worker records it in the cache's failed list and ends;
+ * the tuner starts a new worker with every outcome so far, which takes
+ * them as they were and goes on from there: nothing is evaluated twice,
+ * and the answer is the one the space without the failed variants gives.
+ * A launch the driver refuses (too many threads for the registers, too
+ * much shared memory) is the variant's own: it fails in the same worker,
+ * which goes on. */
 #ifndef AT_GPU_WORKER_H
 #define AT_GPU_WORKER_H
 
@@ -24,7 +28,8 @@ const char *at_worker_path(void);
 void at_worker_set_path(const char *path);
 
 /* Parent: pl as at_plan's tuning would give it, tuned in worker processes
- * (restarted after each failed variant, at most AT_WORKER_RESTARTS). */
+ * (a new one after each variant that faults or hangs, at most
+ * AT_WORKER_RESTARTS, each resuming the last). */
 enum { AT_WORKER_RESTARTS = 64 };
 int at_worker_tune(const at_plan_env *env, const at_problem *p,
                    const at_tune_opts *o, at_plan *pl, at_err *e);

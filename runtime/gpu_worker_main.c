@@ -24,7 +24,9 @@ static int definition(const wire_request *q, at_err *e)
                      "did not arrive");
     if (!rc) {
         text[q->spec_len] = src[q->source_len] = '\0';
-        rc = at_spec_family_load_mem(text, q->family, src, &f, e);
+        rc = at_spec_family_load_mem(text, q->family,
+                                     q->spec_dir[0] ? q->spec_dir : NULL,
+                                     src, &f, e);
     }
     if (!rc && at_family_hash(f) != q->family_hash)
         rc = at_fail(e, AUTOTUNE_EINVALID, "GPU worker: family %s is not "
@@ -51,8 +53,39 @@ typedef struct served {
     at_cubins *cubins;
 } served;
 
+/* Each point's outcome to the tuner as it is known: what a restarted
+ * worker resumes from. A failed send is the tuner's end: nothing to do. */
+static void send_eval(void *ctx, const at_eval *ev)
+{
+    (void)ctx;
+    wire_eval m;
+    memset(&m, 0, sizeof m);
+    m.magic = WIRE_EVAL;
+    m.ev = *ev;
+    at_wire_io(FD_SOCK, &m, sizeof m, 1);
+}
+
+/* The points earlier workers of this tune evaluated (q->n_prior of them
+ * follow the definition). */
+static int read_prior(const wire_request *q, at_eval **prior, at_err *e)
+{
+    *prior = NULL;
+    if (!q->n_prior)
+        return 0;
+    if (q->n_prior > (1u << 24))
+        return at_fail(e, AUTOTUNE_EINVALID, "GPU worker: %llu earlier "
+                       "outcomes", (unsigned long long)q->n_prior);
+    *prior = malloc(q->n_prior * sizeof **prior);
+    if (!*prior ||
+        at_wire_io(FD_SOCK, *prior, q->n_prior * sizeof **prior, 0))
+        return at_fail(e, AUTOTUNE_EIO, "GPU worker: the earlier outcomes "
+                       "did not arrive");
+    return 0;
+}
+
 /* Opens what the request names (into s) and tunes; *pl the answer. */
-static int serve(const wire_request *q, served *s, at_plan *pl, at_err *e)
+static int serve(const wire_request *q, const at_eval *prior, served *s,
+                 at_plan *pl, at_err *e)
 {
     at_problem p;
     FILE *record = NULL, *progress = NULL;
@@ -84,7 +117,9 @@ static int serve(const wire_request *q, served *s, at_plan *pl, at_err *e)
             .kernel_limit_s = q->kernel_limit_s, .warm_l2 = q->warm_l2,
             .verify_all = q->verify_all,
             .no_cubin_cache = q->no_cubin_cache, .record = record,
-            .record_path = q->record_path[0] ? q->record_path : NULL};
+            .record_path = q->record_path[0] ? q->record_path : NULL,
+            .prior = prior, .n_prior = prior ? q->n_prior : 0,
+            .on_eval = send_eval};
         rc = at_plan_tune_here(&env, &p, &o, pl, e);
     }
     if (record)
@@ -117,6 +152,7 @@ int at_worker_main(void)
     r.magic = WIRE_MAGIC;
     at_err e = {0};
     served s = {0};
+    at_eval *prior = NULL;
     if (q.size != sizeof q || strcmp(q.version, AUTOTUNE_VERSION) != 0) {
         r.rc = at_fail(&e, AUTOTUNE_EINVALID, "GPU worker is autotune %s, "
                        "the tuner %.15s: set AUTOTUNE_WORKER to the autotune "
@@ -125,9 +161,11 @@ int at_worker_main(void)
     } else if (q.spec_len >= (64u << 20) || q.source_len >= (64u << 20)) {
         r.rc = at_fail(&e, AUTOTUNE_EINVALID, "GPU worker: a definition of "
                        "more than 64 MiB");
-    } else if (!q.spec_len || !(r.rc = definition(&q, &e))) {
-        r.rc = serve(&q, &s, &r.plan, &e);
+    } else if ((!q.spec_len || !(r.rc = definition(&q, &e))) &&
+               !(r.rc = read_prior(&q, &prior, &e))) {
+        r.rc = serve(&q, prior, &s, &r.plan, &e);
     }
+    free(prior);
     snprintf(r.msg, sizeof r.msg, "%s", e.msg);
     void *cubin = r.plan.cubin;
     r.cubin_size = r.rc || !cubin ? 0 : r.plan.cubin_size;

@@ -9,6 +9,7 @@
 #include "plan.h"
 
 enum { WIRE_MAGIC = 0x61746777, /* "atgw" */
+       WIRE_EVAL = 0x61746765,  /* "atge": a point's outcome */
        FD_SOCK = 3, FD_RECORD = 4, FD_PROGRESS = 5 };
 
 /* What the worker is asked: everything at_plan_tune_here needs, as
@@ -23,12 +24,24 @@ typedef struct wire_request {
      * request (the spec's text, then its kernel's source), and the
      * family the worker makes of them must hash as the tuner's. */
     uint64_t spec_len, source_len, family_hash;
+    char spec_dir[1024]; /* where its other files are ("": none) */
     int32_t jobs, warm_l2, no_cubin_cache, verify_all;
     uint64_t seed, budget_evals;
     double budget_s, compile_limit_s, kernel_limit_s, budget_share;
     int32_t effort;
     char strategy[32], record_path[1024];
+    /* A resumed tune: this many at_eval follow the definition (the
+     * points earlier workers evaluated). */
+    uint64_t n_prior;
 } wire_request;
+
+/* Sent by the worker as each point's outcome is known, before the
+ * reply: what a restarted tune resumes from. */
+typedef struct wire_eval {
+    uint32_t magic; /* WIRE_EVAL */
+    uint32_t pad;
+    at_eval ev;
+} wire_eval;
 
 typedef struct wire_reply {
     uint32_t magic;

@@ -52,13 +52,16 @@ int at_measure_create(at_measure **out, const at_device *d, const at_problem *p,
     if (b->n_cases > AT_MAX_CASES)
         return at_fail(e, AUTOTUNE_EINVALID, "%s has %d check problems, "
                        "at most %d", f->name, f->n_checks, AT_MAX_CHECKS);
-    if ((rc = at_measure_alloc(&b->bad, 16 * (size_t)b->n_cases,
+    b->cubins = cache;
+    if ((rc = at_measure_alloc(&b->bad, 16 * AT_CHECK_SLOTS *
+                                            (size_t)b->n_cases,
                                "mismatch counters", e)) ||
         (rc = at_check_load(b, f->verify_kernel(p), cache, e)))
         return rc;
 
     if ((rc = at_case_init(&b->cases[0], p, "the problem", seed, 0, finite,
                            e)) ||
+        (f->init_source && (rc = at_case_init_kernel(b, &b->cases[0], e))) ||
         (f->ref_source && (rc = at_case_device_ref(b, &b->cases[0], e))))
         return rc;
     for (int k = 1; k < b->n_cases; ++k) {
@@ -67,6 +70,8 @@ int at_measure_create(at_measure **out, const at_device *d, const at_problem *p,
         if ((rc = f->check_problem(p, k - 1, &check, &label, e)) ||
             (rc = at_case_init(&b->cases[k], &check, label, seed,
                                (uint64_t)k, finite, e)) ||
+            (f->init_source &&
+             (rc = at_case_init_kernel(b, &b->cases[k], e))) ||
             (f->ref_source && (rc = at_case_device_ref(b, &b->cases[k], e))))
             return rc;
     }
@@ -153,27 +158,61 @@ int at_measure_past_l2(const at_measure *b) { return b->past_l2; }
  * the parameters passed are asked for: the driver has no count, and a
  * question past the last is an API error compute-sanitizer reports (a
  * kernel taking more than it is passed shows in its verification). */
-int at_measure_signature(const at_problem *p, const at_point *pt,
-                         CUfunction fn, const char *variant, at_err *e)
+int at_measure_params(CUfunction fn, const at_args *a, const char *variant,
+                      const char *who, at_err *e)
 {
-    at_args a;
     size_t off, size;
     if (!at_cu_param_info)
         return 0;
-    p->family->args(p, pt, 0, 0, 0, 0, &a);
-    for (int i = 0; i < a.n; ++i) {
+    for (int i = 0; i < a->n; ++i) {
         CUresult r = at_cu_param_info(fn, (size_t)i, &off, &size);
         if (r != CUDA_SUCCESS)
             return at_fail(e, AUTOTUNE_EINVALID, "[variant %s] the kernel "
                            "takes %d arguments, %s passes %d", variant, i,
-                           p->family->name, a.n);
-        if (size != a.bytes[i])
+                           who, a->n);
+        if (size != a->bytes[i])
             return at_fail(e, AUTOTUNE_EINVALID, "[variant %s] argument %d "
                            "of %s is %u bytes, the kernel's parameter %zu",
-                           variant, i + 1, p->family->name, a.bytes[i],
-                           size);
+                           variant, i + 1, who, a->bytes[i], size);
     }
     return 0;
+}
+
+int at_measure_signature(const at_problem *p, const at_point *pt,
+                         CUfunction fn, const char *variant, at_err *e)
+{
+    at_args a;
+    p->family->args(p, pt, 0, 0, 0, 0, &a);
+    return at_measure_params(fn, &a, variant, p->family->name, e);
+}
+
+/* What the compiled kernel allows, before anything runs: threads its
+ * registers leave room for, shared memory past the device's limit. Either
+ * is the variant's own (AUTOTUNE_ELAUNCH), not the GPU's. */
+static int launchable(const at_launch *g, CUfunction fn, const char *variant,
+                      at_err *e)
+{
+    int most = 0, regs = 0, shared = 0;
+    AT_CU_TRY(e, variant, cuFuncGetAttribute, &most,
+              CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
+    AT_CU_TRY(e, variant, cuFuncGetAttribute, &regs,
+              CU_FUNC_ATTRIBUTE_NUM_REGS, fn);
+    AT_CU_TRY(e, variant, cuFuncGetAttribute, &shared,
+              CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn);
+    long long threads = (long long)g->block[0] * g->block[1] * g->block[2];
+    if (threads > most)
+        return at_fail(e, AUTOTUNE_ELAUNCH, "[variant %s] cannot launch: "
+                       "%lld threads a block, the kernel allows %d (%d "
+                       "registers a thread)", variant ? variant : "?",
+                       threads, most, regs);
+    CUresult r = at_cu.cuFuncSetAttribute(
+        fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)g->smem);
+    if (r != CUDA_SUCCESS && at_cu_launch_refused(r))
+        return at_fail(e, AUTOTUNE_ELAUNCH, "[variant %s] cannot launch: "
+                       "%u bytes of dynamic shared memory beside %d static "
+                       "pass the device's limit (cuFuncSetAttribute: %d)",
+                       variant ? variant : "?", g->smem, shared, (int)r);
+    return at_cu_fail(e, r, "cuFuncSetAttribute", variant);
 }
 
 int at_measure_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
@@ -181,9 +220,8 @@ int at_measure_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
 {
     at_launch g;
     p->family->launch(p, pt, &g);
-    AT_CU_TRY(e, variant, cuFuncSetAttribute, fn,
-              CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)g.smem);
-    return at_measure_signature(p, pt, fn, variant, e);
+    int rc = launchable(&g, fn, variant, e);
+    return rc ? rc : at_measure_signature(p, pt, fn, variant, e);
 }
 
 size_t at_workspace_bytes(const at_problem *p, const at_point *pt)
@@ -201,9 +239,20 @@ int at_launch_variant(const at_problem *p, const at_point *pt, CUfunction fn,
         at_args a;
         const unsigned *grid = pass ? g.grid2 : g.grid;
         p->family->args(p, pt, in, out, ws, pass, &a);
-        AT_CU_TRY(e, variant, cuLaunchKernel, fn, grid[0], grid[1], grid[2],
-                  g.block[0], g.block[1], g.block[2], g.smem, stream, a.ptr,
-                  NULL);
+        CUresult r = at_cu.cuLaunchKernel(fn, grid[0], grid[1], grid[2],
+                                          g.block[0], g.block[1], g.block[2],
+                                          g.smem, stream, a.ptr, NULL);
+        if (r == CUDA_SUCCESS)
+            continue;
+        int rc = at_cu_fail(e, r, "cuLaunchKernel", variant);
+        /* Refused at launch (the driver knows before running it): the
+         * variant's, and the context goes on. */
+        if (at_cu_launch_refused(r)) {
+            rc = AUTOTUNE_ELAUNCH;
+            if (e)
+                e->code = rc;
+        }
+        return rc;
     }
     return 0;
 }
@@ -402,3 +451,13 @@ int at_measure_time_op(at_measure *b, at_measure_op op, void *ctx,
     return time_run(b, &r, samples, 0, 0, t, e);
 }
 
+
+int at_measure_problem_data(at_measure *b, void *in, void *ref, at_err *e)
+{
+    const at_case *c = &b->cases[0];
+    AT_CU_TRY(e, "the problem's data", cuMemcpyDtoH, in, c->in,
+              c->p.in_bytes);
+    AT_CU_TRY(e, "the problem's data", cuMemcpyDtoH, ref, c->ref + AT_GUARD,
+              c->p.out_bytes);
+    return 0;
+}

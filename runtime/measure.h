@@ -66,6 +66,14 @@ int at_measure_create(at_measure **b, const at_device *d, const at_problem *p,
                     uint64_t seed, unsigned flags, at_cubins *cache,
                     at_err *e);
 void at_measure_destroy(at_measure *b);
+/* The problem's packed input (p->in_bytes, as its runs read it: after
+ * the family's init kernel) and reference output (p->out_bytes) into
+ * host buffers. */
+int at_measure_problem_data(at_measure *b, void *in, void *ref, at_err *e);
+/* The outputs checked by rules of their own (a mismatch budget, a sum):
+ * what the last check on the problem used of each, and the most any
+ * check did; "" if the family has none. */
+void at_measure_check_note(const at_measure *b, char *buf, size_t n);
 /* Rotating buffer sets in use (1 for problems well past the L2 cache), and
  * whether a round of them is at least two L2 caches (0: the problem is so
  * small that even the rotation may be served from L2). */
@@ -80,6 +88,9 @@ int at_measure_prepare(const at_problem *p, const at_point *pt, CUfunction fn,
  * AUTOTUNE_EINVALID naming the first difference. */
 int at_measure_signature(const at_problem *p, const at_point *pt,
                          CUfunction fn, const char *variant, at_err *e);
+/* The same for arguments a of fn, passed by who. */
+int at_measure_params(CUfunction fn, const at_args *a, const char *variant,
+                      const char *who, at_err *e);
 /* What at_measure_verify checks: the problem itself, the family's check
  * problems (small odd shapes), or both. */
 enum { AT_CHECK_PROBLEM = 1, AT_CHECK_SHAPES = 2, AT_CHECK_ALL = 3 };

@@ -74,7 +74,8 @@ static void prep_part(prep *w, int part)
         for (size_t i = k * FILL_WORDS; i < end; ++i)
             in[i] = at_pcg_next(&g);
         if (w->p->family->input)
-            w->p->family->input(w->p, w->stream, in, k * FILL_WORDS, end);
+            w->p->family->input(w->p, w->seed, w->stream, in, k * FILL_WORDS,
+                                end);
         else if (w->finite)
             make_finite(in, k * FILL_WORDS, end, w->p->type->fp);
     }

@@ -41,7 +41,14 @@ int at_check_load(at_measure *b, const char *kname, at_cubins *cache,
         return at_cu_fail(e, r, "cuModuleLoadData", "check.cu");
     AT_CU_TRY(e, "check.cu", cuModuleGetFunction, &b->compare, b->check_mod,
               kname);
+    AT_CU_TRY(e, "check.cu", cuModuleGetFunction, &b->compare_elems,
+              b->check_mod, "at_compare_elems");
     return 0;
+}
+
+CUdeviceptr at_check_counters(const at_measure *b, int k, int s)
+{
+    return b->bad + 16 * ((size_t)k * AT_CHECK_SLOTS + (size_t)s);
 }
 
 /* Queues the check of one case: the runner into the poisoned output, then
@@ -52,7 +59,7 @@ static int queue_case(at_measure *b, int k, const at_runner *run, at_err *e)
     at_case *c = &b->cases[k];
     const at_problem *p = &c->p;
     size_t words = (at_whole_words(p->out_bytes) + 2 * AT_GUARD) / 4;
-    CUdeviceptr bad = b->bad + 16 * (size_t)k;
+    CUdeviceptr bad = at_check_counters(b, k, 0);
     /* A variant before may have left its workspace dirty (it was wrong). */
     int rc = at_measure_ws(b, run, p, e);
     if (rc)
@@ -66,6 +73,8 @@ static int queue_case(at_measure *b, int k, const at_runner *run, at_err *e)
         return rc;
     if (!at_family_verifies(p->family))
         return 0; /* verify: none: run, not compared */
+    if (p->family->check_segments)
+        return at_segs_queue(b, k, run, e);
     unsigned long long n = words;
     unsigned poison = AT_POISON;
     /* The tolerance's scale for this point (a contender: any order). */
@@ -81,14 +90,13 @@ static int queue_case(at_measure *b, int k, const at_runner *run, at_err *e)
     return 0;
 }
 
-/* Says where case k went wrong (bad: its counters). */
-static int report(at_measure *b, int k, const at_runner *run,
-                  const unsigned long long *bad, at_err *e)
+int at_check_report(at_measure *b, int k, const at_runner *run,
+                    const unsigned long long *bad, size_t start, at_err *e)
 {
     at_case *c = &b->cases[k];
     const at_problem *p = &c->p;
     size_t words = (at_whole_words(p->out_bytes) + 2 * AT_GUARD) / 4;
-    size_t byte = (size_t)~bad[1] * 4; /* check.cu keeps ~first */
+    size_t byte = ((size_t)~bad[1] + start) * 4; /* check.cu keeps ~first */
     unsigned got = 0, want = 0;
     const char *variant = run->name;
     /* The comparison poisoned the output again: run once more to read
@@ -126,8 +134,8 @@ int at_check_run(at_measure *b, const at_runner *run, int first, int end,
                  at_err *e)
 {
     if (end > first)
-        AT_CU_TRY(e, run->name, cuMemsetD32Async, b->bad + 16 * (size_t)first,
-                  0, 4 * (size_t)(end - first), b->stream);
+        AT_CU_TRY(e, run->name, cuMemsetD32Async, at_check_counters(b, first, 0),
+                  0, 4 * AT_CHECK_SLOTS * (size_t)(end - first), b->stream);
     for (int k = first; k < end; ++k) {
         int rc = queue_case(b, k, run, e);
         if (rc)
@@ -135,16 +143,23 @@ int at_check_run(at_measure *b, const at_runner *run, int first, int end,
     }
     if (end <= first)
         return 0;
-    unsigned long long bad[2 * AT_MAX_CASES];
+    unsigned long long bad[2 * AT_CHECK_SLOTS * AT_MAX_CASES];
     int rc = at_measure_wait(b, NULL, end - first, run->name, e);
     if (rc)
         return rc;
-    AT_CU_TRY(e, run->name, cuMemcpyDtoH, bad + 2 * first,
-              b->bad + 16 * (size_t)first,
-              sizeof bad[0] * 2 * (size_t)(end - first));
-    for (int k = first; k < end; ++k)
-        if (bad[2 * k])
-            return report(b, k, run, &bad[2 * k], e);
+    AT_CU_TRY(e, run->name, cuMemcpyDtoH, bad, at_check_counters(b, first, 0),
+              sizeof bad[0] * 2 * AT_CHECK_SLOTS * (size_t)(end - first));
+    for (int k = first; k < end; ++k) {
+        const unsigned long long *own =
+            &bad[2 * AT_CHECK_SLOTS * (size_t)(k - first)];
+        if (b->cases[k].p.family->check_segments &&
+            at_family_verifies(b->cases[k].p.family))
+            rc = at_segs_judge(b, k, run, own, e);
+        else if (own[0])
+            rc = at_check_report(b, k, run, own, 0, e);
+        if (rc)
+            return rc;
+    }
     return 0;
 }
 

@@ -11,6 +11,9 @@
 enum { AT_GUARD = 4096 };
 /* The problem and the family's check problems. */
 enum { AT_MAX_CASES = 1 + AT_MAX_CHECKS };
+/* Mismatch counters per case: the whole output, or a family's segments
+ * (family.h, at_check_seg) and the stretches between them. */
+enum { AT_CHECK_SLOTS = 2 * AT_MAX_SEGS + 1 };
 
 /* A problem with device buffers: input, output (inside its guards), and
  * the expected output with the same guards. */
@@ -30,8 +33,17 @@ struct at_measure {
     int past_l2; /* 1 if a round of sets is at least two L2 caches */
     CUdeviceptr *in_set, *out_set;
     CUmodule check_mod;
-    CUfunction compare;
-    CUdeviceptr bad; /* per case 2 x u64: mismatch count, ~first word */
+    CUfunction compare, compare_elems;
+    /* per case AT_CHECK_SLOTS x 2 x u64: mismatch count, ~first word */
+    CUdeviceptr bad;
+    at_cubins *cubins; /* the reference's and init kernel's compiles */
+    /* The segments' last check on the problem, and the most any check
+     * since the measurement was made used of each one's budget (a sum:
+     * its relative difference, in millionths). */
+    int n_segs;
+    at_check_seg segs[AT_MAX_SEGS];
+    uint64_t seg_last[AT_MAX_SEGS], seg_most[AT_MAX_SEGS];
+    double sum_last[AT_MAX_SEGS], sum_most[AT_MAX_SEGS];
     CUdeviceptr ws;  /* the variants' workspace, zeroed before each check */
     size_t ws_bytes;
     CUstream stream;
@@ -89,5 +101,26 @@ int at_check_load(at_measure *m, const char *kname, at_cubins *cache,
                   at_err *e);
 int at_check_run(at_measure *m, const at_runner *run, int first, int end,
                  at_err *e);
+/* Case k's counters (slot s). */
+CUdeviceptr at_check_counters(const at_measure *m, int k, int s);
+/* Says where case k went wrong: its counters' pair bad (count, ~first
+ * word relative to word `start` of the guarded output). */
+int at_check_report(at_measure *m, int k, const at_runner *run,
+                    const unsigned long long *bad, size_t start, at_err *e);
+
+/* measure_segs.c: a case whose family has segments (a mismatch budget,
+ * a sum): each stretch compared with counters of its own, queued; then
+ * judged after the wait (the sums on the host). */
+int at_segs_queue(at_measure *m, int k, const at_runner *run, at_err *e);
+int at_segs_judge(at_measure *m, int k, const at_runner *run,
+                  const unsigned long long *bad, at_err *e);
+
+/* measure_ref.c: a program's cubin for the device (the reference's, the
+ * init kernel's), from the compiled-variant cache if it has it. */
+int at_measure_compile(at_measure *m, const at_problem *p, const char *src,
+                       const char *label, void **cubin, size_t *size,
+                       at_err *e);
+/* The family's init kernel run on case c's input, waited for. */
+int at_case_init_kernel(at_measure *m, at_case *c, at_err *e);
 
 #endif

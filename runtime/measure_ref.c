@@ -99,6 +99,58 @@ static int bounds(at_case *c, at_err *e)
     return rc;
 }
 
+int at_measure_compile(at_measure *b, const at_problem *p, const char *src,
+                       const char *label, void **cubin, size_t *size,
+                       at_err *e)
+{
+    at_compile_opts co = {.sm = b->d->sm};
+    char opts[128 + AT_EXTRA_OPTIONS], kernel[AT_KERNEL_NAME];
+    at_compile_family_extra(p->family, co.extra, sizeof co.extra);
+    at_compile_options_text(&co, opts, sizeof opts);
+    at_cubin_key key = {co.sm, b->d->nvrtc, opts};
+    at_err w = {0};
+    int rc = b->cubins ? at_cubins_get(b->cubins, &key, src, cubin, size,
+                                       kernel, &w)
+                       : 0;
+    if (rc < 0)
+        return at_fail(e, rc, "%s", w.msg);
+    if (rc == 1)
+        return 0;
+    /* A restarted GPU worker finds it in the cache: no NVRTC run. */
+    if ((rc = at_compile(src, label, &co, cubin, size, e)))
+        return rc;
+    const char *srcs[] = {src}, *kernels[] = {label};
+    if (b->cubins &&
+        (rc = at_cubins_put(b->cubins, &key, 1, srcs, kernels, *cubin, *size,
+                            e))) {
+        free(*cubin);
+        *cubin = NULL;
+    }
+    return rc;
+}
+
+/* The program of src loaded, its kernel `kernel` in *fn. */
+static int load(at_measure *b, const at_problem *p, const char *src,
+                const char *kernel, const char *label, CUmodule *mod,
+                CUfunction *fn, at_err *e)
+{
+    void *cubin = NULL;
+    size_t size = 0;
+    *mod = NULL;
+    int rc = at_measure_compile(b, p, src, label, &cubin, &size, e);
+    if (rc)
+        return rc;
+    CUresult r = at_cu.cuModuleLoadData(mod, cubin);
+    if (r != CUDA_SUCCESS) {
+        free(cubin);
+        *mod = NULL;
+        return at_cu_fail(e, r, "cuModuleLoadData", label);
+    }
+    rc = at_module_function(*mod, cubin, size, kernel, fn, label, e);
+    free(cubin);
+    return rc;
+}
+
 int at_case_device_ref(at_measure *b, at_case *c, at_err *e)
 {
     const at_problem *p = &c->p;
@@ -108,29 +160,50 @@ int at_case_device_ref(at_measure *b, at_case *c, at_err *e)
     char *src = p->family->ref_source(p, &l, &pt, kernel, sizeof kernel, e);
     if (!src)
         return e && e->code ? e->code : AUTOTUNE_ENOMEM;
-    at_compile_opts co = {.sm = b->d->sm};
-    snprintf(co.extra, sizeof co.extra, "%s",
-             p->family->nvrtc_options ? p->family->nvrtc_options : "");
-    void *cubin = NULL;
-    size_t size = 0;
-    int rc = at_compile(src, "the reference", &co, &cubin, &size, e);
-    free(src);
-    if (rc)
-        return rc;
-    CUmodule mod = NULL;
+    CUmodule mod;
     CUfunction fn;
-    CUresult r = at_cu.cuModuleLoadData(&mod, cubin);
-    if (r != CUDA_SUCCESS) {
-        free(cubin);
-        return at_cu_fail(e, r, "cuModuleLoadData", "the reference");
-    }
-    rc = at_module_function(mod, cubin, size, kernel, &fn, "the reference",
-                            e);
-    free(cubin);
+    int rc = load(b, p, src, kernel, "the reference", &mod, &fn, e);
+    free(src);
     if (!rc)
         rc = run_reference(b, c, fn, &pt, e);
-    at_cu.cuModuleUnload(mod);
+    if (mod)
+        at_cu.cuModuleUnload(mod);
     if (!rc && c->bound)
         rc = bounds(c, e);
+    return rc;
+}
+
+int at_case_init_kernel(at_measure *b, at_case *c, at_err *e)
+{
+    const at_problem *p = &c->p;
+    const at_family *f = p->family;
+    const char *what = "the init kernel";
+    at_limits l = at_device_limits(b->d);
+    at_point pt;
+    char kernel[128];
+    char *src = f->init_source(p, &l, &pt, kernel, sizeof kernel, e);
+    if (!src)
+        return e && e->code ? e->code : AUTOTUNE_ENOMEM;
+    CUmodule mod;
+    CUfunction fn;
+    int rc = load(b, p, src, kernel, what, &mod, &fn, e);
+    free(src);
+    at_launch g;
+    at_args a;
+    if (!rc) {
+        f->init_launch(p, &pt, &g);
+        f->init_args(p, c->in, &a);
+        rc = at_measure_params(fn, &a, what, "init_kernel.arguments", e);
+    }
+    if (!rc) {
+        CUresult r = at_cu.cuLaunchKernel(fn, g.grid[0], g.grid[1],
+                                          g.grid[2], g.block[0], g.block[1],
+                                          g.block[2], 0, b->stream, a.ptr,
+                                          NULL);
+        rc = r != CUDA_SUCCESS ? at_cu_fail(e, r, "cuLaunchKernel", what)
+                               : at_measure_wait(b, NULL, 1, what, e);
+    }
+    if (mod)
+        at_cu.cuModuleUnload(mod);
     return rc;
 }

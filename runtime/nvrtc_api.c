@@ -1,9 +1,12 @@
 #include "nvrtc_api.h"
 
+#include <dlfcn.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/dl.h"
 
@@ -12,6 +15,7 @@ at_nvrtc_api at_nvrtc;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static at_err load_err;
 static char version[32] = "unknown";
+static char include_dir[PATH_MAX];
 
 static void *try_open(char *tried, size_t n)
 {
@@ -33,6 +37,40 @@ static void *try_open(char *tried, size_t n)
     return at_dl_open_first(candidates,
                             sizeof candidates / sizeof candidates[0], tried,
                             n);
+}
+
+/* The include folder of the toolkit the loaded NVRTC belongs to (its
+ * library's folder's parent's include/, links resolved), else
+ * $CUDA_HOME/include, else /usr/local/cuda/include: where cuda_runtime.h
+ * is. */
+static void find_include(void)
+{
+    Dl_info info;
+    char lib[PATH_MAX], probe[PATH_MAX + 32];
+    const char *cuda_home = getenv("CUDA_HOME");
+    if (dladdr((void *)at_nvrtc.nvrtcVersion, &info) && info.dli_fname &&
+        realpath(info.dli_fname, lib)) {
+        for (int up = 0; up < 2; ++up) {
+            char *slash = strrchr(lib, '/');
+            if (slash)
+                *slash = '\0';
+        }
+        snprintf(probe, sizeof probe, "%s/include/cuda_runtime.h", lib);
+        if (access(probe, R_OK) == 0) {
+            snprintf(include_dir, sizeof include_dir, "%s/include", lib);
+            return;
+        }
+    }
+    snprintf(probe, sizeof probe, "%s/include/cuda_runtime.h",
+             cuda_home && *cuda_home ? cuda_home : "/usr/local/cuda");
+    if (access(probe, R_OK) == 0)
+        snprintf(include_dir, sizeof include_dir, "%s/include",
+                 cuda_home && *cuda_home ? cuda_home : "/usr/local/cuda");
+}
+
+const char *at_nvrtc_include_dir(void)
+{
+    return include_dir[0] ? include_dir : NULL;
 }
 
 #define AT_STR2_(x) #x
@@ -67,6 +105,7 @@ static void load(void)
         return;
     }
     snprintf(version, sizeof version, "%d.%d", major, minor);
+    find_include();
 }
 
 int at_nvrtc_load(at_err *e)

@@ -24,5 +24,9 @@ int at_nvrtc_load(at_err *e); /* once; thread-safe */
 extern at_nvrtc_api at_nvrtc;
 /* "13.0" */
 const char *at_nvrtc_version_str(void);
+/* The CUDA toolkit's include folder beside the loaded NVRTC (the one
+ * with cuda_runtime.h and cccl/), or NULL if none was found; after a
+ * successful at_nvrtc_load. */
+const char *at_nvrtc_include_dir(void);
 
 #endif

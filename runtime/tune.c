@@ -15,8 +15,7 @@ void at_tune_compile_opts(const at_tune_opts *o, const at_family *f, int sm,
                           at_compile_opts *co, char *text, size_t n)
 {
     co->sm = sm;
-    snprintf(co->extra, sizeof co->extra, "%s",
-             f->nvrtc_options ? f->nvrtc_options : "");
+    at_compile_family_extra(f, co->extra, sizeof co->extra);
     co->limit_s = o->compile_limit_s > 0 ? o->compile_limit_s
                                          : AT_COMPILE_LIMIT_S;
     at_compile_options_text(co, text, n);
@@ -114,8 +113,9 @@ static int setup(run *r, at_space_view *v, unsigned char **coord, at_err *e)
     int rc;
     if (!(*coord = space_view(p->family, r->pts, out->points, v)))
         return at_fail(e, AUTOTUNE_ENOMEM, "space view");
-    if (r->o->record && (rc = at_record_header(r->o->record,
-                                               r->o->record_path, e)))
+    /* A resumed tune's record goes on after its first worker's rows. */
+    if (r->o->record && !r->o->n_prior &&
+        (rc = at_record_header(r->o->record, r->o->record_path, e)))
         return rc;
     double t0 = at_now_s();
     if ((rc = at_pool_create(&r->pool, r->o->jobs, e)))
@@ -172,6 +172,25 @@ int at_tune_measure(run *r, at_err *e)
     return 0;
 }
 
+/* What the tune is about to do, on the progress stream. */
+static void say_start(const run *r, const char *prob)
+{
+    const at_tuned *out = r->out;
+    FILE *f = r->o->progress;
+    fprintf(f, "tuning %s on %s (sm_%d): %zu of %zu points pass the "
+            "constraints; strategy %s, seed %llu; NVRTC %s\n", prob,
+            r->d->name, r->d->sm, out->points, out->space_total,
+            out->strategy, (unsigned long long)out->seed, r->co_text);
+    if (out->left_out)
+        fprintf(f, "left out %zu variant%s that failed on this GPU before "
+                "(--retune tries them again)\n", out->left_out,
+                out->left_out > 1 ? "s" : "");
+    if (r->o->n_prior)
+        fprintf(f, "resuming: %zu point%s evaluated before the fault are "
+                "taken as they were, none evaluated again\n",
+                r->o->n_prior, r->o->n_prior > 1 ? "s" : "");
+}
+
 int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
             at_tuned *out, at_err *e)
 {
@@ -197,6 +216,8 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
     if (!rc)
         out->left_out = at_tune_leave_out(&r, pts, &out->points);
     r.pts = pts;
+    if (!rc)
+        rc = at_tune_prior_index(&r, out->points, e);
     out->space_total = at_space_size(p->family);
     /* A share of the space as the budget (AUTOTUNE_MEASURE), at least 1. */
     at_tune_opts shared = *o;
@@ -206,18 +227,11 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
         r.o = &shared;
     }
     if (!rc && o->progress)
-        fprintf(o->progress,
-                "tuning %s on %s (sm_%d): %zu of %zu points pass the "
-                "constraints; strategy %s, seed %llu; NVRTC %s\n",
-                prob, d->name, d->sm, out->points, out->space_total,
-                out->strategy, (unsigned long long)out->seed, r.co_text);
-    if (!rc && o->progress && out->left_out)
-        fprintf(o->progress, "left out %zu variant%s that failed on this "
-                "GPU before (--retune tries them again)\n", out->left_out,
-                out->left_out > 1 ? "s" : "");
+        say_start(&r, prob);
     if (!rc)
         rc = at_device_push(d, e);
     if (rc) {
+        free(r.prior_of);
         free(pts);
         return rc;
     }
@@ -236,6 +250,8 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
     double t1 = at_now_s();
     if (!rc)
         rc = at_tune_retime(&r, e);
+    if (!rc) /* the winner's check was the last */
+        at_measure_check_note(r.b, out->check_note, sizeof out->check_note);
     out->retime_s = at_now_s() - t1;
     /* After a fault too: the next worker compiles none of them again. */
     if ((!rc || rc == AUTOTUNE_EFAULT) && o->cubins) {
@@ -265,6 +281,7 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
     if (gpu_ok)
         at_measure_destroy(r.b);
     at_device_pop();
+    free(r.prior_of);
     free(pts);
     if (rc)
         at_err_prefix(e, "tuning %s: ", prob);

@@ -14,6 +14,23 @@
 #include "cubins.h"
 #include "device.h"
 
+/* One point's outcome in a walk, as the tuner tells it (on_eval) and as
+ * a resumed tune takes it back (prior): a GPU worker that faults or hangs
+ * ends, and the next one goes on from where it stopped (gpu_worker.h). */
+enum at_eval_status { AT_EVAL_OK, AT_EVAL_WRONG, AT_EVAL_COMPILE_FAILED,
+                      AT_EVAL_LAUNCH_FAILED, AT_EVAL_FAULTED };
+typedef struct at_eval {
+    uint64_t idx;    /* in the tune's list of points */
+    at_point pt;     /* that point, checked against the list */
+    int32_t status;  /* enum at_eval_status */
+    int32_t verified;
+    at_timing t;     /* AT_EVAL_OK's */
+    char why[320];   /* a failure's message */
+} at_eval;
+
+/* The record's word for a status ("ok", "wrong", ...). */
+const char *at_eval_status_name(int status);
+
 typedef struct at_tune_opts {
     int jobs;             /* compile worker processes; <= 0: processors */
     uint64_t seed;        /* random input and search; 0: fresh (printed) */
@@ -40,12 +57,20 @@ typedef struct at_tune_opts {
     const at_failed *skip; /* variants that failed here before: left out */
     size_t n_skip;
     const char *record_path;
+    /* A resumed tune: points an earlier worker evaluated (each taken as
+     * it was, never evaluated again; its record rows are written), which
+     * are kept in the space though the failed list has them. */
+    const at_eval *prior;
+    size_t n_prior;
+    /* Told each point's outcome as it is known (NULL: nobody). */
+    void (*on_eval)(void *ctx, const at_eval *ev);
+    void *on_eval_ctx;
 } at_tune_opts;
 
 #define AT_COMPILE_LIMIT_S 60.0
 #define AT_KERNEL_LIMIT_COPIES 1000.0
 
-enum { AT_LEADERS = 5 };
+enum { AT_LEADERS = 5, AT_FAILURES_KEPT = 8 };
 /* Points of a tune's profile: its fastest evaluated points, kept with the
  * cache entry so AUTOTUNE_ESTIMATE can weigh points across several tuned
  * problems (runtime/near_pick.c). 128 came out as good as the whole
@@ -69,6 +94,10 @@ typedef struct at_tuned {
     size_t left_out;        /* points left out: they failed here before */
     size_t evaluated;       /* points the strategy had evaluated */
     size_t compiled, compile_failed, wrong, timed;
+    size_t launch_failed;   /* refused by the driver: too many threads for
+                             * their registers, too much shared memory */
+    size_t faulted_before;  /* faulted or hung in an earlier worker */
+    size_t resumed;         /* of evaluated: taken from earlier workers */
     size_t cached;          /* of compiled: from the compiled-variant cache */
     size_t same_code;       /* cubins identical to an evaluated one */
     size_t raced;           /* stopped after the quick samples */
@@ -93,6 +122,12 @@ typedef struct at_tuned {
         double ms; /* median of the round medians */
     } leaders[AT_LEADERS];   /* fastest first */
     char first_failure[1024]; /* the first failed variant's message */
+    /* The first failures, each its message (the variant named in it). */
+    int n_failures;
+    char failures[AT_FAILURES_KEPT][320];
+    /* The outputs with a rule of their own (a mismatch budget, a sum):
+     * what the winner used of it, and the most any variant did. */
+    char check_note[512];
     /* The profile: the walk's fastest points as timed there (unsorted;
      * at_profile_text sorts). */
     int n_profile;

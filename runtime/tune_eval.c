@@ -30,12 +30,39 @@ void at_lead_offer(run *r, cand *c)
     r->lead[pos] = *c;
 }
 
+const char *at_eval_status_name(int status)
+{
+    static const char *const names[] = {"ok", "wrong", "compile_failed",
+                                        "launch_failed", "faulted"};
+    return status >= 0 && status < 5 ? names[status] : "?";
+}
+
+int at_eval_status_of(const char *name)
+{
+    for (int s = 0; s < 5; ++s)
+        if (strcmp(name, at_eval_status_name(s)) == 0)
+            return s;
+    return AT_EVAL_WRONG;
+}
+
+/* A failure kept for the report (the first few) and the first message;
+ * said on the progress stream unless quiet. */
+void at_tune_failure(run *r, const char *msg, int quiet)
+{
+    at_tuned *o = r->out;
+    snprintf(r->last_why, sizeof r->last_why, "%s", msg);
+    if (!o->first_failure[0])
+        snprintf(o->first_failure, sizeof o->first_failure, "%s", msg);
+    if (o->n_failures < AT_FAILURES_KEPT)
+        snprintf(o->failures[o->n_failures++], sizeof o->failures[0], "%s",
+                 msg);
+    if (!quiet)
+        at_tune_say(r, "failed: %s\n", msg);
+}
+
 static void note_failure(run *r, const char *msg)
 {
-    if (!r->out->first_failure[0])
-        snprintf(r->out->first_failure, sizeof r->out->first_failure, "%s",
-                 msg);
-    at_tune_say(r, "failed: %s\n", msg);
+    at_tune_failure(r, msg, 0);
 }
 
 /* The evaluated kernel identical to this one (kernel of cubin) with this
@@ -141,10 +168,10 @@ static int keep_if_leading(run *r, prog *g, int k, cand *c,
     return at_measure_prepare(r->p, &c->pt, c->fn, c->name, e);
 }
 
-/* A CUDA error while the variant ran (a fault, a trap, a launch the
- * driver refused) or a hang: the context cannot be trusted again, so the
- * tune ends with AUTOTUNE_EFAULT naming the variant; the planner
- * remembers it and the GPU worker starts afresh without it. */
+/* A CUDA error while the variant ran (a fault, a trap) or a hang: the
+ * context cannot be trusted again, so the tune ends with AUTOTUNE_EFAULT
+ * naming the variant; the planner remembers it and the next GPU worker
+ * goes on from here without it (gpu_worker.h). */
 static int faulted(run *r, const cand *c, int rc, at_err *e)
 {
     if (rc != AUTOTUNE_ECUDA && rc != AUTOTUNE_EFAULT)
@@ -154,6 +181,46 @@ static int faulted(run *r, const cand *c, int rc, at_err *e)
     return AUTOTUNE_EFAULT;
 }
 
+/* A launch the driver refused (AUTOTUNE_ELAUNCH): the variant's own; the
+ * search goes on in this context once it answers (else it is a fault). */
+static int refused(run *r, cand *c, const char **status, int rc, at_err *e)
+{
+    if (rc != AUTOTUNE_ELAUNCH)
+        return faulted(r, c, rc, e);
+    CUresult ok = at_cu.cuCtxSynchronize();
+    if (ok != CUDA_SUCCESS) {
+        at_cu_fail(e, ok, "cuCtxSynchronize (after a refused launch)",
+                   c->name);
+        return faulted(r, c, AUTOTUNE_ECUDA, e);
+    }
+    r->out->launch_failed++;
+    *status = at_eval_status_name(AT_EVAL_LAUNCH_FAILED);
+    note_failure(r, e->msg);
+    at_err_clear(e);
+    c->fn = NULL;
+    return 0;
+}
+
+/* g's module loaded (once for its points); 0 if g did not compile or
+ * load: c failed to compile, said. */
+static int module_of(run *r, prog *g, const cand *c, const char **status)
+{
+    at_err why = {0};
+    CUresult cr = CUDA_SUCCESS;
+    if (!g->cj.rc && !g->mod)
+        cr = at_cu.cuModuleLoadData(&g->mod, g->cj.cubin);
+    if (!g->cj.rc && cr == CUDA_SUCCESS)
+        return 1;
+    if (!g->cj.rc) {
+        g->mod = NULL;
+        at_cu_fail(&why, cr, "cuModuleLoadData", c->name);
+    }
+    r->out->compile_failed++;
+    *status = "compile_failed";
+    note_failure(r, g->cj.rc ? g->cj.err.msg : why.msg);
+    return 0;
+}
+
 /* Loads, verifies and times point k of program g. 0: evaluated (c->fn NULL
  * and *status set if it failed); < 0: fatal (AUTOTUNE_EFAULT: the variant
  * faulted or hung, r->out->faulted names it). */
@@ -161,7 +228,6 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
                     at_err *e)
 {
     at_tuned *o = r->out;
-    at_err why = {0};
     int rc;
     memset(c, 0, sizeof *c);
     c->idx = g->idx[k];
@@ -169,23 +235,8 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
     r->p->family->point_name(r->p->family, &c->pt, c->name, sizeof c->name);
     snprintf(c->kernel, sizeof c->kernel, "%s", g->kernel[k]);
     *status = "ok";
-    if (g->cj.rc) {
-        o->compile_failed++;
-        *status = "compile_failed";
-        note_failure(r, g->cj.err.msg);
+    if (!module_of(r, g, c, status))
         return 0;
-    }
-    CUresult cr = CUDA_SUCCESS;
-    if (!g->mod)
-        cr = at_cu.cuModuleLoadData(&g->mod, g->cj.cubin);
-    if (cr != CUDA_SUCCESS) {
-        g->mod = NULL;
-        at_cu_fail(&why, cr, "cuModuleLoadData", c->name);
-        o->compile_failed++;
-        *status = "compile_failed";
-        note_failure(r, why.msg);
-        return 0;
-    }
     o->compiled++;
     o->cached += g->cached != 0;
     /* The kernel's symbol in the cubin: a user's kernel of C++ linkage
@@ -203,8 +254,8 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
         o->same_code++;
         c->t = same->t;
         c->verified = same->verified;
-        if (!same->ok)
-            *status = "wrong";
+        if (same->status != AT_EVAL_OK)
+            *status = at_eval_status_name(same->status);
         return 0;
     }
     if ((rc = at_module_function(g->mod, g->cj.cubin, g->cj.size, c->kernel,
@@ -226,11 +277,13 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
         if (!(same->text = malloc(same->size ? same->size : 1)))
             return at_fail(e, AUTOTUNE_ENOMEM, "evaluated code");
         memcpy(same->text, text, same->size);
+        same->status = rc == AUTOTUNE_ELAUNCH ? AT_EVAL_LAUNCH_FAILED
+                                              : AT_EVAL_WRONG;
     }
     if (rc == AUTOTUNE_EWRONG)
         return wrong(r, c, status, e);
     if (rc)
-        return faulted(r, c, rc, e);
+        return refused(r, c, status, rc, e);
     c->verified = (what & AT_CHECK_PROBLEM) != 0 &&
                   at_family_verifies(r->p->family);
     /* Racing against the last leader: a variant clearly slower cannot
@@ -242,16 +295,65 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
     rc = at_measure_time(r->b, &c->pt, c->fn, c->name, FIRST_SAMPLES, cutoff,
                          1, &c->t, e);
     o->time_s += at_now_s() - t0;
-    if (rc)
-        return faulted(r, c, rc, e);
+    if (rc) {
+        rc = refused(r, c, status, rc, e);
+        if (!rc && same)
+            same->status = AT_EVAL_LAUNCH_FAILED;
+        return rc;
+    }
     o->timed++;
     o->raced += c->t.samples < FIRST_SAMPLES;
     if ((rc = keep_if_leading(r, g, k, c, status, e)))
-        return faulted(r, c, rc, e);
+        return refused(r, c, status, rc, e);
     if (same) {
-        same->ok = strcmp(*status, "ok") == 0;
+        same->status = at_eval_status_of(*status);
         same->verified = c->verified;
         same->t = c->t;
     }
     return 0;
+}
+
+void at_tune_tell(run *r, const cand *c, const char *status, const char *why)
+{
+    if (!r->o->on_eval)
+        return;
+    at_eval ev;
+    memset(&ev, 0, sizeof ev);
+    ev.idx = c->idx;
+    ev.pt = r->pts[c->idx];
+    ev.status = at_eval_status_of(status);
+    ev.verified = c->verified;
+    ev.t = c->t;
+    snprintf(ev.why, sizeof ev.why, "%s", why ? why : "");
+    r->o->on_eval(r->o->on_eval_ctx, &ev);
+}
+
+void at_tune_resume(run *r, const at_eval *ev, size_t idx, cand *c,
+                    const char **status)
+{
+    at_tuned *o = r->out;
+    memset(c, 0, sizeof *c);
+    c->idx = idx;
+    c->pt = r->pts[idx];
+    r->p->family->point_name(r->p->family, &c->pt, c->name, sizeof c->name);
+    c->t = ev->t;
+    c->verified = ev->verified;
+    *status = at_eval_status_name(ev->status);
+    o->resumed++;
+    switch (ev->status) {
+    case AT_EVAL_OK: {
+        char params[256];
+        at_point_params(r->p->family, &c->pt, params, sizeof params);
+        at_profile_offer(o, params, c->t.median_ms);
+        o->timed++;
+        o->compiled++;
+        c->resumed = 1; /* may lead: loaded at the end if it does */
+        return;
+    }
+    case AT_EVAL_WRONG: o->wrong++; o->compiled++; break;
+    case AT_EVAL_COMPILE_FAILED: o->compile_failed++; break;
+    case AT_EVAL_LAUNCH_FAILED: o->launch_failed++; o->compiled++; break;
+    default: o->faulted_before++; o->compiled++; break;
+    }
+    at_tune_failure(r, ev->why, 1);
 }

@@ -26,6 +26,7 @@ typedef struct cand {
     at_timing t;
     double final_ms;
     int verified; /* checked on the problem itself, not only the shapes */
+    int resumed;  /* evaluated by an earlier worker: no module yet */
 } cand;
 
 /* A kernel already evaluated, with its launch: identical code launched
@@ -36,7 +37,7 @@ typedef struct code {
     at_launch g;
     unsigned char *text;
     size_t size;
-    int ok;       /* passed its checks */
+    int status;   /* enum at_eval_status: AT_EVAL_OK passed its checks */
     int verified; /* on the problem itself too */
     at_timing t;
 } code;
@@ -61,10 +62,13 @@ typedef struct prog {
     CUmodule mod;
 } prog;
 
-/* A point in flight: its program and its place there. */
+/* A point in flight: its program and its place there, or its outcome in
+ * an earlier worker (then no program). */
 typedef struct slot {
     prog *g;
     int i;
+    const at_eval *prior;
+    size_t idx; /* the prior one's point */
 } slot;
 
 /* A planted variant (AUTOTUNE_PLANT, for the GPU suite): its point and
@@ -112,6 +116,8 @@ typedef struct run {
     size_t n_codes_cap;
     alone alone[MAX_ALONE];
     int n_alone;
+    const at_eval **prior_of; /* per point: its earlier outcome, or NULL */
+    char last_why[320];       /* the last failure's message */
 } run;
 
 void at_cand_free(cand *c);
@@ -130,8 +136,11 @@ int at_tune_measure(run *r, at_err *e);
 int at_tune_plants(run *r, const at_point *pts, size_t n, at_err *e);
 /* The prelude that plants a fault in pt's kernel, or NULL. */
 const char *at_tune_prelude(const run *r, const at_point *pt);
-/* Removes the points named in r->o->skip from pts; how many went. */
+/* Removes the points named in r->o->skip from pts, but those of
+ * r->o->prior (a resumed tune keeps its space); how many went. */
 size_t at_tune_leave_out(run *r, at_point *pts, size_t *n);
+/* r->prior_of from r->o->prior over r->pts (n points). */
+int at_tune_prior_index(run *r, size_t n, at_err *e);
 
 /* tune_prog.c */
 /* unload 0: the context is lost or busy with a hung kernel (a module
@@ -142,6 +151,15 @@ int at_prog_submit(run *r, prog *g, at_err *e);
 int at_prog_done(run *r, prog *g, at_err *e);
 
 /* tune_eval.c */
+/* enum at_eval_status of a record's word (not known: AT_EVAL_WRONG). */
+int at_eval_status_of(const char *name);
+/* A failure for the report (quiet: not said again). */
+void at_tune_failure(run *r, const char *msg, int quiet);
+/* A point an earlier worker evaluated, taken as it was into c. */
+void at_tune_resume(run *r, const at_eval *ev, size_t idx, cand *c,
+                    const char **status);
+/* Tells o->on_eval (if any) c's outcome. */
+void at_tune_tell(run *r, const cand *c, const char *status, const char *why);
 void at_lead_offer(run *r, cand *c);
 int at_tune_record(run *r, const cand *c, const char *status, at_err *e);
 int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,

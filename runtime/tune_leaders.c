@@ -39,6 +39,76 @@ static int winner_cubin(run *r, cand *c, at_err *e)
     return 0;
 }
 
+/* A leader an earlier worker evaluated: its kernel loaded (the walk's
+ * program from the compiled-variant cache, else the point compiled
+ * alone) and checked on the problem where it was not. 1: dropped (it
+ * could not be loaded, or was wrong there). */
+static int load_resumed(run *r, cand *c, at_err *e)
+{
+    char *src = at_expand(r->p, &c->pt, AT_KERNEL_SYMBOL,
+                          at_tune_prelude(r, &c->pt), e);
+    if (!src)
+        return AUTOTUNE_ENOMEM;
+    int64_t blob;
+    at_err w = {0};
+    int hit = r->o->cubins ? at_cubins_find(r->o->cubins, &r->ckey, src,
+                                            &blob, c->kernel, &w)
+                           : 0;
+    free(src);
+    if (hit == 1)
+        hit = at_cubins_blob(r->o->cubins, blob, &c->cubin, &c->size, &w);
+    int rc = 0;
+    if (hit != 1) {
+        snprintf(c->kernel, sizeof c->kernel, "%s", AT_KERNEL_SYMBOL);
+        rc = at_alone_cubin(r, c, &c->cubin, &c->size, e);
+    }
+    if (!rc)
+        rc = at_cu_fail(e, at_cu.cuModuleLoadData(&c->mod, c->cubin),
+                        "cuModuleLoadData", c->name);
+    if (!rc)
+        rc = at_module_function(c->mod, c->cubin, c->size, c->kernel, &c->fn,
+                                c->name, e);
+    if (!rc)
+        rc = at_measure_prepare(r->p, &c->pt, c->fn, c->name, e);
+    if (!rc && !c->verified && at_family_verifies(r->p->family)) {
+        rc = at_measure_verify(r->b, &c->pt, c->fn, c->name,
+                               AT_CHECK_PROBLEM, e);
+        c->verified = !rc;
+    }
+    if (rc == AUTOTUNE_EWRONG || rc == AUTOTUNE_ECOMPILE ||
+        rc == AUTOTUNE_ELAUNCH) {
+        at_tune_failure(r, e->msg, 0);
+        at_err_clear(e);
+        return 1;
+    }
+    return rc;
+}
+
+/* The leaders from earlier workers loaded; those that cannot be are
+ * dropped. */
+static int load_leaders(run *r, at_err *e)
+{
+    for (int i = 0; i < r->n_lead;) {
+        cand *c = &r->lead[i];
+        int rc = c->fn ? 0 : load_resumed(r, c, e);
+        if (rc < 0)
+            return rc;
+        if (rc == 0) {
+            c->resumed = 0;
+            ++i;
+            continue;
+        }
+        at_cand_free(c);
+        memmove(c, c + 1, (size_t)(r->n_lead - i - 1) * sizeof *c);
+        --r->n_lead;
+    }
+    if (r->n_lead == 0)
+        return at_fail(e, AUTOTUNE_ENO_VARIANT, "no leading variant could "
+                       "be loaded again after the GPU worker's restart; "
+                       "first failure: %s", r->out->first_failure);
+    return 0;
+}
+
 /* Contender 0 is the copy, 1.. the leaders. */
 static int time_contender(void *ctx, int i, int samples, at_timing *t,
                           at_err *e)
@@ -61,7 +131,9 @@ static int time_contender(void *ctx, int i, int samples, at_timing *t,
 int at_tune_retime(run *r, at_err *e)
 {
     at_round_result res[1 + AT_LEADERS];
-    int rc = at_rounds(1 + r->n_lead, time_contender, r, res, e);
+    int rc = load_leaders(r, e);
+    if (!rc)
+        rc = at_rounds(1 + r->n_lead, time_contender, r, res, e);
     if (rc)
         return rc;
     for (int i = 0; i < r->n_lead; ++i)

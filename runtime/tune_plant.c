@@ -1,4 +1,5 @@
-/* Points left out of a tune, and points planted with a fault.
+/* Points left out of a tune, points an earlier worker evaluated, and
+ * points planted with a fault.
  *
  * A variant that faulted, trapped or hung on this GPU before is in the
  * cache's failed list (runtime/cache_failed.c) and is left out before the
@@ -72,6 +73,15 @@ const char *at_tune_prelude(const run *r, const at_point *pt)
     return NULL;
 }
 
+/* Whether an earlier worker of this tune evaluated pt. */
+static int in_prior(const run *r, const at_point *pt)
+{
+    for (size_t k = 0; k < r->o->n_prior; ++k)
+        if (memcmp(&r->o->prior[k].pt, pt, sizeof *pt) == 0)
+            return 1;
+    return 0;
+}
+
 size_t at_tune_leave_out(run *r, at_point *pts, size_t *n)
 {
     size_t kept = 0;
@@ -81,10 +91,34 @@ size_t at_tune_leave_out(run *r, at_point *pts, size_t *n)
         int failed = 0;
         for (size_t k = 0; k < r->o->n_skip && !failed; ++k)
             failed = strcmp(r->o->skip[k].point, name) == 0;
-        if (!failed)
+        /* A resumed tune keeps the space its first worker had: the
+         * variant that faulted there is in the failed list now, and its
+         * outcome in the prior ones. */
+        if (!failed || in_prior(r, &pts[i]))
             pts[kept++] = pts[i];
     }
     size_t gone = *n - kept;
     *n = kept;
     return gone;
+}
+
+int at_tune_prior_index(run *r, size_t n, at_err *e)
+{
+    if (!r->o->n_prior)
+        return 0;
+    r->prior_of = calloc(n ? n : 1, sizeof *r->prior_of);
+    if (!r->prior_of)
+        return at_fail(e, AUTOTUNE_ENOMEM, "earlier outcomes");
+    for (size_t k = 0; k < r->o->n_prior; ++k) {
+        const at_eval *ev = &r->o->prior[k];
+        size_t i = ev->idx;
+        /* The same space gives the same list; otherwise found by value. */
+        if (i >= n || memcmp(&r->pts[i], &ev->pt, sizeof ev->pt) != 0)
+            for (i = 0; i < n; ++i)
+                if (memcmp(&r->pts[i], &ev->pt, sizeof ev->pt) == 0)
+                    break;
+        if (i < n && !r->prior_of[i])
+            r->prior_of[i] = ev;
+    }
+    return 0;
 }

@@ -79,3 +79,54 @@ extern "C" __global__ void at_compare_f64(unsigned long long *got,
     at_compare_tol<double, unsigned long long>(got, want, n / 2, bad, poison,
                                                bound, scale);
 }
+
+/* A stretch of the output with a mismatch budget (a spec's output, docs/
+ * SPEC.md): counts differing elements of elem_words words each, not
+ * words. fp: 0, every word bit for bit; 4 or 8, each f32 or f64 lane by
+ * the rule of at_compare_tol (bound: its units, laid out as got). bad[1]
+ * keeps ~(the first differing element's first word), relative to got. */
+extern "C" __global__ void at_compare_elems(unsigned *got,
+                                            const unsigned *want,
+                                            unsigned long long n_elems,
+                                            unsigned elem_words,
+                                            unsigned long long *bad,
+                                            unsigned poison,
+                                            const void *bound, double scale,
+                                            int fp)
+{
+    for (unsigned long long e = blockIdx.x * (unsigned long long)blockDim.x +
+                                threadIdx.x;
+         e < n_elems; e += (unsigned long long)gridDim.x * blockDim.x) {
+        unsigned long long i0 = e * elem_words;
+        int ok = 1;
+        for (unsigned w = 0; w < elem_words; w += fp == 8 ? 2 : 1) {
+            unsigned long long i = i0 + w;
+            if (fp == 4) {
+                float g = __uint_as_float(got[i]), x = __uint_as_float(want[i]);
+                float u = ((const float *)bound)[i];
+                double d = (double)g - (double)x;
+                ok &= got[i] == want[i] ||
+                      (!(u < 0) && ((g != g && x != x) ||
+                                    (d < 0 ? -d : d) <= scale * (double)u));
+            } else if (fp == 8) {
+                unsigned long long gb = got[i] | (unsigned long long)got[i + 1] << 32;
+                unsigned long long wb = want[i] | (unsigned long long)want[i + 1] << 32;
+                double g = __longlong_as_double((long long)gb);
+                double x = __longlong_as_double((long long)wb);
+                double u = ((const double *)bound)[i / 2];
+                double d = g - x;
+                ok &= gb == wb ||
+                      (!(u < 0) && ((g != g && x != x) ||
+                                    (d < 0 ? -d : d) <= scale * u));
+            } else {
+                ok &= got[i] == want[i];
+            }
+        }
+        if (!ok) {
+            atomicAdd(&bad[0], 1ULL);
+            atomicMax(&bad[1], ~i0);
+        }
+        for (unsigned w = 0; w < elem_words; ++w)
+            got[i0 + w] = poison;
+    }
+}

@@ -87,7 +87,7 @@ static CUdeviceptr upload_input(const at_problem *p)
     at_pcg_seed(&g, 77, 1);
     for (size_t i = 0; i < words; ++i)
         w[i] = at_pcg_next(&g);
-    p->family->input(p, 0, w, 0, words);
+    p->family->input(p, 1, 0, w, 0, words);
     CUdeviceptr d = 0;
     at_err e = {0};
     if (at_cu_fail(&e, at_cu.cuMemAlloc(&d, words * 4), "alloc", "input") ||

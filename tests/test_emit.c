@@ -461,9 +461,9 @@ static void multi_refusals(void **state)
     assert_non_null(strstr(e.msg, "one family and type"));
     const at_family *f;
     assert_int_equal(at_spec_family_load_mem(spec_yaml, "twopts.yaml",
-                                             spec_cu, &f, &e), 0);
+                                             NULL, spec_cu, &f, &e), 0);
     for (int i = 0; i < 2; ++i) {
-        assert_int_equal(at_problem_begin(&en[i].p, f->name, "f32", &e), 0);
+        assert_int_equal(at_problem_begin(&en[i].p, f->name, "none", &e), 0);
         assert_int_equal(at_problem_set(&en[i].p, "size_x",
                                         i ? "1000" : "1024", &e), 0);
         assert_int_equal(at_problem_finish(&en[i].p, &e), 0);

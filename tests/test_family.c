@@ -171,7 +171,10 @@ static void default_point_emission_builds(void **state)
     assert_non_null(mkdtemp(dir));
     for (int i = 0; at_family_at(i); ++i) {
         const at_family *f = at_family_at(i);
-        at_problem p = default_problem(f, at_type_find("f32"));
+        /* f32, or the family's one type (a spec's: none) */
+        at_problem p = default_problem(
+            f, f->types && !strchr(f->types, ' ') ? at_type_find(f->types)
+                                                  : at_type_find("f32"));
         at_point pt;
         f->default_point(&p, 90, &pt);
         at_provenance pv = {.sm = 90, .why = "conformance test"};

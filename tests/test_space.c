@@ -52,6 +52,37 @@ static void types_table(void **state)
     assert_null(at_type_find(NULL));
 }
 
+/* Argument types: the element types first, then the rest; each found by
+ * both its names, its lanes dividing it, its list complete. */
+static void arg_types_table(void **state)
+{
+    (void)state;
+    char list[1024] = "";
+    size_t used = 0;
+    int i = 0;
+    for (; at_arg_type_at(i); ++i) {
+        const at_type *t = at_arg_type_at(i);
+        used += (size_t)snprintf(list + used, sizeof list - used,
+                                 "%s%s (%s)", i ? ", " : "", t->name,
+                                 t->ctype);
+        assert_ptr_equal(at_arg_type_find(t->name), t);
+        assert_ptr_equal(at_arg_type_find(t->ctype), t);
+        if (at_type_at(i))
+            assert_ptr_equal(at_type_at(i), t);
+        else
+            assert_null(at_type_find(t->name)); /* no transpose type */
+        assert_true(t->lane > 0 && t->bytes % t->lane == 0);
+        assert_true(t->fp == 0 || t->fp == t->lane);
+    }
+    assert_true(i > 20);
+    assert_string_equal(list, at_arg_type_list());
+    assert_string_equal(at_arg_type_find("float2")->name, "f32x2");
+    assert_string_equal(at_arg_type_find("half2")->name, "f16x2");
+    assert_string_equal(at_arg_type_find("cuFloatComplex")->name, "c64");
+    assert_null(at_arg_type_find("float3"));
+    assert_null(at_arg_type_find(NULL));
+}
+
 static void sizes_and_invariants(void **state)
 {
     (void)state;
@@ -704,6 +735,7 @@ int main(void)
     F = at_family_find("transpose");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(types_table),
+        cmocka_unit_test(arg_types_table),
         cmocka_unit_test(sizes_and_invariants),
         cmocka_unit_test(rejections_say_why),
         cmocka_unit_test(parse_errors),

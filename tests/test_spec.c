@@ -126,7 +126,7 @@ static void examples_compile(void **state)
             if (x && i && i + 1 < sp.n)
                 continue;
             const int *pt = sp.points + i * (size_t)s.n_params;
-            char *src = at_spec_variant_source(&s, pt, &e), name[256];
+            char *src = at_spec_variant_source(&s, pt, s.size, &e), name[256];
             void *cubin = NULL;
             size_t bytes;
             assert_non_null(src);
@@ -167,8 +167,9 @@ static char *spec(const char *params, const char *extra, const char *args,
 }
 
 /* The text fails to load with a message holding want (and the file). */
-/* kernel.options reach NVRTC through the family (options.cu builds only
- * with them), and a bad option is refused when the family is made. */
+/* kernel.options: a -D is a #define of the variant's source, the rest
+ * reach NVRTC through the family (options.cu builds only with both), and
+ * a bad option is refused when the family is made. */
 static void options_reach_nvrtc(void **state)
 {
     (void)state;
@@ -178,13 +179,13 @@ static void options_reach_nvrtc(void **state)
     if (at_spec_load_file(AT_DATA "/specs/options.yaml", &s, &e) ||
         at_spec_family_make(&s, &f, &e))
         fail_msg("%s", e.msg);
-    assert_string_equal(f->nvrtc_options,
-                        "-DAT_OPTION_GIVEN=2 --use_fast_math");
-    at_problem p = {.family = f, .type = at_type_find("f32")};
+    assert_string_equal(f->nvrtc_options, "--use_fast_math");
+    at_problem p = {.family = f, .type = at_type_none()};
     p.v[0] = 1000;
     at_point pt = {{128}};
     char *src = at_expand(&p, &pt, "at_kernel", NULL, &e);
     assert_non_null(src);
+    assert_non_null(strstr(src, "#define AT_OPTION_GIVEN 2\n"));
     at_compile_opts co = {.sm = 90, .limit_s = 60};
     void *cubin = NULL;
     size_t bytes = 0;
@@ -251,7 +252,7 @@ static void cxx_kernels_found(void **state)
     if (at_spec_family_load(AT_DATA "/specs/cxx.yaml", &f, &e))
         fail_msg("%s", e.msg);
     at_problem p;
-    if (at_problem_begin(&p, "saxpy", "f32", &e) ||
+    if (at_problem_begin(&p, "saxpy", "none", &e) ||
         at_problem_finish(&p, &e))
         fail_msg("%s", e.msg);
     at_point pt = {{128, 264}};
@@ -308,7 +309,8 @@ static void described_in_c(void **state)
         .bytes = "3 * size_x * 4", .flops = "size_x"};
     char *text = at_spec_text_of(&d, &e);
     assert_non_null(text);
-    if (at_spec_family_load_mem(text, "(desc)", d.source, &mem, &e))
+    if (at_spec_family_load_mem(text, "(desc)", NULL, d.source, &mem,
+                                &e))
         fail_msg("%s\n%s", e.msg, text);
     assert_ptr_equal(mem, file); /* the family registered first */
     free(text);
@@ -316,8 +318,8 @@ static void described_in_c(void **state)
     d.kernel = "x\", \"bad\": 1, \"y\nz";
     text = at_spec_text_of(&d, &e);
     assert_non_null(text);
-    assert_int_equal(at_spec_family_load_mem(text, "(desc)", d.source, &mem,
-                                             &e), AUTOTUNE_EINVALID);
+    assert_int_equal(at_spec_family_load_mem(text, "(desc)", NULL, d.source,
+                                             &mem, &e), AUTOTUNE_EINVALID);
     assert_non_null(strstr(e.msg, "kernel.name"));
     free(text);
 }
@@ -344,12 +346,12 @@ static void packed_layout(void **state)
         "verify: {reference_kernel: two_ref}\n";
     const at_family *f;
     at_err e = {0};
-    if (at_spec_family_load_mem(spec, "two.yaml",
+    if (at_spec_family_load_mem(spec, "two.yaml", NULL,
                                 "void two() {}\nvoid two_ref() {}\n", &f,
                                 &e))
         fail_msg("%s", e.msg);
     at_problem p;
-    if (at_problem_begin(&p, "two", "f32", &e))
+    if (at_problem_begin(&p, "two", "none", &e))
         fail_msg("%s", e.msg);
     assert_int_equal(at_problem_finish(&p, &e), 0);
     /* Inputs: y's first contents, x, k; outputs: y, gap, z, gap. */
@@ -375,7 +377,7 @@ static void packed_layout(void **state)
     static uint32_t w[(4096 + 4096 + 256) / 4];
     for (size_t i = 0; i < sizeof w / 4; ++i)
         w[i] = (uint32_t)(i * 2654435761u);
-    f->input(&p, 0, w, 0, sizeof w / 4);
+    f->input(&p, 1, 0, w, 0, sizeof w / 4);
     float *y = (float *)w, *x = (float *)(w + 1024), *k = (float *)(w + 2048);
     for (int i = 0; i < 1000; ++i) {
         assert_true(y[i] == (float)i);
@@ -392,9 +394,10 @@ static void packed_layout(void **state)
     assert_true(bound[1024] == 0 && bound[1024 + 64] == -1 &&
                 bound[1024 + 64 + 9] == -1 && bound[1024 + 64 + 10] == 0);
     char where[96];
-    f->where(&p, 1024 + 64 + 3, where, sizeof where);
+    /* An element of type none is a byte. */
+    f->where(&p, 4 * (1024 + 64 + 3), where, sizeof where);
     assert_string_equal(where, "z[3]");
-    f->where(&p, 1024 + 2, where, sizeof where);
+    f->where(&p, 4 * (1024 + 2), where, sizeof where);
     assert_non_null(strstr(where, "between buffers"));
 }
 
@@ -422,7 +425,7 @@ static void bad_specs_name_the_place(void **state)
     bad("autotune_spec: 1\nkernel: {name: k}\n", "kernel.source: expected "
         "a scalar");
     bad("autotune_spec: 1\nkernel: {name: k, source: nope.cu}\n",
-        "cannot read");
+        "cannot open");
     bad("autotune_spec: 1\nkernel: {name: 'k-1', source: k.cu}\n",
         "not a C identifier");
     /* Sections replaced (params, extra sections, arguments, verify;

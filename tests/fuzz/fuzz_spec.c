@@ -2,8 +2,9 @@
  * loads has its space enumerated (small spaces only), then becomes a
  * family (gen/spec_family.h, not registered): its default problem made,
  * its first points named, checked against the constraint, launched,
- * given arguments, copies and the input's first contents, its launcher
- * written; then freed. */
+ * given arguments, copies and the input's first contents, its init
+ * kernel's arguments and launch, its checks' segments, its launcher and
+ * its harness's manifest written; then freed. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,8 @@ static void exercise(const at_family *f)
         return;
     }
     char buf[4096];
+    at_args a0;
+    at_launch g0;
     for (size_t i = 0; i < n && i < 4; ++i) {
         at_launch g;
         at_args a;
@@ -46,13 +49,24 @@ static void exercise(const at_family *f)
     f->usage(&p, "fuzz", buf, sizeof buf);
     if (p.in_bytes <= (1u << 16)) {
         uint32_t *w = calloc(p.in_bytes / 4 + 1, 4);
-        if (w)
-            f->input(&p, 0, w, 0, p.in_bytes / 4);
+        if (w) {
+            f->input(&p, 1, 0, w, 0, p.in_bytes / 4);
+            if (f->init_args)
+                f->init_args(&p, 1 << 20, &a0);
+        }
         free(w);
     }
+    at_check_seg segs[AT_MAX_SEGS];
+    if (f->check_segments)
+        f->check_segments(&p, segs, AT_MAX_SEGS);
+    if (f->init_launch)
+        f->init_launch(&p, &pts[0], &g0);
+    if (f->ref_launch)
+        f->ref_launch(&p, &pts[0], &g0);
     FILE *sink = fopen("/dev/null", "w");
     if (sink) {
         f->emit_launcher(sink, &p, &pts[0], "fuzz");
+        at_spec_manifest(&p, "fuzz", sink, &e);
         fclose(sink);
     }
     free(pts);

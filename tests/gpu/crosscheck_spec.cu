@@ -7,15 +7,15 @@
 #include "crosscheck_protocol.h"
 
 #if XC_KIND == 1
-extern "C" cudaError_t autotune_vector_add_f32(float *, const float *,
+extern "C" cudaError_t autotune_vector_add(float *, const float *,
                                                const float *, long long,
                                                cudaStream_t);
 #elif XC_KIND == 2
-extern "C" cudaError_t autotune_convolution_f32(float *, const float *,
+extern "C" cudaError_t autotune_convolution(float *, const float *,
                                                 const float *, long long,
                                                 long long, cudaStream_t);
 #else
-extern "C" cudaError_t autotune_stencil_f32(float *, const float *,
+extern "C" cudaError_t autotune_stencil(float *, const float *,
                                             long long, long long,
                                             cudaStream_t);
 #endif
@@ -65,11 +65,11 @@ int main(int argc, char **argv)
             return;
         }
 #if XC_KIND == 1
-        OK(autotune_vector_add_f32(out[i], in[i], in[i] + x, x, s));
+        OK(autotune_vector_add(out[i], in[i], in[i] + x, x, s));
 #elif XC_KIND == 2
-        OK(autotune_convolution_f32(out[i], in[i], filter, x, y, s));
+        OK(autotune_convolution(out[i], in[i], filter, x, y, s));
 #else
-        OK(autotune_stencil_f32(out[i], in[i], x, y, s));
+        OK(autotune_stencil(out[i], in[i], x, y, s));
 #endif
     };
     double med[2];

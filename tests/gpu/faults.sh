@@ -46,7 +46,7 @@ p_rc=$?
 t1=$(date +%s.%N)
 p_best=$(sed -n 's/^  best: //p' "$T/p.out")
 p_ms=$(sed -n 's/^  median \([0-9.]*\) ms.*/\1/p' "$T/p.out")
-restarts=$(grep -c "GPU worker restarted" "$T/p.err")
+restarts=$(grep -c "a new GPU worker goes on" "$T/p.err")
 ok_if "planted fault, trap and hang: the tune finishes (exit $p_rc, $restarts restarts)" \
     test "$ref_rc" = 0 -a "$p_rc" = 0 -a "$restarts" = 3
 ok_if "the right reasons: illegal address, launch failure, hung" \
@@ -65,7 +65,7 @@ AUTOTUNE_CACHE=$T/p.db AUTOTUNE_PLANT=fault@300,trap@900,spin@1500 \
 p2_rc=$?
 AUTOTUNE_CACHE=$T/p.db $BIN transpose $PROB -o /dev/null >/dev/null 2>&1
 ok_if "--retune tries them again (and they fail again: exit $p2_rc)" \
-    sh -c "test $p2_rc = 0 && grep -c 'GPU worker restarted' '$T/p2.err' | grep -qx 3"
+    sh -c "test $p2_rc = 0 && grep -c 'a new GPU worker goes on' '$T/p2.err' | grep -qx 3"
 
 # 4. A point that returns at once on the problem's grid: right on the
 # check shapes, fast and wrong on the problem. Checked there when its time
@@ -133,4 +133,4 @@ gone() { for i in 1 2 3 4 5 6 7 8 9 10; do
 ok_if "no GPU worker left behind" gone
 
 echo "# planted run $(python3 -c "print(f'{$t1-$t0:.1f}')") s:"
-grep -E "CUDA_ERROR|hung|restarted|left out|tuned in|^  best" "$T/p.err" "$T/p.out" "$T/p2.err" | sed 's/^/#   /'
+grep -E "CUDA_ERROR|hung|restart|goes on|left out|tuned in|^  best" "$T/p.err" "$T/p.out" "$T/p2.err" | sed 's/^/#   /'

@@ -17,5 +17,6 @@ export AUTOTUNE_WORKER=${AUTOTUNE_WORKER:-$PWD/build/autotune}
 # takes about 16 minutes, sanitize.sh 6 of them; a lease's call has 10).
 [ $# -gt 0 ] || set -- build/tests/gpu_variants build/tests/gpu_reduce build/tests/gpu_api build/tests/gpu_runtime \
     tests/gpu/examples.sh tests/gpu/json.sh tests/gpu/bench_smoke.sh \
-    tests/gpu/faults.sh tests/gpu/specs.sh tests/gpu/multi_size.sh tests/gpu/sanitize.sh
+    tests/gpu/faults.sh tests/gpu/restart.sh tests/gpu/specs.sh \
+    tests/gpu/kt_examples.sh tests/gpu/multi_size.sh tests/gpu/sanitize.sh
 exec prove -v "$@"

@@ -1,6 +1,10 @@
-// A kernel that builds only with its spec's NVRTC options (options.yaml):
-// tests/test_spec.c checks kernel.options reach the compiler.
+// A kernel that builds only with its spec's options (options.yaml):
+// tests/test_spec.c checks that a -D becomes a #define of the variant's
+// source and that the other options reach NVRTC.
 #ifndef AT_OPTION_GIVEN
+#error "kernel.options' -D did not reach the source"
+#endif
+#if !__USE_FAST_MATH__
 #error "kernel.options did not reach NVRTC"
 #endif
 extern "C" __global__ void scale(float *y, const float *x, int n)
