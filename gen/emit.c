@@ -298,8 +298,13 @@ static void header(FILE *f, const at_problem *p, const at_point *pt,
     p->family->paths_text(p->family->paths(p, pt), text, sizeof text);
     at_emit_line(f, "paths:", text);
     at_emit_provenance(f, p, pv);
-    snprintf(text, sizeof text, "nvcc -arch=sm_%d -c this.cu; %s", pv->sm,
-             usage);
+    /* The family's own compile options (a spec's kernel.options but its
+     * -D, which are #defines above): the tuned kernel needs them. */
+    const char *own = p->family->nvrtc_options;
+    if (own)
+        at_emit_line(f, "options:", own);
+    snprintf(text, sizeof text, "nvcc -arch=sm_%d %s%s-c this.cu; %s",
+             pv->sm, own ? own : "", own ? " " : "", usage);
     fprintf(f, " *\n");
     at_emit_line(f, "Build:", text);
     fprintf(f, " */\n#include <cuda_runtime.h>\n");

@@ -219,7 +219,9 @@ static void header(FILE *f, const multi *m, const char *command)
         k += (size_t)snprintf(text + k, sizeof text - k, " -gencode "
                               "arch=compute_%d,code=sm_%d", m->archs[a],
                               m->archs[a]);
-    snprintf(text + k, sizeof text - k, " -c this.cu");
+    snprintf(text + k, sizeof text - k, "%s%s -c this.cu",
+             fam->nvrtc_options ? " " : "",
+             fam->nvrtc_options ? fam->nvrtc_options : "");
     fprintf(f, " *\n");
     at_emit_line(f, "Build:", text);
     int top = m->archs[m->n_archs - 1];

@@ -131,6 +131,10 @@ static int load_check(at_yaml *y, at_spec *s, yaml_node_t *m, at_spec_arg *a)
                             "atol or rtol, and no mismatches");
     if (!mm)
         return 0;
+    if (a->type->bytes < 4)
+        return at_yaml_fail(y, mm, "mismatches", "a budget counts elements "
+                            "of 4 bytes or more (%s is %d)", a->type->name,
+                            a->type->bytes);
     if ((rc = at_spec_expr(y, s, mm, "mismatches", &a->max_mismatches)))
         return rc;
     if (at_spec_reads(a->max_mismatches, 0, s->n_params) ||

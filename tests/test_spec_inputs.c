@@ -262,6 +262,9 @@ static void new_key_errors(void **state)
          "dir: out,\n     compare: sum", "compare: sum needs dir: inout"},
         {"count: 8, init: {integers: [-3, 3]}",
          "count: 8, mismatches: 1", "are for outputs"},
+        {"name: o, type: float2, count: size_x, dir: out, mismatches: 2",
+         "name: o, type: u8, count: size_x, dir: out, mismatches: 2",
+         "elements of 4 bytes or more"},
         {"params: {block_size_x: 64}", "params: {tile: 64}",
          "not a parameter"},
         {"  params: {block_size_x: 64}\n", "",
@@ -344,6 +347,44 @@ static void inputs_made(void **state)
     assert_true(memcmp(a, b, 4096) != 0);
     free(a);
     free(b);
+    at_spec_family_free(f);
+}
+
+/* The emitted file says the options and builds with them: -D as
+ * #defines, the rest on the Build line; both launchers; the argument
+ * types' headers. */
+static void options_in_emitted_file(void **state)
+{
+    (void)state;
+    const at_family *f = load_base(base);
+    at_problem p;
+    at_point pt = {{64, 4}};
+    at_err e = {0};
+    assert_int_equal(begin(&p, f, &e), 0);
+    assert_int_equal(at_problem_finish(&p, &e), 0);
+    char cu[128];
+    snprintf(cu, sizeof cu, "%s/opts.cu", dir);
+    at_provenance pv = {.sm = 90, .why = "test"};
+    assert_int_equal(at_emit(cu, &p, &pt, "autotune_k", &pv, &e), 0);
+    FILE *in = fopen(cu, "r");
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, in);
+    fclose(in);
+    text[n] = '\0';
+    static const char *const want[] = {
+        " * options:  --use_fast_math\n",
+        "nvcc -arch=sm_90 --use_fast_math -c this.cu",
+        "#define SCALE 3\n", "#include <cuComplex.h>\n",
+        "extern \"C\" cudaError_t autotune_k(float2 *o, const float2 *p, "
+        "const int4 *q, cuFloatComplex *z, const cuFloatComplex *c_host, "
+        "long long size_x, long long rows, double alpha, cudaStream_t "
+        "at_stream)",
+        "extern \"C\" cudaError_t autotune_k_argv(void *const *at_args, "
+        "cudaStream_t at_stream)",
+        "return cudaErrorInvalidValue; /* n does not fit int */"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; ++i)
+        if (!strstr(text, want[i]))
+            fail_msg("no '%s' in:\n%s", want[i], text);
     at_spec_family_free(f);
 }
 
@@ -497,6 +538,7 @@ int main(void)
         cmocka_unit_test(links_stay_inside),
         cmocka_unit_test(inputs_made),
         cmocka_unit_test(manifest_says_it_all),
+        cmocka_unit_test(options_in_emitted_file),
         cmocka_unit_test(kt_examples_compile),
         cmocka_unit_test(kt_emitted_build),
     };

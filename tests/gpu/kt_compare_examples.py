@@ -117,8 +117,11 @@ def reduction(np, kt):
 
 
 def spmv(np, kt):
+    # spmv.py's int(numpy.int32(nrows) * ncols * 0.001) overflows in
+    # numpy 2 (an int32 times a Python int stays int32: nnz came out 0 on
+    # the H100 with numpy 2.5.2); the product it means, in Python ints.
     nrows, ncols = np.int32(128 * 1024), 64 * 1024
-    nnz = int(nrows * ncols * 0.001)
+    nnz = int(int(nrows) * ncols * 0.001)
     rows = np.asarray([0] + sorted(np.random.rand(nrows - 1) * nnz) + [nnz]).astype(np.int32)
     cols = (np.random.rand(nnz) * ncols).astype(np.int32)
     vals = np.random.randn(nnz).astype(np.float32)
@@ -194,8 +197,10 @@ def retime(kt, setup, name, ours, theirs):
         return
     tp = OrderedDict((k, sorted({ours[k], theirs[k]})) for k in setup["tune_params"])
     both = [ours, theirs]
+    keep = lambda p: any(all(p[k] == b[k] for k in b) for b in both)
+    # Kernel Tuner takes a lambda first in a list of restrictions.
     s = dict(setup, tune_params=tp, iterations=32, quiet=True, lang="cupy",
-             restrictions=lambda p: any(all(p[k] == b[k] for k in b) for b in both))
+             restrictions=[keep] + list(setup.get("restrictions", [])))
     s.pop("answer", None)
     s.pop("verify", None)
     res, _ = kt.tune_kernel(**s)

@@ -4,7 +4,7 @@
 #ifndef AT_OPTION_GIVEN
 #error "kernel.options' -D did not reach the source"
 #endif
-#if !__USE_FAST_MATH__
+#if defined(__CUDACC_RTC__) && !__USE_FAST_MATH__ /* NVRTC's macro */
 #error "kernel.options did not reach NVRTC"
 #endif
 extern "C" __global__ void scale(float *y, const float *x, int n)
