@@ -50,7 +50,7 @@ GEN_SRC_ := gen/types.c gen/problem.c gen/distance.c gen/space.c gen/family.c \
             gen/transpose.c gen/transpose_problem.c gen/transpose_check.c \
             gen/transpose_emit.c gen/transpose_strip.c gen/reduce.c \
             gen/reduce_problem.c gen/reduce_check.c gen/reduce_emit.c \
-            gen/spec_yaml.c gen/spec.c gen/spec_launch.c gen/spec_args.c \
+            gen/spec_yaml.c gen/spec_yaml_bounds.c gen/spec.c gen/spec_launch.c gen/spec_args.c \
             gen/spec_verify.c gen/spec_files.c gen/spec_source.c \
             gen/spec_space.c gen/spec_family.c gen/spec_problem.c \
             gen/spec_check.c gen/spec_layout.c gen/spec_input.c \
@@ -80,7 +80,7 @@ RUNTIME_SRC := runtime/cuda_api.c runtime/nvrtc_api.c runtime/device.c \
                runtime/api_background.c
 # The command line, its subcommands and the benchmark with its contenders:
 # in the autotune binary, not in libautotune.a.
-CLI_SRC := cli/main.c cli/options.c cli/option_values.c cli/errors.c cli/cmd_tune.c \
+CLI_SRC := cli/main.c cli/options.c cli/option_values.c cli/paths.c cli/flags.c cli/help.c cli/tune_lists.c cli/errors.c cli/cmd_tune.c \
            cli/cmd_space.c \
            cli/cmd_replay.c cli/cmd_bench.c cli/report.c cli/json.c \
            cli/bench.c cli/compare.c cli/bench_families.c \
@@ -102,7 +102,7 @@ CLI_REL := $(patsubst %.c,$(B)/rel/%.o,$(CLI_SRC) $(CLI_GEN))
 CLI_SAN := $(patsubst %.c,$(B)/san/%.o,$(CLI_SRC) $(CLI_GEN))
 
 CPU_TESTS := test_pcg test_expr test_spec test_spec_inputs test_space test_family test_reduce test_search test_compile \
-             test_reliability test_hostile \
+             test_reliability test_hostile test_hostile_input test_help \
              test_cache test_cubins test_emit test_cli test_json \
              test_nodevice test_wisdom test_effort test_host_pool
 GPU_TESTS := gpu_variants gpu_api gpu_reduce gpu_runtime
@@ -146,7 +146,7 @@ $(B)/tests/lib/libcmocka.so.0:
 	@mkdir -p $(@D)
 	cp -L /usr/lib/x86_64-linux-gnu/libcmocka.so.0 $@
 
-$(B)/tests/%: tests/%.c tests/tap.h tests/cli_run.h tests/gpu_programs.h $(B)/libautotune-san.a \
+$(B)/tests/%: tests/%.c tests/tap.h tests/cli_run.h tests/cli_shell.h tests/gpu_programs.h $(B)/libautotune-san.a \
               $(B)/tests/lib/libcmocka.so.0
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CPPFLAGS) $(SAN) $(SANLINK) -pthread \

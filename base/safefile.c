@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,9 @@
 int at_safefile_open(at_safefile *s, const char *path, at_err *e)
 {
     memset(s, 0, sizeof *s);
+    if (!path[0])
+        return at_fail(e, AUTOTUNE_EIO, "%s", "an empty path: nothing "
+                       "written");
     if (strlen(path) >= sizeof s->path)
         return at_fail(e, AUTOTUNE_EIO, "path too long (%zu bytes, at most "
                        "%zu): %.64s...", strlen(path), sizeof s->path - 1,
@@ -108,4 +113,45 @@ void at_safefile_keep(at_safefile *s)
     if (s->f && s->f != stdout)
         fclose(s->f);
     s->f = NULL;
+}
+
+void at_safefile_discard(at_safefile *s)
+{
+    at_safefile_keep(s);
+    if (s->tmp[0])
+        unlink(s->tmp);
+    s->tmp[0] = '\0';
+}
+
+/* path with its folder resolved (the file itself need not exist). */
+static int canonical(const char *path, char *out, size_t n)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1
+                 : (int)(slash - path), path);
+    if (!realpath(dir, real))
+        return -1;
+    int k = snprintf(out, n, "%s/%s", real, base);
+    return k < 0 || (size_t)k >= n ? -1 : 0;
+}
+
+int at_path_same(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (!a || !b || !a[0] || !b[0] || !strcmp(a, "-") || !strcmp(b, "-"))
+        return 0;
+    int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+    if (ea && eb)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (ea != eb)
+        return 0; /* one exists, the other not: different files */
+    char ca[PATH_MAX + 256], cb[PATH_MAX + 256];
+    if (canonical(a, ca, sizeof ca) || canonical(b, cb, sizeof cb))
+        return strcmp(a, b) == 0;
+    return strcmp(ca, cb) == 0;
 }

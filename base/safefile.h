@@ -31,5 +31,11 @@ int at_safefile_commit(at_safefile *s, at_err *e);
 /* Closes and keeps the temporary file (what was written so far, for the
  * user to see after a failure); its name is s->tmp. */
 void at_safefile_keep(at_safefile *s);
+/* Closes and removes the temporary file: the target untouched, nothing
+ * left behind (for output that is of no use cut short). */
+void at_safefile_discard(at_safefile *s);
+/* 1 if a and b name one file: the same inode where both exist, the same
+ * resolved path where neither does ("-" and "" name none). */
+int at_path_same(const char *a, const char *b);
 
 #endif

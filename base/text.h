@@ -9,7 +9,7 @@
 
 /* Copies in to out (n bytes, always terminated), each control character
  * (below 0x20, 0x7f, and the C1 controls as UTF-8, U+0080..U+009F) shown
- * as '?'. keep_newlines: '\n' and '\t' pass. */
+ * escaped: \n, \t, \r, else \xNN. keep_newlines: '\n' and '\t' pass. */
 void at_text_printable(const char *in, char *out, size_t n,
                        int keep_newlines);
 /* 1 if every byte is printable ASCII (0x20..0x7e). */

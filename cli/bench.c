@@ -195,14 +195,27 @@ static int problems(const at_bench_args *a, const at_bench_family *bf,
     return 0;
 }
 
-/* --list: the problems, one a line, and nothing run. */
-static void list(const done_row *rows, int n)
+/* --list: the problems, one a line (--json: autotune.bench-list/1), and
+ * nothing run. */
+static int list(const at_bench_args *a, const done_row *rows, int n)
 {
+    if (a->json) {
+        json_t *o = at_json_object("autotune.bench-list/1");
+        json_t *probs = json_array();
+        at_json_str(o, "family", a->family);
+        for (int i = 0; i < n; ++i)
+            json_array_append_new(probs, at_json_problem(
+                                             at_json_object(NULL),
+                                             &rows[i].p));
+        at_json_put(o, "problems", probs);
+        return at_json_print(o) ? 1 : 0;
+    }
     for (int i = 0; i < n; ++i) {
         char text[512];
         at_problem_str(&rows[i].p, text, sizeof text);
         printf("%s\n", text);
     }
+    return 0;
 }
 
 typedef struct ranked {
@@ -307,7 +320,7 @@ int at_cmd_bench(const at_bench_args *a)
     int n, rc = problems(a, bf, &rows, &n);
     if (rc || a->list) {
         if (!rc)
-            list(rows, n);
+            rc = list(a, rows, n);
         free(rows);
         return rc;
     }

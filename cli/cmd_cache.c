@@ -7,11 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/safefile.h"
 #include "base/text.h"
 #include "commands.h"
 #include "errors.h"
 #include "json.h"
 #include "runtime/cache_admin.h"
+#include "runtime/cubins.h"
 #include "wisdom.h"
 
 enum { LIST = 1, SHOW = 2, EXPORT = 4, IMPORT = 8, REMOVE = 16, CLEAR = 32 };
@@ -26,16 +28,19 @@ static const char *cache_usage =
     "                       ('-': stdin); all or nothing\n"
     "  remove [N]           the entries the filters select\n"
     "  clear                every entry and every failed variant\n"
-    "options:\n"
-    "  --family F, --type T, --gpu TEXT (a part of the GPU's name),\n"
-    "  --sm N|sm_N, --index N   select entries (list, show, export,\n"
-    "                       remove)\n"
+    "options (the filters select entries for list, show, export, remove):\n"
+    "  --family F           entries of a family\n"
+    "  --type T             of an element type\n"
+    "  --gpu TEXT           of GPUs whose name holds TEXT\n"
+    "  --sm N|sm_N          of an architecture (90 or sm_90)\n"
+    "  --index N            the N-th of those, as list numbers them\n"
     "  --cache PATH         the cache file (default: $AUTOTUNE_CACHE, else\n"
     "                       ${XDG_CACHE_HOME:-~/.cache}/autotune/cache.db)\n"
     "  --json               list, show: an autotune.cache/1 object\n"
     "  --cubins             export: the cubins too (import needs them)\n"
     "  --force              import: replace the cache's entries even when\n"
     "                       found at higher effort or faster\n"
+    "  -h, --help           this help\n"
     "see docs/WISDOM.md\n";
 
 static const struct {
@@ -268,13 +273,13 @@ static int print_json(const char *path, const at_entry *en,
 static int list_or_show(const cache_args *a, const char *path,
                         const at_entry *en, const size_t *pos, size_t n)
 {
-    if (a->json)
-        return print_json(path, en, pos, n);
-    if (a->sub == SHOW && n == 0) {
+    if (a->sub == SHOW && n == 0) { /* with --json too: the same answer */
         at_cli_say("no entry in %s matches (autotune cache list shows "
                    "them)\n", path);
         return 1;
     }
+    if (a->json)
+        return print_json(path, en, pos, n);
     if (a->sub == LIST)
         printf("%3s  %-10s %-5s %-7s %-10s %8s %6s  %-20s  %s  %s  %s\n",
                "#", "family", "type", "sm", "effort", "GB/s", "copy",
@@ -350,17 +355,37 @@ static int on_entries(const cache_args *a, at_cache *c, const char *path)
     return rc;
 }
 
+void at_cache_help(FILE *f) { fputs(cache_usage, f); }
+
+/* Exporting onto the cache (or the compiled-variant cache) would leave
+ * it a wisdom file: refused before anything is read. */
+static int export_onto_cache(const cache_args *a)
+{
+    char cache[1024], cubins[1024];
+    at_err e = {0};
+    if (!(a->sub & EXPORT))
+        return 0;
+    if (a->cache)
+        snprintf(cache, sizeof cache, "%s", a->cache);
+    else if (at_cache_path_named(cache, sizeof cache, &e))
+        return 0; /* no cache: opening it says so */
+    if (at_cubins_default_path(cache, cubins, sizeof cubins, &e))
+        cubins[0] = '\0';
+    if (at_path_same(a->file, cache) || at_path_same(a->file, cubins))
+        return bad("cache export %s: that is the cache itself; export to "
+                   "a file of its own", a->file);
+    return 0;
+}
+
 int at_cmd_cache(int argc, char **argv)
 {
     if (argc < 3)
         return bad("%s", "cache needs a command: list, show, export, "
                    "import, remove or clear");
-    if (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
-        fputs(cache_usage, stdout);
-        return 0;
-    }
     cache_args a;
     int rc = parse(argc, argv, &a);
+    if (!rc)
+        rc = export_onto_cache(&a);
     if (rc)
         return rc;
     if (a.sub == REMOVE && !at_cache_filter_set(&a.f))

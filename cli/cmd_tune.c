@@ -86,7 +86,15 @@ static int plan(const opts *o, const place *pl, const at_problem *p,
     at_tune_opts to;
     at_opts_tune(o, &to);
     at_safefile rec = {0};
-    int records = o->record && pl->ctx && !pl->no_device[0]; /* tunes */
+    int here = pl->ctx && !pl->no_device[0] &&
+               (!want_sm || pl->ctx->dev.sm == want_sm);
+    if (o->record && !here) { /* nothing would be tuned: said, not faked */
+        at_cli_say("--record: nothing is tuned here (%s), so there is "
+                   "nothing to record\n", pl->no_device[0] ? pl->no_device
+                   : "this GPU is another architecture");
+        return 1;
+    }
+    int records = o->record != NULL;
     if (records && at_safefile_open(&rec, o->record, &e)) {
         at_cli_say("--record: %s\n", e.msg);
         return 1;
@@ -131,6 +139,7 @@ static void names(const opts *o, const at_problem *p, char *out, size_t on,
         snprintf(out, on, "%s", o->out);
     else
         snprintf(out, on, "%s_%s.cu", kind, stem);
+    at_problem_name_kind(p, kind, sizeof kind);
     if (o->name)
         snprintf(name, nn, "%s", o->name);
     else
@@ -186,62 +195,6 @@ static void arch_place(const place *all, int sm, place *pl)
     else if (all->ctx)
         snprintf(pl->no_device, sizeof pl->no_device, "this GPU is %s, "
                  "sm_%d", all->ctx->dev.name, all->ctx->dev.sm);
-}
-
-/* --arch: auto (0), or sm_XX and lists of them (sm_80,sm_90), repeats
- * out; how many, 0 if not one of those. */
-static int parse_archs(const char *s, int *sm, int max)
-{
-    int n = 0;
-    if (strcmp(s, "auto") == 0)
-        return sm[0] = 0, 1;
-    for (const char *c = s;; ++c) {
-        char item[16];
-        size_t len = strcspn(c, ",");
-        snprintf(item, sizeof item, "%.*s", (int)len, c);
-        int v = len < sizeof item ? at_parse_arch(item) : 0, k = 0;
-        while (k < n && sm[k] != v)
-            ++k;
-        if (!v || (k == n && n == max))
-            return 0;
-        n += k == n;
-        sm[k] = v;
-        if (!*(c += len))
-            return n;
-    }
-}
-
-/* The problems --sizes lists (the other fields as given), repeats out:
- * *n of them in *ps (malloc'd); 2 (said) if one is not a problem. */
-static int sized_problems(const opts *o, at_problem **ps, int *n)
-{
-    int cap = 1;
-    for (const char *c = o->sizes; *c; ++c)
-        cap += *c == ',';
-    if (!(*ps = calloc((size_t)cap, sizeof **ps)))
-        return at_bad_usage("%s", "--sizes: out of memory");
-    *n = 0;
-    for (const char *c = o->sizes;; ++c) {
-        char item[80];
-        size_t len = strcspn(c, ",");
-        snprintf(item, sizeof item, "%.*s", (int)len, c);
-        opts one = *o;
-        if (len >= sizeof item || at_opts_set_size(&one, "--sizes", item))
-            return 2;
-        const at_family *f = at_family_find(o->family);
-        for (int i = 0; i < f->n_fields; ++i)
-            if (o->field[i] && one.field[i] != o->field[i])
-                return at_bad_usage("--sizes gives each problem's %s: not "
-                                    "with its flag", f->fields[i].name);
-        if (at_opts_problem(&one, &(*ps)[*n]))
-            return 2;
-        int k = 0;
-        while (k < *n && !at_problem_equal(&(*ps)[k], &(*ps)[*n]))
-            ++k;
-        *n += k == *n;
-        if (!*(c += len))
-            return 0;
-    }
 }
 
 /* A growing list of problem texts, repeats out (--from-cache). */
@@ -416,7 +369,7 @@ static int tune_multi(const opts *o, int *archs, int n_archs,
                                 "problem of the family and type: only "
                                 "--type and the family's choices with it");
     at_problem *sized = NULL;
-    int n_sized = 0, n = 0, rc = o->sizes ? sized_problems(o, &sized,
+    int n_sized = 0, n = 0, rc = o->sizes ? at_sized_problems(o, &sized,
                                                            &n_sized) : 0;
     place pl = {0};
     if (!rc && open_place(o, archs[0], &pl))
@@ -439,8 +392,12 @@ static int tune_multi(const opts *o, int *archs, int n_archs,
     char out[1024], name[128];
     snprintf(out, sizeof out, o->out ? "%s" : "%s_%s_multi.cu",
              o->out ? o->out : o->family, o->type);
-    snprintf(name, sizeof name, o->name ? "%s" : "autotune_%s_%s",
-             o->name ? o->name : o->family, o->type);
+    at_problem base;
+    char kind[96] = "";
+    if (!rc && !o->name && at_opts_problem(o, &base) == 0)
+        at_problem_name_kind(&base, kind, sizeof kind); /* choices shared */
+    snprintf(name, sizeof name, "%s%s", o->name ? "" : "autotune_",
+             o->name ? o->name : kind);
     at_err e = {0};
     if (!rc && (rc = at_emit_multi(out, en, n, name, cmdline, &e)) != 0) {
         at_cli_fail(&e);
@@ -461,7 +418,7 @@ static int tune_multi(const opts *o, int *archs, int n_archs,
 
 int at_cmd_tune(const opts *o, int argc, char **argv)
 {
-    int archs[16], n_archs = parse_archs(o->arch, archs, 16);
+    int archs[16], n_archs = at_parse_archs(o->arch, archs, 16);
     if (!n_archs) {
         at_cli_say("--arch must be auto, sm_XX (as sm_90) or a list of "
                    "them (sm_80,sm_90), got '%s'\n", o->arch);

@@ -4,6 +4,8 @@
 #ifndef AT_COMMANDS_H
 #define AT_COMMANDS_H
 
+#include <stdio.h>
+
 #include "options.h"
 
 int at_cmd_tune(const opts *o, int argc, char **argv);   /* cmd_tune.c */
@@ -13,5 +15,7 @@ int at_cmd_bench_opts(const opts *o, int argc, char **argv); /* cmd_bench.c */
 int at_cmd_bench_tune(const opts *o, int argc, char **argv); /* bench_tune.c */
 /* `autotune cache ...`: parses its own options (cmd_cache.c). */
 int at_cmd_cache(int argc, char **argv);
+/* Its help: the subcommands and every flag they take. */
+void at_cache_help(FILE *f);
 
 #endif

@@ -17,15 +17,14 @@ void at_cli_say(const char *fmt, ...)
     char raw[sizeof last];
     vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
-    /* An argument or a cache's text never sends escapes to a terminal. */
-    at_text_printable(raw, last, sizeof last, 1);
+    size_t n = strlen(raw);
+    if (n && raw[n - 1] == '\n')
+        raw[n - 1] = '\0';
+    /* One line whatever an argument, a file or a cache holds: control
+     * characters escaped, never sent to a terminal raw. */
+    at_text_printable(raw, last, sizeof last, 0);
     last_code = 0;
-    fprintf(stderr, "autotune: %s", last);
-    size_t n = strlen(last);
-    if (n && last[n - 1] == '\n')
-        last[n - 1] = '\0';
-    else
-        fputc('\n', stderr);
+    fprintf(stderr, "autotune: %s\n", last);
 }
 
 void at_cli_fail_hint(const at_err *e, const char *hint)

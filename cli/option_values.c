@@ -7,6 +7,7 @@
 
 #include "base/safefile.h"
 #include "errors.h"
+#include "gen/family.h"
 #include "gen/ident.h"
 #include "options.h"
 
@@ -70,15 +71,22 @@ int at_opts_check_values(opts *o)
         return 2;
     if (o->klimit && parse_seconds("--kernel-limit", o->klimit, &o->klimit_s))
         return 2;
-    if (!at_type_find(o->type)) {
-        at_cli_say("unknown type '%s' for %s (known: %s)\n",
-                o->type, o->family, at_type_list());
+    const at_family *fam = o->family ? at_family_find(o->family) : NULL;
+    if (!at_type_find(o->type)) { /* the family's own types, if it says */
+        at_cli_say("unknown type '%s' for %s (known: %s)\n", o->type,
+                   o->family, fam && fam->types ? fam->types
+                                                : at_type_list());
         return 2;
     }
     at_err e = {0};
     if (o->name && at_ident_check(o->name, &e))
         return at_bad_usage("--name: %s", e.msg);
     const char *paths[] = {o->out, o->record, o->csv, o->data};
+    static const char *const flags[] = {"-o", "--record", "--csv",
+                                        "--data"};
+    for (int i = 0; i < 4; ++i)
+        if (paths[i] && !paths[i][0])
+            return at_bad_usage("%s needs a path, got ''", flags[i]);
     for (int i = 0; i < 4; ++i)
         if (paths[i] && strlen(paths[i]) >= AT_PATH_MAX)
             return at_bad_usage("a path is too long (at most 1023 bytes): "

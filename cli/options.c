@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "base/pcg.h"
 #include "base/safefile.h"
 #include "errors.h"
+#include "flags.h"
 #include "gen/family.h"
 #include "gen/spec_family.h"
 #include "gen/ident.h"
@@ -28,7 +30,9 @@ static int parse_num(const char *flag, const char *s, long long min,
     char *end;
     errno = 0;
     long long x = strtoll(s, &end, 10);
-    if (!*s || *end || errno == ERANGE || x < min || x > max) {
+    int digits = (s[0] >= '0' && s[0] <= '9') ||
+                 (s[0] == '-' && s[1] >= '0' && s[1] <= '9');
+    if (!digits || *end || errno == ERANGE || x < min || x > max) {
         at_cli_say("%s needs a whole number from %lld to %lld, got '%s'\n",
                    flag, min, max, s);
         return 2;
@@ -43,7 +47,7 @@ static int parse_seed(const char *v, unsigned long long *seed)
     char *end;
     errno = 0;
     *seed = strtoull(v, &end, 10);
-    if (!*v || *end || errno == ERANGE || *seed == 0 || *v == '-' ||
+    if (!(*v >= '0' && *v <= '9') || *end || errno == ERANGE || *seed == 0 ||
         *seed > AT_SEED_MAX) {
         at_cli_say("--seed needs a whole number from 1 to %llu, got '%s'\n",
                    AT_SEED_MAX, v);
@@ -187,6 +191,11 @@ int at_opts_set_size(opts *o, const char *flag, const char *v)
         size_t n = strcspn(v + at, "x");
         if (n == 0 || n >= sizeof o->size_text[d])
             fit = -1;
+        else if (strspn(v + at, "0") >= n) { /* 0 means "derived" */
+            snprintf(msg, sizeof msg, "%s needs sizes of 1 or more, got "
+                     "'%.100s'", flag, v);
+            return at_bad_usage("%s", msg);
+        }
         snprintf(o->size_text[d], sizeof o->size_text[d], "%.*s", (int)n,
                  v + at);
         o->field[idx[d]] = o->size_text[d];
@@ -211,62 +220,67 @@ static int bare_flag(const at_field *f, const char *next)
     return 1;
 }
 
-/* The flags after the command: generic ones from the tables, the rest
- * the family's problem fields. */
+/* A flag's value into o, as its kind says. 0, or 2 said. */
+static int set_flag(opts *o, const at_flag *fl, const char *v)
+{
+    char *at = (char *)o + fl->off;
+    switch (fl->kind) {
+    case AT_FLAG_TEXT:
+        *(const char **)(void *)at = v;
+        o->shape_given |= fl->off == offsetof(opts, type);
+        return 0;
+    case AT_FLAG_NUMBER:
+        return parse_num(fl->flag, v, fl->min, fl->max,
+                         (long long *)(void *)at);
+    case AT_FLAG_SWITCH:
+        *(int *)(void *)at = 1;
+        return 0;
+    case AT_FLAG_SIZE:
+        return at_opts_set_size(o, fl->flag, v) ? 2 : 0;
+    case AT_FLAG_SEED:
+        return parse_seed(v, &o->seed);
+    }
+    return 2;
+}
+
+/* A flag the command does not take: which commands do. */
+static int not_for(const at_flag *fl, int bit)
+{
+    char msg[256];
+    size_t k = 0;
+    int left = 0;
+    msg[0] = '\0';
+    for (int b = 1; b <= AT_CMD_BENCH_TUNE; b <<= 1)
+        left += (fl->cmds & b) != 0;
+    for (int b = 1; b <= AT_CMD_BENCH_TUNE && k < sizeof msg; b <<= 1)
+        if (fl->cmds & b) /* "tuning, space and bench" */
+            k += (size_t)snprintf(msg + k, sizeof msg - k, "%s%s",
+                                  !k ? "" : --left == 1 ? " and " : ", ",
+                                  at_cmd_said(b));
+    at_cli_say("%s is for %s, not %s (autotune help %s: what it takes)\n",
+               fl->flag, msg, at_cmd_said(bit),
+               bit == AT_CMD_TUNE ? "FAMILY" : at_cmd_said(bit));
+    return 2;
+}
+
+/* The flags after the command: the generic ones from flags.c's table,
+ * the rest the family's problem fields. */
 static int parse_flags(int argc, char **argv, int i, opts *o)
 {
     const at_family *fam = at_family_find(o->family);
-    const struct {
-        const char *flag;
-        const char **str;
-        long long *num, min, max;
-    } flags[] = {
-        {"--arch", &o->arch, NULL, 0, 0},   {"--type", &o->type, NULL, 0, 0},
-        {"-o", &o->out, NULL, 0, 0},        {"--name", &o->name, NULL, 0, 0},
-        {"--csv", &o->csv, NULL, 0, 0},
-        {"--device", NULL, &o->device, 0, 1023},
-        {"--jobs", NULL, &o->jobs, 1, 256},
-        {"--strategy", &o->strategy, NULL, 0, 0},
-        {"--budget", &o->budget, NULL, 0, 0},
-        {"--effort", &o->effort_text, NULL, 0, 0},
-        {"--sizes", &o->sizes, NULL, 0, 0},
-        {"--record", &o->record, NULL, 0, 0}, {"--data", &o->data, NULL, 0, 0},
-        {"--compile-limit", &o->limit, NULL, 0, 0},
-        {"--kernel-limit", &o->klimit, NULL, 0, 0},
-        {"--seeds", NULL, &o->seeds, 1, 1000000},
-        {"--sweep", NULL, &o->sweep, 1, 100000},
-    };
-    const struct {
-        const char *flag;
-        int *on;
-    } switches[] = {
-        {"--quiet", &o->quiet},         {"--json", &o->json},
-        {"--retune", &o->retune},       {"--no-compile-cache", &o->no_cubins},
-        {"--warm-l2", &o->warm_l2},     {"--verify-all", &o->verify_all},
-        {"--list", &o->list},           {"--from-cache", &o->from_cache},
-    };
+    int bit = at_cmd_bit(o->cmd);
     for (; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        size_t sw = 0, nsw = sizeof switches / sizeof switches[0];
-        while (sw < nsw && strcmp(a, switches[sw].flag) != 0)
-            ++sw;
-        if (sw < nsw) {
-            *switches[sw].on = 1;
-            continue;
-        }
-        size_t f = 0, nf = sizeof flags / sizeof flags[0];
-        while (f < nf && strcmp(a, flags[f].flag) != 0)
-            ++f;
-        if (strcmp(a, "--size") == 0) {
-            if (!v)
-                return at_bad_usage("%s needs a value", a);
-            if (at_opts_set_size(o, "--size", argv[++i]))
-                return 2;
-            continue;
-        }
-        int field = f == nf ? field_of_flag(fam, a) : -1;
-        if (f == nf && field < 0 && strcmp(a, "--seed") != 0)
+        const at_flag *fl = at_flags;
+        while (fl->flag && strcmp(a, fl->flag) != 0)
+            ++fl;
+        int field = fl->flag ? -1 : field_of_flag(fam, a);
+        if (!fl->flag && field < 0)
             return at_bad_usage("unknown option '%s'", a);
+        if (fl->flag && !(fl->cmds & bit))
+            return not_for(fl, bit);
+        if (field >= 0 && bit == AT_CMD_REPLAY)
+            return at_bad_usage("%s: replay takes no problem", a);
         if (field >= 0 && bare_flag(&fam->fields[field], v)) {
             const char *const *c = fam->fields[field].choices;
             while (c[1])
@@ -275,28 +289,35 @@ static int parse_flags(int argc, char **argv, int i, opts *o)
             o->shape_given = 1;
             continue;
         }
+        if (fl->flag && !fl->arg) {
+            if (set_flag(o, fl, NULL))
+                return 2;
+            continue;
+        }
         if (!v)
             return at_bad_usage("%s needs a value", a);
         ++i;
-        if (field >= 0) {
-            at_err e = {0};
-            int64_t x;
-            if (at_field_parse(&fam->fields[field], v, &x, &e)) {
-                at_cli_say("%s %s\n", a, e.msg);
+        if (fl->flag) {
+            if (set_flag(o, fl, v))
                 return 2;
-            }
-            o->field[field] = v;
-            o->shape_given = 1;
-        } else if (f == nf) {
-            if (parse_seed(v, &o->seed))
-                return 2;
-        } else if (flags[f].str) {
-            *flags[f].str = v;
-            o->shape_given |= flags[f].str == &o->type;
-        } else if (parse_num(a, v, flags[f].min, flags[f].max,
-                             flags[f].num)) {
+            continue;
+        }
+        at_err e = {0};
+        int64_t x;
+        const at_field *fd = &fam->fields[field];
+        if (at_field_parse(fd, v, &x, &e)) {
+            at_cli_say("%s %s\n", a, e.msg);
             return 2;
         }
+        /* 0 is the family's "derived" mark, never a size asked for. */
+        if (!fd->choices && !fd->real && fd->min == 0 && x == 0) {
+            at_cli_say("%s needs a whole number from 1 to %lld, got "
+                       "'%s' (leave it out for the default)\n", a,
+                       (long long)fd->max, v);
+            return 2;
+        }
+        o->field[field] = v;
+        o->shape_given = 1;
     }
     return 0;
 }
@@ -308,57 +329,20 @@ static int bad_strategy(const opts *o)
     return 2;
 }
 
-/* Which options each command takes. */
+/* What the flags' table cannot say: rules between flags, and values
+ * that are for one command alone. */
 static int check_command(opts *o)
 {
-    int tuning_flags = o->out || o->name || o->device || o->jobs ||
-                       o->seed || o->quiet || o->budget || o->record ||
-                       o->limit || o->klimit || o->retune || o->no_cubins ||
-                       o->warm_l2 || o->verify_all || o->effort_text;
-    if ((o->effort_text || o->sizes || o->from_cache ||
-         strchr(o->arch, ',')) && strcmp(o->cmd, "tune") != 0)
-        return at_bad_usage("%s", "--effort, --sizes, --from-cache and a "
-                                  "list of architectures are for tuning "
+    if (strchr(o->arch, ',') && strcmp(o->cmd, "tune") != 0)
+        return at_bad_usage("%s", "a list of architectures is for tuning "
                                   "(autotune FAMILY or autotune kernel "
                                   "SPEC)");
-    if (strcmp(o->cmd, "space") == 0 &&
-        (tuning_flags || o->strategy || o->seeds != 100 || o->csv))
-        return at_bad_usage("%s", "space takes only --type, --arch, --json "
-                                  "and the problem's fields");
-    if (o->csv && strncmp(o->cmd, "bench", 5) != 0)
-        return at_bad_usage("%s", "--csv is for bench");
-    if (o->data && (strcmp(o->cmd, "tune") || !o->spec || o->sizes ||
-                    o->from_cache || strchr(o->arch, ',')))
+    if (o->data && (!o->spec || o->sizes || o->from_cache ||
+                    strchr(o->arch, ',')))
         return at_bad_usage("%s", "--data is for one problem of a spec");
-    /* It times the default tune: nothing that changes what is tuned. */
-    if (strcmp(o->cmd, "bench-tune") == 0 &&
-        (o->out || o->name || o->record || strcmp(o->arch, "auto") != 0 ||
-         o->strategy || o->budget || o->seed || o->retune || o->no_cubins ||
-         o->warm_l2 || o->verify_all))
-        return at_bad_usage("%s", "bench tune takes only --csv, --device, "
-                                  "--jobs, --compile-limit, --kernel-limit, "
-                                  "--quiet, --json, --type and the "
-                                  "problem's fields");
-    if (strcmp(o->cmd, "bench") == 0 &&
-        (o->out || o->name || o->record || strcmp(o->arch, "auto") != 0))
-        return at_bad_usage("%s", "bench takes no -o, --name, --record or "
-                                  "--arch (it runs on this GPU)");
-    if ((o->sweep || o->list) && strcmp(o->cmd, "bench") != 0)
-        return at_bad_usage("%s", "--sweep and --list are for bench");
     if (o->sweep && o->shape_given)
         return at_bad_usage("%s", "--sweep draws its problems: no --type "
                                   "or problem fields with it");
-    if (strcmp(o->cmd, "replay") == 0) {
-        if (tuning_flags || o->shape_given || strcmp(o->arch, "auto") ||
-            o->csv)
-            return at_bad_usage("%s", "replay takes only --json, --seeds "
-                                      "and --strategy");
-        return o->strategy && !at_strategy_find(o->strategy)
-                   ? bad_strategy(o)
-                   : 0;
-    }
-    if (o->seeds != 100)
-        return at_bad_usage("%s", "--seeds is for replay");
     if (o->strategy && !at_strategy_find(o->strategy))
         return bad_strategy(o);
     if (o->json && o->out && strcmp(o->out, "-") == 0)
@@ -383,6 +367,8 @@ int at_opts_parse(int argc, char **argv, opts *o)
         rc = check_command(o);
     if (!rc && strcmp(o->cmd, "replay") != 0)
         rc = at_opts_check_values(o);
+    if (!rc)
+        rc = at_opts_check_paths(o);
     return rc;
 }
 

@@ -36,6 +36,13 @@ typedef struct opts {
 /* Values that need more than a number (option_values.c): budget, limits,
  * effort, type, name, paths. 0, or 2 said. */
 int at_opts_check_values(opts *o);
+/* Refuses (2, said) an output path that is one of the command's inputs
+ * (the spec, a file it names, the cache, the compiled-variant cache, a
+ * replayed record) or another of its outputs (paths.c). */
+int at_opts_check_paths(const opts *o);
+/* The cache's path and the compiled-variant cache's, nothing made; -1 if
+ * there is no cache path ("" for the second where it is the first). */
+int at_cli_cache_paths(char *cache, char *cubins, size_t n);
 /* Parses argv into o. 0, or 2 with the reason said on stderr. */
 int at_opts_parse(int argc, char **argv, opts *o);
 /* The problem the options give, finished; 2 (said) if it is not one. */
@@ -48,6 +55,12 @@ void at_field_flag(const char *field, char *buf, size_t n);
  * "AxBxC": size_x, size_y, size_z), as --size does; 2 (said, naming
  * flag) if it is not a size of the family. */
 int at_opts_set_size(opts *o, const char *flag, const char *size);
+/* --arch: auto (0), or sm_XX and lists of them (sm_80,sm_90), repeats
+ * out; how many, 0 if not one of those (tune_lists.c). */
+int at_parse_archs(const char *s, int *sm, int max);
+/* The problems --sizes lists (the other fields as given), repeats out:
+ * *n of them in *ps (malloc'd); 2 (said) if one is not a problem. */
+int at_sized_problems(const opts *o, at_problem **ps, int *n);
 /* "sm_90" -> 90; 0 unless "sm_" and two or three digits, no leading 0. */
 int at_parse_arch(const char *s);
 /* Prints "autotune: <fmt with arg> (see autotune --help)"; returns 2. */

@@ -3,6 +3,7 @@
  * too), and base64 both ways (the decoder for wisdom_import.c). */
 #include "wisdom.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,14 +207,16 @@ int at_wisdom_export(const at_entry *en, size_t n, const char *path,
         json_decref(top);
         return rc;
     }
+    errno = 0;
     int bad = json_dumpf(top, s.f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
                                        JSON_REAL_PRECISION(17)) != 0 ||
               fputc('\n', s.f) == EOF;
+    int err = errno ? errno : EIO;
     json_decref(top);
-    if (bad) {
-        at_safefile_keep(&s);
-        return at_fail(e, AUTOTUNE_EIO, "writing %s failed (what was "
-                       "written is in %s)", path, s.tmp[0] ? s.tmp : path);
+    if (bad) { /* a wisdom file cut short is of no use: none is left */
+        at_safefile_discard(&s);
+        return at_fail(e, AUTOTUNE_EIO, "writing %s: %s; nothing written",
+                       path, strerror(err));
     }
     return at_safefile_commit(&s, e);
 }

@@ -222,8 +222,8 @@ static void how_text(const at_provenance *pv, char *buf, size_t n)
 {
     if (pv->how == AUTOTUNE_HOW_REUSED)
         snprintf(buf, n, "reused: the best point of the nearest tuned "
-                 "problem, %s (not timed on this problem; the figures "
-                 "below are that problem's)", pv->from ? pv->from : "?");
+                 "problem, %s (an estimate: no search, not timed on this "
+                 "problem)", pv->from ? pv->from : "?");
     else if (!pv->tuned)
         snprintf(buf, n, "the family's default point (not tuned)");
     else if (pv->how == AUTOTUNE_HOW_CACHED)
@@ -246,12 +246,16 @@ void at_emit_provenance(FILE *f, const at_problem *p,
         at_emit_line(f, "tuned:", text);
         snprintf(text, sizeof text, "NVRTC %s", pv->nvrtc);
         at_emit_line(f, "", text);
-        fprintf(f,
-                " * measured: median %.4f ms, %.1f GB/s, %.1f%% of the "
-                "device-to-device\n"
-                " *           copy bandwidth measured in the same run "
-                "(%.1f GB/s)\n",
-                pv->median_ms, pv->gbps, 100 * pv->frac_copy, pv->copy_gbps);
+        if (pv->how == AUTOTUNE_HOW_REUSED)
+            at_emit_line(f, "measured:", "nothing on this problem (that "
+                         "problem's figures are in the cache)");
+        else
+            fprintf(f,
+                    " * measured: median %.4f ms, %.1f GB/s, %.1f%% of the "
+                    "device-to-device\n"
+                    " *           copy bandwidth measured in the same run "
+                    "(%.1f GB/s)\n", pv->median_ms, pv->gbps,
+                    100 * pv->frac_copy, pv->copy_gbps);
         if (p->family->flops && pv->median_ms > 0)
             fprintf(f, " *           %.1f GFLOP/s\n",
                     p->family->flops(p) / pv->median_ms / 1e6);
@@ -269,6 +273,9 @@ void at_emit_provenance(FILE *f, const at_problem *p,
     if (!at_family_verifies(p->family))
         at_emit_line(f, "NOT VERIFIED:", "the spec says verify: none; no "
                      "variant was compared with a reference");
+    else if (pv->unchecked)
+        at_emit_line(f, "NOT VERIFIED:", "this point never ran on this "
+                     "problem (no GPU of the architecture here)");
 }
 
 void at_emit_header_start(FILE *f, const char *command)

@@ -18,6 +18,7 @@ typedef struct at_provenance {
     const char *tuned_at; /* UTC date of the tuning */
     double median_ms, gbps, copy_gbps, frac_copy;
     const char *command; /* the command line that made it */
+    int unchecked;       /* 1: never run on this problem (no GPU here) */
 } at_provenance;
 
 /* in made safe for a C comment (n bytes, terminated): printable ASCII,
@@ -31,8 +32,9 @@ void at_emit_line(FILE *f, const char *label, const char *text);
 void at_emit_header_start(FILE *f, const char *command);
 /* The header's lines on how p's point was obtained (pv): how (tuned,
  * cached, the default point, reused from pv->from), then where and when
- * it was tuned and what it measured, or NOT TUNED and why; and NOT
- * VERIFIED for a family without a reference. For at_emit and
+ * it was tuned and what it measured (a reused point: nothing here), or
+ * NOT TUNED and why; and NOT VERIFIED for a family without a reference
+ * or a point never run on this problem. For at_emit and
  * at_emit_multi (gen/emit_multi.h). */
 void at_emit_provenance(FILE *f, const at_problem *p,
                         const at_provenance *pv);

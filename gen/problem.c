@@ -65,14 +65,18 @@ int at_field_parse(const at_field *f, const char *value, int64_t *v,
     errno = 0;
     if (f->real) {
         double d = strtod(value, &end);
-        if (!*value || *end || errno == ERANGE || !isfinite(d))
+        if (!*value || *value == ' ' || *end || errno == ERANGE ||
+            !isfinite(d))
             return at_fail(e, AUTOTUNE_ERANGE, "needs a finite number, got "
                            "'%s'", value);
         memcpy(v, &d, sizeof d);
         return 0;
     }
     long long x = strtoll(value, &end, 10);
-    if (!*value || *end || errno == ERANGE || x < f->min || x > f->max)
+    /* Digits only (a '-' first): strtoll would skip spaces and a '+'. */
+    int digits = (value[0] >= '0' && value[0] <= '9') ||
+                 (value[0] == '-' && value[1] >= '0' && value[1] <= '9');
+    if (!digits || *end || errno == ERANGE || x < f->min || x > f->max)
         return at_fail(e, AUTOTUNE_ERANGE, "needs a whole number from "
                        "%" PRId64 " to %" PRId64 ", got '%s'", f->min,
                        f->max, value);
@@ -182,6 +186,25 @@ void at_problem_kind(const at_problem *p, char *buf, size_t n)
         snprintf(buf, n, "%s", p->family->name);
     else
         snprintf(buf, n, "%s_%s", p->family->name, p->type->name);
+}
+
+void at_problem_name_kind(const at_problem *p, char *buf, size_t n)
+{
+    const at_family *f = p->family;
+    size_t used = (size_t)snprintf(buf, n, "%s", f->name);
+    int first = 1;
+    for (int i = 0; i < f->n_fields && used < n; ++i) {
+        const at_field *fd = &f->fields[i];
+        if (!fd->choices)
+            continue;
+        if (first || p->v[i] != fd->def)
+            used += (size_t)snprintf(buf + used, n - used, "_%s",
+                                     fd->flag ? fd->name
+                                              : fd->choices[p->v[i]]);
+        first = 0;
+    }
+    if (p->type != at_type_none() && used < n)
+        snprintf(buf + used, n - used, "_%s", p->type->name);
 }
 
 void at_problem_str(const at_problem *p, char *buf, size_t n)

@@ -56,6 +56,12 @@ const char *at_real_text(int64_t bits, char *buf, size_t n);
 /* "transpose_f32", or the family alone for a problem of type none: the
  * stem of default file and launcher names. */
 void at_problem_kind(const at_problem *p, char *buf, size_t n);
+/* The kind with the family's choices, for default launcher names, so
+ * that files of different kinds link into one program: "reduce_max_f32",
+ * "reduce_sum_rows_deterministic_f64". The first choice field names what
+ * is computed and is always there; the others where not their default
+ * (a yes/no flag by its field's name). */
+void at_problem_name_kind(const at_problem *p, char *buf, size_t n);
 int at_problem_equal(const at_problem *a, const at_problem *b);
 
 #endif

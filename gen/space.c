@@ -60,6 +60,61 @@ static size_t walk(const at_family *f, const at_problem *p,
     return kept;
 }
 
+/* A check's reasons, counted by their label (a reason is "LABEL: what";
+ * one without ": " is its own label). */
+typedef struct {
+    char label[64], example[192];
+    size_t count;
+} check_count;
+
+/* An empty space's error: which check removed the most points, with one
+ * of its reasons, so the spec's or the problem's mistake is named. */
+static int empty_space(const at_family *f, const at_problem *p,
+                       const at_limits *l, size_t total, at_err *e)
+{
+    enum { MAX_CHECKS = 32 };
+    check_count c[MAX_CHECKS];
+    int n = 0, idx[AT_MAX_AXES] = {0};
+    for (size_t k = 0; k < total; ++k) {
+        at_point pt;
+        char why[192] = "";
+        memset(&pt, 0, sizeof pt);
+        for (int a = 0; a < f->n_axes; ++a)
+            pt.v[a] = f->axes[a].values[idx[a]];
+        f->valid(p, &pt, l, why, sizeof why);
+        if (!why[0])
+            snprintf(why, sizeof why, "the family's constraint");
+        const char *colon = strstr(why, ": ");
+        int len = colon ? (int)(colon - why) : (int)strlen(why);
+        if (len > 63)
+            len = 63;
+        int i = 0;
+        while (i < n && (strncmp(c[i].label, why, (size_t)len) != 0 ||
+                         c[i].label[len] != '\0'))
+            ++i;
+        if (i == n && n < MAX_CHECKS) {
+            snprintf(c[n].label, sizeof c[n].label, "%.*s", len, why);
+            snprintf(c[n].example, sizeof c[n].example, "%s", why);
+            c[n++].count = 0;
+        }
+        if (i < n)
+            ++c[i].count;
+        for (int a = f->n_axes - 1; a >= 0; --a) {
+            if (++idx[a] < f->axes[a].n)
+                break;
+            idx[a] = 0;
+        }
+    }
+    int most = 0;
+    for (int i = 1; i < n; ++i)
+        if (c[i].count > c[most].count)
+            most = i;
+    return at_fail(e, AUTOTUNE_ENO_VARIANT, "%s: no point of the %zu passes "
+                   "the checks for sm_%d; %s removed the most (%zu), e.g. %s",
+                   f->name, total, l->sm, n ? c[most].label : "?",
+                   n ? c[most].count : (size_t)0, n ? c[most].example : "?");
+}
+
 int at_space_points(const at_family *f, const at_problem *p,
                     const at_limits *l, at_point **pts, size_t *n, at_err *e)
 {
@@ -67,8 +122,13 @@ int at_space_points(const at_family *f, const at_problem *p,
     at_point *out = malloc(total * sizeof *out);
     if (!out)
         return at_fail(e, AUTOTUNE_ENOMEM, "space of %zu points", total);
-    *pts = out;
     *n = walk(f, p, l, out, total);
+    if (*n == 0) {
+        free(out);
+        *pts = NULL;
+        return empty_space(f, p, l, total, e);
+    }
+    *pts = out;
     return 0;
 }
 

@@ -40,7 +40,8 @@ struct at_family;
 /* Points before the constraints: the product of the axes' lengths. */
 size_t at_space_size(const struct at_family *f);
 /* The points that pass the family's constraints, in enumeration order.
- * *pts is malloc'd; the caller frees it. */
+ * *pts is malloc'd; the caller frees it. None is an error
+ * (AUTOTUNE_ENO_VARIANT) naming the check that removed the most. */
 int at_space_points(const struct at_family *f, const at_problem *p,
                     const at_limits *l, at_point **pts, size_t *n, at_err *e);
 /* The first of those points into *pt: 1, or 0 (pt untouched) if the

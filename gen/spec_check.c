@@ -1,5 +1,6 @@
 /* What a spec's family cannot do, found when it is made, and its
  * problem's fields (spec_family.h). */
+#include <inttypes.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -170,6 +171,30 @@ static int types_ok(spec_family *sf, at_err *e)
     return 0;
 }
 
+/* A parameter neither the source nor the launch reads makes every one
+ * of its values the same kernel: the spec's mistake, said by name. */
+static int params_used(const at_spec *s, at_err *e)
+{
+    const at_expr *launch[] = {s->block[0], s->block[1], s->block[2],
+                               s->grid[0],  s->grid[1],  s->grid[2],
+                               s->smem};
+    for (int i = 0; i < s->n_params; ++i) {
+        int used = mentions(s->source, s->params[i].name);
+        for (size_t k = 0; !used && k < sizeof launch / sizeof *launch; ++k)
+            used = launch[k] && reads(launch[k], i, i + 1);
+        for (int k = 0; !used && k < s->n_args; ++k)
+            used = s->args[k].value && reads(s->args[k].value, i, i + 1);
+        if (!used)
+            return at_fail(e, AUTOTUNE_EINVALID, "%s: tune_params: '%s' is "
+                           "named neither in %s nor in the launch or the "
+                           "arguments: each of its values would be the same "
+                           "kernel", s->file, s->params[i].name,
+                           s->source_file ? s->source_file
+                                          : "the kernel's source");
+    }
+    return 0;
+}
+
 int sf_check(spec_family *sf, at_err *e)
 {
     const at_spec *s = &sf->s;
@@ -193,7 +218,8 @@ int sf_check(spec_family *sf, at_err *e)
         return at_fail(e, AUTOTUNE_EINVALID, "%s: kernel.name: '%s' is %zu "
                        "characters; a family's name has at most 31", s->file,
                        s->kernel, strlen(s->kernel));
-    if ((rc = fits(s, e)) || (rc = reads_ok(s, e)))
+    if ((rc = fits(s, e)) || (rc = reads_ok(s, e)) ||
+        (rc = params_used(s, e)))
         return rc;
     return types_ok(sf, e);
 }
@@ -203,17 +229,28 @@ void sf_fill_fields(spec_family *sf)
     static const char *const size_names[] = {"size_x", "size_y", "size_z"};
     const at_spec *s = &sf->s;
     int k = 0;
-    for (int d = 0; d < s->dims; ++d)
-        sf->fields[k++] = (at_field){size_names[d], "the problem's size",
-                                     s->size[d], 1, (int64_t)1 << 40,
-                                     NULL, 0};
-    for (int i = 0; i < s->n_scalars; ++i)
-        sf->fields[k++] = (at_field){s->scalar_names[i], s->scalar_real[i]
-                                     ? "a real scalar of the spec"
-                                     : "a scalar of the spec",
-                                     s->scalars[i], INT64_MIN, INT64_MAX,
-                                     NULL, 0, s->scalar_real[i]};
+    for (int d = 0; d < s->dims; ++d) {
+        snprintf(sf->field_help[k], sizeof sf->field_help[k], "the "
+                 "problem's %s (default %" PRId64 ")", size_names[d],
+                 s->size[d]);
+        sf->fields[k] = (at_field){size_names[d], sf->field_help[k],
+                                   s->size[d], 1, (int64_t)1 << 40, NULL, 0};
+        ++k;
+    }
+    for (int i = 0; i < s->n_scalars; ++i) {
+        char def[40];
+        if (s->scalar_real[i])
+            at_real_text(s->scalars[i], def, sizeof def);
+        else
+            snprintf(def, sizeof def, "%" PRId64, s->scalars[i]);
+        snprintf(sf->field_help[k], sizeof sf->field_help[k], "the spec's "
+                 "%s scalar %s (default %s)", s->scalar_real[i] ? "real"
+                 : "integer", s->scalar_names[i], def);
+        sf->fields[k] = (at_field){s->scalar_names[i], sf->field_help[k],
+                                   s->scalars[i], INT64_MIN, INT64_MAX, NULL,
+                                   0, s->scalar_real[i]};
+        ++k;
+    }
     sf->f.fields = sf->fields;
     sf->f.n_fields = k;
 }
-

@@ -58,7 +58,7 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
             return 0;
         }
         if (!v) {
-            snprintf(why, n, "restriction %s",
+            snprintf(why, n, "restriction %d: '%s' is false", i + 1,
                      at_expr_text(s->restrictions[i]));
             return 0;
         }
@@ -68,13 +68,13 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
         return 0;
     int64_t threads = (int64_t)g.block[0] * g.block[1] * g.block[2];
     if (threads > l->max_threads) {
-        snprintf(why, n, "%" PRId64 " threads a block, more than %d", threads,
-                 l->max_threads);
+        snprintf(why, n, "threads a block: %" PRId64 ", more than %d",
+                 threads, l->max_threads);
         return 0;
     }
     if (g.smem > (unsigned)l->max_smem) {
-        snprintf(why, n, "%u bytes of shared memory, more than %d", g.smem,
-                 l->max_smem);
+        snprintf(why, n, "shared memory: %u bytes, more than sm_%d's %d",
+                 g.smem, l->sm, l->max_smem);
         return 0;
     }
     for (int i = 0; i < s->n_args; ++i) {

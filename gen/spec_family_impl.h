@@ -16,6 +16,7 @@ typedef struct spec_family {
     at_family f; /* first: a problem's family pointer is this */
     at_spec s;
     at_field fields[SF_MAX_FIELDS];
+    char field_help[SF_MAX_FIELDS][96]; /* the fields' help, defaults said */
     char types[8];
     char *meaning;
     char *origin;

@@ -18,17 +18,25 @@ int sf_geometry(const at_spec *s, const int64_t *slots, at_launch *g,
     memset(g, 0, sizeof *g);
     g->passes = 1;
     for (int d = 0; d < 3; ++d) {
-        int64_t b, gr;
+        int64_t b, gr, bmax = d == 2 ? 64 : 1024;
+        int64_t gmax = d ? 65535 : INT32_MAX;
         at_err e = {0};
-        if (at_expr_eval(s->block[d], slots, &b, &e) ||
-            at_expr_eval(s->grid[d], slots, &gr, &e)) {
-            snprintf(why, n, "launch: %s", e.msg);
+        if (at_expr_eval(s->block[d], slots, &b, &e)) {
+            snprintf(why, n, "block.%c: %s", dim[d], e.msg);
             return -1;
         }
-        if (b < 1 || gr < 1 || gr > (d ? 65535 : INT32_MAX) ||
-            b > (d == 2 ? 64 : 1024)) {
-            snprintf(why, n, "block.%c = %" PRId64 ", grid.%c = %" PRId64
-                     " is not a launch", dim[d], b, dim[d], gr);
+        if (b < 1 || b > bmax) { /* before the grid, which may divide by it */
+            snprintf(why, n, "block.%c: %" PRId64 ", not in 1..%" PRId64,
+                     dim[d], b, bmax);
+            return -1;
+        }
+        if (at_expr_eval(s->grid[d], slots, &gr, &e)) {
+            snprintf(why, n, "grid.%c: %s", dim[d], e.msg);
+            return -1;
+        }
+        if (gr < 1 || gr > gmax) {
+            snprintf(why, n, "grid.%c: %" PRId64 ", not in 1..%" PRId64,
+                     dim[d], gr, gmax);
             return -1;
         }
         g->block[d] = (unsigned)b;
@@ -41,7 +49,7 @@ int sf_geometry(const at_spec *s, const int64_t *slots, at_launch *g,
         return -1;
     }
     if (sm < 0 || sm > INT32_MAX) {
-        snprintf(why, n, "shared memory of %" PRId64 " bytes", sm);
+        snprintf(why, n, "shared memory: %" PRId64 " bytes", sm);
         return -1;
     }
     g->smem = (unsigned)sm;

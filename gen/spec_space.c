@@ -25,12 +25,14 @@ static int passes(const at_spec *s, const int *pt, int64_t *slots,
     for (int r = 0; r < s->n_restrictions; ++r) {
         int64_t v;
         int rc = at_expr_eval(s->restrictions[r], slots, &v, e);
-        if (rc) {
+        if (rc) { /* the spec's mistake, whatever the evaluator's code */
             char p[512];
             at_spec_point_text(s, pt, p, sizeof p);
             at_err_prefix(e, "%s: restriction %d at %s: ", s->file, r + 1,
                           p);
-            return rc;
+            if (e)
+                e->code = AUTOTUNE_EINVALID;
+            return AUTOTUNE_EINVALID;
         }
         if (!v) {
             *which = r;

@@ -18,6 +18,11 @@ int at_yaml_load(at_yaml *y, const char *text, const char *file, at_err *e)
     if (!yaml_parser_initialize(&parser))
         return at_fail(e, AUTOTUNE_ENOMEM, "%s: yaml_parser_initialize "
                        "failed", file);
+    int rc = at_yaml_bounded(text, strlen(text), file, e);
+    if (rc) {
+        yaml_parser_delete(&parser);
+        return rc;
+    }
     yaml_parser_set_input_string(&parser, (const unsigned char *)text,
                                  strlen(text));
     int ok = yaml_parser_load(&parser, &y->doc);
@@ -35,7 +40,9 @@ int at_yaml_load(at_yaml *y, const char *text, const char *file, at_err *e)
         yaml_document_delete(&y->doc);
         return at_fail(e, AUTOTUNE_EINVALID, "%s: empty document", file);
     }
-    return 0;
+    if ((rc = at_yaml_unique_keys(y)) != 0)
+        yaml_document_delete(&y->doc);
+    return rc;
 }
 
 void at_yaml_free(at_yaml *y)

@@ -16,8 +16,19 @@ typedef struct at_yaml {
 } at_yaml;
 
 /* Parses text (NUL-terminated) into y; AUTOTUNE_EINVALID with the line
- * and libyaml's problem for malformed YAML, or for an empty document. */
+ * and libyaml's problem for malformed YAML, or for an empty document, or
+ * for what at_yaml_bounded and at_yaml_unique_keys refuse. */
 int at_yaml_load(at_yaml *y, const char *text, const char *file, at_err *e);
+
+/* Nesting deeper than this is refused before libyaml builds a tree. */
+#define AT_YAML_MAX_DEPTH 64
+/* Refuses text nested deeper than AT_YAML_MAX_DEPTH or holding an alias,
+ * reading the parser's events up to the first such (0 also for malformed
+ * YAML: the loader reports that). */
+int at_yaml_bounded(const char *text, size_t len, const char *file,
+                    at_err *e);
+/* Refuses a mapping that holds a key twice, naming both lines. */
+int at_yaml_unique_keys(at_yaml *y);
 void at_yaml_free(at_yaml *y);
 yaml_node_t *at_yaml_root(at_yaml *y);
 

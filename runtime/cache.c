@@ -41,7 +41,10 @@ static const char *schema =
     " key TEXT NOT NULL, point TEXT NOT NULL, error TEXT NOT NULL,"
     " created TEXT NOT NULL, PRIMARY KEY(key, point));";
 
-static const at_sqlite_spec spec = {"cache", NULL, tables};
+static const at_sqlite_spec spec = {
+    "cache", NULL, tables, "AUTOTUNE_CACHE",
+    "SELECT count(*) = 4 FROM pragma_table_info('wisdom') WHERE name IN "
+    "('key', 'cubin', 'entry_hash', 'created')"};
 
 /* autotune 0.1 keyed transpose problems by columns of their own (rows,
  * cols, ...); its rows are refused, not migrated: every one of them is
@@ -89,6 +92,15 @@ static int add_column(at_cache *c, const char *name, const char *decl,
 
 int at_cache_default_path(char *buf, size_t n, at_err *e)
 {
+    int rc = at_cache_path_named(buf, n, e);
+    const char *env = getenv("AUTOTUNE_CACHE");
+    if (rc || (env && *env))
+        return rc; /* a path the user names: its folder is theirs to make */
+    return at_mkdirs(buf, e);
+}
+
+int at_cache_path_named(char *buf, size_t n, at_err *e)
+{
     const char *env = getenv("AUTOTUNE_CACHE");
     if (env && *env) {
         if (strlen(env) >= n)
@@ -110,7 +122,7 @@ int at_cache_default_path(char *buf, size_t n, at_err *e)
                        "HOME");
     if (k < 0 || (size_t)k >= n)
         return at_fail(e, AUTOTUNE_EIO, "cache path too long");
-    return at_mkdirs(buf, e);
+    return 0;
 }
 
 int at_cache_open(at_cache **out, const char *path, at_err *e)

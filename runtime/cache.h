@@ -50,8 +50,10 @@ typedef struct at_entry {
 typedef struct at_cache at_cache;
 
 /* The path: $AUTOTUNE_CACHE if set, else
- * ${XDG_CACHE_HOME:-$HOME/.cache}/autotune/cache.db. */
+ * ${XDG_CACHE_HOME:-$HOME/.cache}/autotune/cache.db, its folders made. */
 int at_cache_default_path(char *buf, size_t n, at_err *e);
+/* The same path, nothing made (to compare with others). */
+int at_cache_path_named(char *buf, size_t n, at_err *e);
 /* Opens (creating the file and schema). The directory must exist and be
  * writable, except the default one, which is created. A file in the layout
  * of autotune 0.1 (transpose columns) is refused with a message saying

@@ -9,6 +9,7 @@
 
 #include "base/clock.h"
 #include "base/hash.h"
+#include "base/safefile.h"
 #include "cache.h"
 #include "sqlite_file.h"
 
@@ -51,6 +52,10 @@ int at_cubins_default_path(const char *wisdom_path, char *buf, size_t n,
     if (k < 0 || (size_t)k >= n)
         return at_fail(e, AUTOTUNE_EIO, "compiled-variant cache path too "
                        "long");
+    if (at_path_same(buf, wisdom_path))
+        return at_fail(e, AUTOTUNE_EIO, "AUTOTUNE_CUBIN_CACHE is the cache "
+                       "itself (%s): the compiled variants need a file of "
+                       "their own", wisdom_path);
     return 0;
 }
 
@@ -71,7 +76,10 @@ int at_cubins_open(at_cubins **out, const char *path, at_err *e)
                        "long (%zu bytes)", strlen(path));
     }
     snprintf(c->path, sizeof c->path, "%s", path);
-    const at_sqlite_spec spec = {"compiled-variant cache", schema, tables};
+    const at_sqlite_spec spec = {
+        "compiled-variant cache", schema, tables, "AUTOTUNE_CUBIN_CACHE",
+        "SELECT count(*) = 5 FROM pragma_table_info('variants') WHERE name "
+        "IN ('key', 'sm', 'nvrtc', 'source', 'blob')"};
     int rc = at_sqlite_open(path, &spec, &c->db, e);
     static const struct {
         size_t off;

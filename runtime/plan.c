@@ -202,6 +202,16 @@ static int default_point(const at_plan_env *env, const at_limits *l,
                          at_err *e)
 {
     const at_family *f = pl->p.family;
+    at_point first;
+    int rc = 0;
+    if (!at_space_first(f, &pl->p, l, &first)) {
+        /* None: at_space_points's error names what emptied the space. */
+        at_point *pts = NULL;
+        size_t n = 0;
+        rc = at_space_points(f, &pl->p, l, &pts, &n, e);
+        free(pts);
+        return rc ? rc : at_fail(e, AUTOTUNE_ENO_VARIANT, "an empty space");
+    }
     f->default_point(&pl->p, l->sm, &pl->pt);
     f->point_name(f, &pl->pt, pl->name, sizeof pl->name);
     pl->how = pl->fig.how = AUTOTUNE_HOW_DEFAULT;
@@ -209,8 +219,8 @@ static int default_point(const at_plan_env *env, const at_limits *l,
     snprintf(pl->why, sizeof pl->why, "%s", why);
     if (!env->dev)
         return 0;
-    int rc = at_estimate_check(env->dev, &pl->p, &pl->pt, o, NULL, NULL, 0,
-                               &pl->cubin, &pl->cubin_size, pl->kernel, e);
+    rc = at_estimate_check(env->dev, &pl->p, &pl->pt, o, NULL, NULL, 0,
+                           &pl->cubin, &pl->cubin_size, pl->kernel, e);
     if (rc)
         at_err_prefix(e, "the default point %s: ", pl->name);
     pl->verified = !rc;
@@ -364,6 +374,8 @@ void at_plan_provenance(const at_plan *pl, const char *command,
     pv->sm = pl->sm;
     pv->how = pl->how;
     pv->from = pl->from[0] ? pl->from : NULL;
+    pv->unchecked = (pl->how == AUTOTUNE_HOW_DEFAULT ||
+                     pl->how == AUTOTUNE_HOW_REUSED) && !pl->verified;
     if (pl->how == AUTOTUNE_HOW_DEFAULT) {
         pv->why = pl->why;
         return;

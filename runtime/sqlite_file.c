@@ -68,6 +68,9 @@ int at_sqlite_trust(const char *path, const char *what, at_err *e)
     else
         *slash = '\0';
     struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) /* a common slip */
+        return at_fail(e, AUTOTUNE_EIO, "%s %s is a folder: name the file "
+                       "(%s/cache.db, say)", what, path, path);
     snprintf(label, sizeof label, "%s directory", what);
     if (stat(dir, &st) != 0)
         return at_fail(e, AUTOTUNE_EIO, "%s %s: %s", label, dir,
@@ -152,13 +155,49 @@ int at_sql_exec_retry(sqlite3 *db, const char *sql, char **msg)
     }
 }
 
+/* 1 if spec's query finds the file ours from before the id, 0 if not, -1
+ * on an SQLite error. */
+static int older_ours(sqlite3 *db, const at_sqlite_spec *s)
+{
+    sqlite3_stmt *st = NULL;
+    if (!s->older_ours)
+        return 0;
+    int rc = sqlite3_prepare_v2(db, s->older_ours, -1, &st, NULL);
+    int ours_too = 0;
+    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        ours_too = sqlite3_column_int(st, 0) == 1;
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? ours_too : -1;
+}
+
 /* Refuses a database that is not ours: another application_id, or a table
  * that our schema does not make. Nothing is written before this passes. */
 static int ours(sqlite3 *db, const char *path, const at_sqlite_spec *s,
                 at_err *e)
 {
+    /* The tables first: another process's setup commits tables and id
+     * together, so tables seen here come with the id read next. */
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(db, "PRAGMA application_id", -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE "
+                                "type = 'table' AND name NOT LIKE "
+                                "'sqlite_%'", -1, &st, NULL);
+    char foreign[256] = "", first[256] = "";
+    while (rc == SQLITE_OK || rc == SQLITE_ROW) {
+        if ((rc = sqlite3_step(st)) != SQLITE_ROW)
+            break;
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        int known = 0;
+        for (const char *const *k = s->tables; *k && t; ++k)
+            known |= strcmp(t, *k) == 0;
+        if (!known && !foreign[0])
+            snprintf(foreign, sizeof foreign, "%s", t ? t : "?");
+        if (!first[0])
+            snprintf(first, sizeof first, "%s", t ? t : "?");
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return at_sql_fail(e, db, rc, "reading sqlite_master", path);
+    rc = sqlite3_prepare_v2(db, "PRAGMA application_id", -1, &st, NULL);
     long long app = 0;
     if (rc == SQLITE_OK)
         while ((rc = sqlite3_step(st)) == SQLITE_ROW)
@@ -169,30 +208,26 @@ static int ours(sqlite3 *db, const char *path, const at_sqlite_spec *s,
     if (app != 0 && app != AT_SQLITE_APP_ID)
         return at_fail(e, AUTOTUNE_EIO, "%s %s belongs to another program "
                        "(application_id 0x%llx): not modified; set "
-                       "AUTOTUNE_CACHE to a file of its own", s->what, path,
-                       (unsigned long long)app);
-    rc = sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type = "
-                            "'table' AND name NOT LIKE 'sqlite_%'", -1, &st,
-                            NULL);
-    char foreign[256] = "";
-    while (rc == SQLITE_OK || rc == SQLITE_ROW) {
-        if ((rc = sqlite3_step(st)) != SQLITE_ROW)
-            break;
-        const char *t = (const char *)sqlite3_column_text(st, 0);
-        int known = 0;
-        for (const char *const *k = s->tables; *k && t; ++k)
-            known |= strcmp(t, *k) == 0;
-        if (!known && !foreign[0])
-            snprintf(foreign, sizeof foreign, "%s", t ? t : "?");
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return at_sql_fail(e, db, rc, "reading sqlite_master", path);
+                       "%s to a file of its own", s->what, path,
+                       (unsigned long long)app, s->env);
+    /* Ours carry the id from their first transaction: tables without it
+     * are another program's, whatever they are called, unless they are
+     * ours from before the id, columns and all. */
+    if (app == 0 && first[0] && !foreign[0] &&
+        (rc = older_ours(db, s)) != 0)
+        return rc < 0 ? at_sql_fail(e, db, sqlite3_errcode(db),
+                                    "reading the tables' columns", path)
+                      : 0;
+    if (app == 0 && first[0])
+        return at_fail(e, AUTOTUNE_EIO, "%s %s is not an autotune database "
+                       "(tables such as '%.64s' but no application_id "
+                       "'attu'): not modified; set %s to a file of its own",
+                       s->what, path, first, s->env);
     if (foreign[0])
         return at_fail(e, AUTOTUNE_EIO, "%s %s is not an autotune database "
                        "(it has a table '%.64s'): not modified; set "
-                       "AUTOTUNE_CACHE to a file of its own", s->what, path,
-                       foreign);
+                       "%s to a file of its own", s->what, path, foreign,
+                       s->env);
     return 0;
 }
 

@@ -20,6 +20,11 @@ typedef struct at_sqlite_spec {
     const char *what;          /* "cache", "compiled-variant cache" */
     const char *schema;        /* CREATE ... IF NOT EXISTS statements */
     const char *const *tables; /* the tables schema makes, NULL-ended */
+    const char *env;           /* the variable that chooses the file */
+    /* A query whose one value is 1 where a file without our
+     * application_id is still ours (made before autotune set the id,
+     * 2026-11-23): our main table with its own columns. */
+    const char *older_ours;
 } at_sqlite_spec;
 
 /* 'attu': PRAGMA application_id of every autotune database. */

@@ -256,17 +256,24 @@ int at_record_load(const char *path, at_record *r, at_err *e)
     if (!f)
         return at_fail(e, AUTOTUNE_EIO, "record %s: %s", path,
                        strerror(errno));
-    char line[2048], where[1100];
+    char *line = NULL, where[1100];
+    size_t line_cap = 0;
+    ssize_t got;
     raw *rows = NULL;
     size_t cap = 0, n = 0;
     long lineno = 0;
     int rc = 0, v1 = 0;
-    while (!rc && fgets(line, sizeof line, f)) {
+    while (!rc && (got = getline(&line, &line_cap, f)) >= 0) {
         ++lineno;
         snprintf(where, sizeof where, "%s:%ld", path, lineno);
-        size_t len = strlen(line);
-        if (len && line[len - 1] != '\n' && !feof(f)) {
-            rc = at_fail(e, AUTOTUNE_EINVALID, "%s: line too long", where);
+        if (memchr(line, '\0', (size_t)got)) { /* not text: said so */
+            rc = at_fail(e, AUTOTUNE_EINVALID, "%s: a NUL byte (not a "
+                         "record's text)", where);
+            break;
+        }
+        if (got >= 2048) {
+            rc = at_fail(e, AUTOTUNE_EINVALID, "%s: line too long (%zd "
+                         "bytes, at most 2047)", where, got);
             break;
         }
         line[strcspn(line, "\r\n")] = '\0';
@@ -296,6 +303,7 @@ int at_record_load(const char *path, at_record *r, at_err *e)
         rc = at_fail(e, AUTOTUNE_EIO, "reading record %s: %s", path,
                      strerror(errno));
     fclose(f);
+    free(line);
     if (!rc && lineno == 0)
         rc = at_fail(e, AUTOTUNE_EINVALID, "record %s is empty", path);
     if (!rc && n == 0)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "gen/distance.h"
+#include "gen/emit.h"
 #include "gen/space.h"
 #include "runtime/key.h"
 #include "runtime/near.h"
@@ -372,6 +373,19 @@ static void effort_levels(void **state)
     at_plan_provenance(&pl, "test", &pv);
     assert_int_equal(pv.how, AUTOTUNE_HOW_REUSED);
     assert_string_equal(pv.from, pl.from);
+    /* Its header claims no figure and says it never ran here (issue 35:
+     * it said "median 0.0000 ms" as if measured). */
+    char cu[96], text[8192];
+    snprintf(cu, sizeof cu, "%s/reused.cu", f->dir);
+    assert_int_equal(at_emit(cu, &pl.p, &pl.pt, "reused_launcher", &pv, &e),
+                     0);
+    FILE *hf = fopen(cu, "r");
+    assert_non_null(hf);
+    text[fread(text, 1, sizeof text - 1, hf)] = '\0';
+    fclose(hf);
+    assert_non_null(strstr(text, "measured: nothing on this problem"));
+    assert_non_null(strstr(text, "NOT VERIFIED: this point never ran"));
+    assert_null(strstr(text, "median 0.0000"));
     at_plan_free(&pl);
     /* The exact problem: cached at every effort (no device: whatever
      * effort found it). */

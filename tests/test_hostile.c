@@ -3,7 +3,7 @@
  * .cu, names and numbers that do not fit, files in the way, escape codes,
  * many processes writing one file. Each child runs without a CUDA driver
  * in a private temp dir that also holds its cache. */
-#include "tap.h"
+#include "cli_shell.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,35 +35,12 @@ static int teardown(void **state)
 /* Runs "BIN ARGS" (a shell line) in dir, no driver; its exit status. */
 static int cli(const char *bin_env, const char *args)
 {
-    const char *bin = getenv(bin_env);
-    if (!bin)
-        fail_msg("%s is not set (run through make check)", bin_env);
-    char *cmd = malloc(strlen(args) + 1024);
-    sprintf(cmd, "cd %s && AUTOTUNE_CACHE=%s/c.db "
-            "AUTOTUNE_LIBCUDA=/nonexistent/libcuda.so.1 %s %s >%s/out 2>&1",
-            dir, dir, bin, args, dir);
-    int st = system(cmd);
-    free(cmd);
-    char path[128];
-    snprintf(path, sizeof path, "%s/out", dir);
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(out, 1, sizeof out - 1, f) : 0;
-    out[n] = '\0';
-    if (f)
-        fclose(f);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    return at_cli_shell(dir, bin_env, args, out, sizeof out);
 }
 
 static size_t read_file(const char *name, char *buf, size_t cap)
 {
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = '\0';
-    if (f)
-        fclose(f);
-    return n;
+    return at_read_in(dir, name, buf, cap);
 }
 
 /* Nothing of the command line or a cache field leaves the comment: the
@@ -72,10 +49,18 @@ static size_t read_file(const char *name, char *buf, size_t cap)
 static void injection_stays_in_the_comment(void **state)
 {
     (void)state;
-    assert_int_equal(cli("AUTOTUNE_BIN", "transpose --arch sm_90 -o inj.cu "
-                         "--record '*/ extern \"C\" int injected_symbol = 42;"
-                         " /*'"), 0);
+    /* The command line is in the header: an output path that is an
+     * attack (its folders made, so that it can be written). */
+    char mk[256];
+    snprintf(mk, sizeof mk, "mkdir -p '%s/a*/ extern \"C\" int "
+             "injected_symbol = 42; '", dir);
+    assert_int_equal(system(mk), 0);
+    assert_int_equal(cli("AUTOTUNE_BIN", "transpose --arch sm_90 -o 'a*/ "
+                         "extern \"C\" int injected_symbol = 42; /*.cu'"), 0);
     static char cu[65536];
+    snprintf(mk, sizeof mk, "cd %s && cp 'a*/ extern \"C\" int "
+             "injected_symbol = 42; /*.cu' inj.cu", dir);
+    assert_int_equal(system(mk), 0);
     read_file("inj.cu", cu, sizeof cu);
     char *end = strstr(cu, "*/");
     assert_non_null(end);

@@ -112,8 +112,10 @@ static void foreign_database_untouched(void **state)
     const char *sqls[] = {
         "CREATE TABLE users(name TEXT); INSERT INTO users VALUES('a');",
         "PRAGMA application_id = 42; CREATE TABLE wisdom(x);",
+        /* our table's name, no id: issue 35 */
+        "CREATE TABLE wisdom(foo); INSERT INTO wisdom VALUES(1);",
     };
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < 3; ++i) {
         char path[128];
         snprintf(path, sizeof path, "%s/foreign%d.db", dir, i);
         sqlite3 *db;

@@ -64,7 +64,10 @@ static int setup(void **state)
     static const char src[] =
         "#include <cuComplex.h>\n"
         "extern \"C\" __global__ void k(float2 *o, const float2 *p,\n"
-        "    const int4 *q, cuFloatComplex *z, float a, int n) {}\n"
+        "    const int4 *q, cuFloatComplex *z, float a, int n) {\n"
+        "#pragma unroll loop_unroll_factor_0\n"
+        "    for (int i = 0; i < n; ++i) o[i] = p[i];\n"
+        "}\n"
         "extern \"C\" __global__ void k_ref(float2 *o, const float2 *p,\n"
         "    const int4 *q, cuFloatComplex *z, float a, int n) {}\n"
         "extern \"C\" __global__ void make(float2 *p, int n) {}\n";

@@ -10,6 +10,8 @@
 #include "cli_run.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <jansson.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -911,6 +913,17 @@ static void list_and_show(void **state)
                         "reduce");
     assert_null(json_object_get(e2, "cubin"));
     json_decref(j);
+    /* It validates against docs/schema/cache.schema.json (issue 35). */
+    char listed[600], cmd[1400];
+    snprintf(listed, sizeof listed, "%s/listed.json", fx->dir);
+    FILE *lf = fopen(listed, "w");
+    assert_non_null(lf);
+    fputs(fx->out, lf);
+    fclose(lf);
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s/../validate_json.py "
+             "%s/../../docs/schema %s", AT_DATA, AT_DATA, listed);
+    if (system(cmd) != 0)
+        fail_msg("cache list --json does not validate (%s)", cmd);
 
     RUN(fx, "cache", "show", "2");
     CHECK(fx, fx->status == 0);
@@ -929,6 +942,10 @@ static void list_and_show(void **state)
     RUN(fx, "cache", "show", "--gpu", "V100");
     CHECK(fx, fx->status == 1);
     CHECK(fx, strstr(fx->err, "no entry in"));
+    /* --json answers alike: the same status, an error object. */
+    RUN(fx, "cache", "show", "--gpu", "V100", "--json");
+    CHECK(fx, fx->status == 1);
+    CHECK(fx, strstr(fx->out, "autotune.error/1"));
     RUN(fx, "cache", "list", "--force");
     CHECK(fx, fx->status == 2);
     CHECK(fx, strstr(fx->err, "cache list does not take '--force'"));
@@ -936,6 +953,65 @@ static void list_and_show(void **state)
     CHECK(fx, fx->status == 2);
     CHECK(fx, strstr(fx->err, "unknown cache command 'frob'"));
     free_entries(en, 4);
+}
+
+/* An import killed at any moment leaves the cache with all of the
+ * file's entries or none, and whole (issue 35: signals during import). */
+static void import_killed_all_or_nothing(void **state)
+{
+    fixture *fx = *state;
+    at_entry en[4];
+    fill(fx->src, en);
+    free_entries(en, 4);
+    RUN(fx, "cache", "export", fx->file, "--cubins", "--cache", fx->src);
+    CHECK(fx, fx->status == 0);
+    int none = 0, every = 0;
+    for (int trial = 0; trial < 40; ++trial) {
+        unlink(fx->dst);
+        char side[128];
+        snprintf(side, sizeof side, "%s-wal", fx->dst);
+        unlink(side);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            char cache[128];
+            snprintf(cache, sizeof cache, "AUTOTUNE_CACHE=%s", fx->dst);
+            char *argv[] = {cli_bin, "cache", "import", fx->file, NULL};
+            char *env[] = {cache, "AUTOTUNE_LIBCUDA=/nonexistent", NULL};
+            int null = open("/dev/null", O_WRONLY);
+            dup2(null, 1);
+            dup2(null, 2);
+            execve(cli_bin, argv, env);
+            _exit(127);
+        }
+        usleep((useconds_t)(trial * 1500)); /* 0 to 58 ms in */
+        kill(pid, trial % 2 ? SIGKILL : SIGINT);
+        int ws;
+        assert_int_equal(waitpid(pid, &ws, 0), pid);
+        all got;
+        read_all(fx->dst, &got);
+        if (got.n != 0 && got.n != 4)
+            fail_msg("trial %d: %zu of 4 entries after the kill", trial,
+                     got.n);
+        none += got.n == 0;
+        every += got.n == 4;
+        free_entries(got.en, got.n);
+        if (access(fx->dst, F_OK) == 0) {
+            sqlite3 *db;
+            sqlite3_stmt *st;
+            assert_int_equal(sqlite3_open(fx->dst, &db), SQLITE_OK);
+            assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA integrity_check",
+                                                -1, &st, NULL), SQLITE_OK);
+            assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+            assert_string_equal((const char *)sqlite3_column_text(st, 0),
+                                "ok");
+            sqlite3_finalize(st);
+            sqlite3_close(db);
+        }
+    }
+    /* Both ends were reached: the kills fell before and after commit. */
+    print_message("# %d trials with none, %d with all 4\n", none, every);
+    assert_true(none > 0 && every > 0);
 }
 
 /* --- main --------------------------------------------------------- */
@@ -989,6 +1065,7 @@ int main(void)
         TEST(remove_with_filters),
         TEST(clear_all),
         TEST(list_and_show),
+        TEST(import_killed_all_or_nothing),
     };
     int rc = AT_RUN_TESTS(tests);
     free(cubin80);

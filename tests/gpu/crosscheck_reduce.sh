@@ -25,7 +25,7 @@ while [ $# -ge 4 ]; do
         shape="--rows $r --cols $c --axis $axis"; fi
     # shellcheck disable=SC2086
     build/autotune reduce --arch auto --type "$t" --op sum $shape \
-        -o "$T/r.cu" --quiet > "$T/tune.log" 2>&1 || { cat "$T/tune.log"; exit 1; }
+        --name "autotune_reduce_$t" -o "$T/r.cu" --quiet > "$T/tune.log" 2>&1 || { cat "$T/tune.log"; exit 1; }
     [ -f "$T/cub_$t.o" ] || "$NVCC" -c -O2 -arch=native -DAT_T="$ct" \
         -DAT_ACC=float -DAT_OP=0 templates/reduce_cub.cu -o "$T/cub_$t.o" || exit 1
     "$NVCC" -c -O2 -arch=native "$T/r.cu" -o "$T/r.o" || exit 1
