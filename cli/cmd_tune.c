@@ -392,10 +392,9 @@ static int tune_multi(const opts *o, int *archs, int n_archs,
     char out[1024], name[128];
     snprintf(out, sizeof out, o->out ? "%s" : "%s_%s_multi.cu",
              o->out ? o->out : o->family, o->type);
-    at_problem base;
     char kind[96] = "";
-    if (!rc && !o->name && at_opts_problem(o, &base) == 0)
-        at_problem_name_kind(&base, kind, sizeof kind); /* choices shared */
+    if (!rc && n > 0) /* every problem of the file shares its choices */
+        at_problem_name_kind(&en[0].p, kind, sizeof kind);
     snprintf(name, sizeof name, "%s%s", o->name ? "" : "autotune_",
              o->name ? o->name : kind);
     at_err e = {0};

@@ -277,6 +277,14 @@ static void two_reductions_link(void **state)
     assert_int_equal(cli("reduce --arch sm_90 --op max -o max.cu"), 0);
     put("main.cu", "int main() { return 0; }\n");
     nvcc("sum.cu max.cu main.cu -o both", "two files did not link");
+    /* A file of several problems is named from them, not from flags
+     * that alone are no problem (ld_in 5000 is too small for 8192). */
+    assert_int_equal(cli("transpose --arch sm_90 --ld-in 5000 --sizes "
+                         "100x100,200x200 -o m.cu"), 0);
+    assert_null(strstr(out, "leading dimensions"));
+    char cu[1 << 16];
+    at_read_in(dir, "m.cu", cu, sizeof cu);
+    assert_non_null(strstr(cu, "autotune_transpose_f32("));
 }
 
 /* Row 9: 0 is no size. */
