@@ -123,17 +123,23 @@ void at_safefile_discard(at_safefile *s)
     s->tmp[0] = '\0';
 }
 
+void at_path_dir(const char *path, char *dir, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, n, ".");
+    else
+        snprintf(dir, n, "%.*s", slash == path ? 1 : (int)(slash - path),
+                 path);
+}
+
 /* path with its folder resolved (the file itself need not exist). */
 static int canonical(const char *path, char *out, size_t n)
 {
     char dir[PATH_MAX], real[PATH_MAX];
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else
-        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1
-                 : (int)(slash - path), path);
+    at_path_dir(path, dir, sizeof dir);
     if (!realpath(dir, real))
         return -1;
     int k = snprintf(out, n, "%s/%s", real, base);

@@ -34,6 +34,9 @@ void at_safefile_keep(at_safefile *s);
 /* Closes and removes the temporary file: the target untouched, nothing
  * left behind (for output that is of no use cut short). */
 void at_safefile_discard(at_safefile *s);
+/* The folder of path into dir (n bytes): "." for a bare name, "/" for
+ * a name at the root. */
+void at_path_dir(const char *path, char *dir, size_t n);
 /* 1 if a and b name one file: the same inode where both exist, the same
  * resolved path where neither does ("-" and "" name none). */
 int at_path_same(const char *a, const char *b);

@@ -13,7 +13,6 @@
 #include "errors.h"
 #include "json.h"
 #include "runtime/cache_admin.h"
-#include "runtime/cubins.h"
 #include "wisdom.h"
 
 enum { LIST = 1, SHOW = 2, EXPORT = 4, IMPORT = 8, REMOVE = 16, CLEAR = 32 };
@@ -362,15 +361,9 @@ void at_cache_help(FILE *f) { fputs(cache_usage, f); }
 static int export_onto_cache(const cache_args *a)
 {
     char cache[1024], cubins[1024];
-    at_err e = {0};
-    if (!(a->sub & EXPORT))
-        return 0;
-    if (a->cache)
-        snprintf(cache, sizeof cache, "%s", a->cache);
-    else if (at_cache_path_named(cache, sizeof cache, &e))
+    if (!(a->sub & EXPORT) ||
+        at_cli_cache_paths(a->cache, cache, cubins, sizeof cache))
         return 0; /* no cache: opening it says so */
-    if (at_cubins_default_path(cache, cubins, sizeof cubins, &e))
-        cubins[0] = '\0';
     if (at_path_same(a->file, cache) || at_path_same(a->file, cubins))
         return bad("cache export %s: that is the cache itself; export to "
                    "a file of its own", a->file);

@@ -115,10 +115,9 @@ static void problem_flags(FILE *f, int bit, const at_family *fam,
         family_flags(f, fam);
         return;
     }
-    if (!spec)
+    if (!spec) /* the built-in ones: help loads no spec but the one asked */
         for (int i = 0; at_family_at(i); ++i)
-            if (!at_spec_of(at_family_at(i)))
-                family_flags(f, at_family_at(i));
+            family_flags(f, at_family_at(i));
     fputs("\na spec's problem flags:\n", f);
     flag_line(f, "--size-x, --size-y, --size-z", "N",
               "a spec's sizes one by one; its scalars are flags by their "
@@ -225,11 +224,7 @@ int at_help(int argc, char **argv)
     else if (++k < n)
         what = w[k];
     const at_family *fam = NULL;
-    size_t len = what ? strlen(what) : 0;
-    int spec_like = len > 5 && (strcmp(what + len - 5, ".yaml") == 0 ||
-                                strcmp(what + len - 4, ".yml") == 0 ||
-                                strcmp(what + len - 5, ".json") == 0);
-    if (what && !at_family_find(what) && !spec_like) {
+    if (what && !at_family_find(what) && !at_looks_like_spec(what)) {
         char known[256];
         at_family_list(known, sizeof known);
         at_cli_say("help: no command or family '%s' (commands: kernel, "
@@ -245,8 +240,6 @@ int at_help(int argc, char **argv)
         }
         spec = 1;
     }
-    if (fam && at_spec_of(fam))
-        spec = 1;
     if (spec && c == 0)
         c = 1; /* kernel's usage */
     command_help(stdout, c, fam, spec);

@@ -79,8 +79,7 @@ static int field_of_flag(const at_family *f, const char *flag)
     return at_field_index(f, name);
 }
 
-/* A spec file's name: .yaml, .yml or .json. */
-static int looks_like_spec(const char *w)
+int at_looks_like_spec(const char *w)
 {
     static const char *const ext[] = {".yaml", ".yml", ".json"};
     size_t n = strlen(w);
@@ -143,7 +142,7 @@ static int parse_command(int argc, char **argv, opts *o, int *i)
     int spec = strcmp(o->family, "kernel") == 0;
     if (spec && (*i >= argc || argv[*i][0] == '-'))
         return at_bad_usage("%s", "kernel needs a spec file (SPEC.yaml)");
-    if (spec || (!at_family_find(o->family) && looks_like_spec(o->family)))
+    if (spec || (!at_family_find(o->family) && at_looks_like_spec(o->family)))
         return load_spec(spec ? argv[(*i)++] : o->family, o);
     if (!at_family_find(o->family)) {
         char known[256];
@@ -191,11 +190,6 @@ int at_opts_set_size(opts *o, const char *flag, const char *v)
         size_t n = strcspn(v + at, "x");
         if (n == 0 || n >= sizeof o->size_text[d])
             fit = -1;
-        else if (strspn(v + at, "0") >= n) { /* 0 means "derived" */
-            snprintf(msg, sizeof msg, "%s needs sizes of 1 or more, got "
-                     "'%.100s'", flag, v);
-            return at_bad_usage("%s", msg);
-        }
         snprintf(o->size_text[d], sizeof o->size_text[d], "%.*s", (int)n,
                  v + at);
         o->field[idx[d]] = o->size_text[d];
@@ -304,16 +298,8 @@ static int parse_flags(int argc, char **argv, int i, opts *o)
         }
         at_err e = {0};
         int64_t x;
-        const at_field *fd = &fam->fields[field];
-        if (at_field_parse(fd, v, &x, &e)) {
+        if (at_field_parse(&fam->fields[field], v, &x, &e)) {
             at_cli_say("%s %s\n", a, e.msg);
-            return 2;
-        }
-        /* 0 is the family's "derived" mark, never a size asked for. */
-        if (!fd->choices && !fd->real && fd->min == 0 && x == 0) {
-            at_cli_say("%s needs a whole number from 1 to %lld, got "
-                       "'%s' (leave it out for the default)\n", a,
-                       (long long)fd->max, v);
             return 2;
         }
         o->field[field] = v;
@@ -376,10 +362,23 @@ int at_opts_problem(const opts *o, at_problem *p)
 {
     at_err e = {0};
     int rc = at_problem_begin(p, o->family, o->type, &e);
-    for (int i = 0; !rc && i < p->family->n_fields; ++i)
-        if (o->field[i])
-            rc = at_problem_set(p, p->family->fields[i].name, o->field[i],
-                                &e);
+    for (int i = 0; !rc && i < p->family->n_fields; ++i) {
+        const at_field *fd = &p->family->fields[i];
+        if (!o->field[i])
+            continue;
+        rc = at_problem_set(p, fd->name, o->field[i], &e);
+        /* 0 is the family's "derived" mark, never a size asked for, by
+         * its flag, --size or --sizes alike. */
+        if (!rc && !fd->choices && !fd->real && fd->min == 0 &&
+            p->v[i] == 0) {
+            char flag[64];
+            at_field_flag(fd->name, flag, sizeof flag);
+            at_cli_say("%s needs a whole number from 1 to %lld, got '%s' "
+                       "(leave it out for the default)\n", flag,
+                       (long long)fd->max, o->field[i]);
+            return 2;
+        }
+    }
     if (!rc)
         rc = at_problem_finish(p, &e);
     if (rc) {

@@ -40,9 +40,11 @@ int at_opts_check_values(opts *o);
  * (the spec, a file it names, the cache, the compiled-variant cache, a
  * replayed record) or another of its outputs (paths.c). */
 int at_opts_check_paths(const opts *o);
-/* The cache's path and the compiled-variant cache's, nothing made; -1 if
- * there is no cache path ("" for the second where it is the first). */
-int at_cli_cache_paths(char *cache, char *cubins, size_t n);
+/* The cache's path (given, or the default one) and the compiled-variant
+ * cache's, nothing made; -1 if there is no cache path ("" for the second
+ * where it is the first). */
+int at_cli_cache_paths(const char *given, char *cache, char *cubins,
+                       size_t n);
 /* Parses argv into o. 0, or 2 with the reason said on stderr. */
 int at_opts_parse(int argc, char **argv, opts *o);
 /* The problem the options give, finished; 2 (said) if it is not one. */
@@ -61,6 +63,8 @@ int at_parse_archs(const char *s, int *sm, int max);
 /* The problems --sizes lists (the other fields as given), repeats out:
  * *n of them in *ps (malloc'd); 2 (said) if one is not a problem. */
 int at_sized_problems(const opts *o, at_problem **ps, int *n);
+/* Whether a word names a spec file: .yaml, .yml or .json. */
+int at_looks_like_spec(const char *w);
 /* "sm_90" -> 90; 0 unless "sm_" and two or three digits, no leading 0. */
 int at_parse_arch(const char *s);
 /* Prints "autotune: <fmt with arg> (see autotune --help)"; returns 2. */

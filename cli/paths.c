@@ -50,11 +50,14 @@ static void spec_inputs(const opts *o, path_list *in)
         add(in, "an argument's data file", s->dir, s->args[i].file);
 }
 
-int at_cli_cache_paths(char *cache, char *cubins, size_t n)
+int at_cli_cache_paths(const char *given, char *cache, char *cubins,
+                       size_t n)
 {
     at_err e = {0};
     cache[0] = cubins[0] = '\0';
-    if (at_cache_path_named(cache, n, &e))
+    if (given)
+        snprintf(cache, n, "%s", given);
+    else if (at_cache_path_named(cache, n, &e))
         return -1;
     if (at_cubins_default_path(cache, cubins, n, &e))
         cubins[0] = '\0'; /* the same file: said when it is opened */
@@ -81,7 +84,7 @@ int at_opts_check_paths(const opts *o)
     in.n = out.n = 0;
     spec_inputs(o, &in);
     add(&in, "the record replayed", NULL, o->file);
-    if (at_cli_cache_paths(cache, cubins, sizeof cache) == 0) {
+    if (at_cli_cache_paths(NULL, cache, cubins, sizeof cache) == 0) {
         add(&in, "the cache", NULL, cache);
         add(&in, "the compiled-variant cache", NULL, cubins);
     }

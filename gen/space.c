@@ -36,20 +36,61 @@ size_t at_space_size(const at_family *f)
     return n;
 }
 
-/* The points the constraint keeps, in enumeration order, into out: at
- * most max of them (the walk stops there); how many. */
+/* The reasons points were refused, counted by their label (a reason is
+ * "LABEL: what"; one without ": " is its own label), with one example. */
+typedef struct {
+    struct {
+        char label[64], example[192];
+        size_t count;
+    } c[32];
+    int n;
+} refusals;
+
+static void tally(refusals *r, char *why, size_t size)
+{
+    if (!why[0])
+        snprintf(why, size, "the family's constraint");
+    const char *colon = strstr(why, ": ");
+    int len = colon ? (int)(colon - why) : (int)strlen(why);
+    if (len > 63)
+        len = 63;
+    int i = 0;
+    while (i < r->n && (strncmp(r->c[i].label, why, (size_t)len) != 0 ||
+                        r->c[i].label[len] != '\0'))
+        ++i;
+    if (i == r->n && r->n < (int)(sizeof r->c / sizeof *r->c)) {
+        snprintf(r->c[i].label, sizeof r->c[i].label, "%.*s", len, why);
+        snprintf(r->c[i].example, sizeof r->c[i].example, "%s", why);
+        r->c[r->n++].count = 0;
+    }
+    if (i < r->n)
+        ++r->c[i].count;
+}
+
+/* The points the constraint keeps, in enumeration order, into out (if
+ * given): at most max of them (the walk stops there); how many. With
+ * refused, the reasons for the others are counted there. */
 static size_t walk(const at_family *f, const at_problem *p,
-                   const at_limits *l, at_point *out, size_t max)
+                   const at_limits *l, at_point *out, size_t max,
+                   refusals *refused)
 {
     size_t total = at_space_size(f), kept = 0;
     int idx[AT_MAX_AXES] = {0};
     for (size_t k = 0; k < total && kept < max; ++k) {
         at_point pt;
+        char why[192];
+        why[0] = '\0'; /* a byte, not the buffer: a million points walk */
         memset(&pt, 0, sizeof pt);
         for (int a = 0; a < f->n_axes; ++a)
             pt.v[a] = f->axes[a].values[idx[a]];
-        if (f->valid(p, &pt, l, NULL, 0))
-            out[kept++] = pt;
+        if (f->valid(p, &pt, l, refused ? why : NULL,
+                     refused ? sizeof why : 0)) {
+            if (out)
+                out[kept] = pt;
+            ++kept;
+        } else if (refused) {
+            tally(refused, why, sizeof why);
+        }
         /* Odometer: the last axis turns fastest. */
         for (int a = f->n_axes - 1; a >= 0; --a) {
             if (++idx[a] < f->axes[a].n)
@@ -60,59 +101,22 @@ static size_t walk(const at_family *f, const at_problem *p,
     return kept;
 }
 
-/* A check's reasons, counted by their label (a reason is "LABEL: what";
- * one without ": " is its own label). */
-typedef struct {
-    char label[64], example[192];
-    size_t count;
-} check_count;
-
 /* An empty space's error: which check removed the most points, with one
  * of its reasons, so the spec's or the problem's mistake is named. */
 static int empty_space(const at_family *f, const at_problem *p,
                        const at_limits *l, size_t total, at_err *e)
 {
-    enum { MAX_CHECKS = 32 };
-    check_count c[MAX_CHECKS];
-    int n = 0, idx[AT_MAX_AXES] = {0};
-    for (size_t k = 0; k < total; ++k) {
-        at_point pt;
-        char why[192] = "";
-        memset(&pt, 0, sizeof pt);
-        for (int a = 0; a < f->n_axes; ++a)
-            pt.v[a] = f->axes[a].values[idx[a]];
-        f->valid(p, &pt, l, why, sizeof why);
-        if (!why[0])
-            snprintf(why, sizeof why, "the family's constraint");
-        const char *colon = strstr(why, ": ");
-        int len = colon ? (int)(colon - why) : (int)strlen(why);
-        if (len > 63)
-            len = 63;
-        int i = 0;
-        while (i < n && (strncmp(c[i].label, why, (size_t)len) != 0 ||
-                         c[i].label[len] != '\0'))
-            ++i;
-        if (i == n && n < MAX_CHECKS) {
-            snprintf(c[n].label, sizeof c[n].label, "%.*s", len, why);
-            snprintf(c[n].example, sizeof c[n].example, "%s", why);
-            c[n++].count = 0;
-        }
-        if (i < n)
-            ++c[i].count;
-        for (int a = f->n_axes - 1; a >= 0; --a) {
-            if (++idx[a] < f->axes[a].n)
-                break;
-            idx[a] = 0;
-        }
-    }
+    refusals r = {.n = 0};
+    walk(f, p, l, NULL, total, &r);
     int most = 0;
-    for (int i = 1; i < n; ++i)
-        if (c[i].count > c[most].count)
+    for (int i = 1; i < r.n; ++i)
+        if (r.c[i].count > r.c[most].count)
             most = i;
     return at_fail(e, AUTOTUNE_ENO_VARIANT, "%s: no point of the %zu passes "
                    "the checks for sm_%d; %s removed the most (%zu), e.g. %s",
-                   f->name, total, l->sm, n ? c[most].label : "?",
-                   n ? c[most].count : (size_t)0, n ? c[most].example : "?");
+                   f->name, total, l->sm, r.n ? r.c[most].label : "?",
+                   r.n ? r.c[most].count : (size_t)0,
+                   r.n ? r.c[most].example : "?");
 }
 
 int at_space_points(const at_family *f, const at_problem *p,
@@ -122,7 +126,7 @@ int at_space_points(const at_family *f, const at_problem *p,
     at_point *out = malloc(total * sizeof *out);
     if (!out)
         return at_fail(e, AUTOTUNE_ENOMEM, "space of %zu points", total);
-    *n = walk(f, p, l, out, total);
+    *n = walk(f, p, l, out, total, NULL);
     if (*n == 0) {
         free(out);
         *pts = NULL;
@@ -136,7 +140,7 @@ int at_space_first(const at_family *f, const at_problem *p,
                    const at_limits *l, at_point *pt)
 {
     at_point first;
-    if (!walk(f, p, l, &first, 1))
+    if (!walk(f, p, l, &first, 1, NULL))
         return 0;
     *pt = first;
     return 1;

@@ -6,17 +6,7 @@
 #include <string.h>
 
 #include "gen/spec_family_impl.h"
-
-/* Whether x reads a slot in [lo, hi). */
-static int reads(const at_expr *x, int lo, int hi)
-{
-    int used[SF_MAX_SLOTS];
-    size_t k = at_expr_slots(x, used, SF_MAX_SLOTS);
-    for (size_t i = 0; i < k && i < SF_MAX_SLOTS; ++i)
-        if (used[i] >= lo && used[i] < hi)
-            return 1;
-    return 0;
-}
+#include "gen/spec_internal.h"
 
 /* The spec's NVRTC options as one string (each a word). */
 static int options(spec_family *sf, at_err *e)
@@ -120,8 +110,9 @@ static int reads_ok(const at_spec *s, at_err *e)
                                s->flops};
     const size_t n = sizeof launch / sizeof *launch;
     for (size_t i = 0; i < n; ++i)
-        if (launch[i] && (reads(launch[i], lim, end) ||
-                          (i >= n - 2 && reads(launch[i], 0, s->n_params))))
+        if (launch[i] &&
+            (at_spec_reads(launch[i], lim, end) ||
+             (i >= n - 2 && at_spec_reads(launch[i], 0, s->n_params))))
             return at_fail(e, AUTOTUNE_EINVALID, "%s: '%s': the launch and "
                            "metrics cannot read a device limit (a "
                            "restriction can), metrics no parameter",
@@ -129,8 +120,8 @@ static int reads_ok(const at_spec *s, at_err *e)
     for (int i = 0; i < s->n_args; ++i) {
         const at_spec_arg *a = &s->args[i];
         const at_expr *x = a->count ? a->count : a->value;
-        if (x && (reads(x, lim, end) ||
-                  (a->count && reads(x, 0, s->n_params))))
+        if (x && (at_spec_reads(x, lim, end) ||
+                  (a->count && at_spec_reads(x, 0, s->n_params))))
             return at_fail(e, AUTOTUNE_EINVALID, "%s:%d: %s: '%s': %s",
                            s->file, a->line, a->name, at_expr_text(x),
                            a->count ? "a count reads sizes and scalars only"
@@ -181,9 +172,10 @@ static int params_used(const at_spec *s, at_err *e)
     for (int i = 0; i < s->n_params; ++i) {
         int used = mentions(s->source, s->params[i].name);
         for (size_t k = 0; !used && k < sizeof launch / sizeof *launch; ++k)
-            used = launch[k] && reads(launch[k], i, i + 1);
+            used = launch[k] && at_spec_reads(launch[k], i, i + 1);
         for (int k = 0; !used && k < s->n_args; ++k)
-            used = s->args[k].value && reads(s->args[k].value, i, i + 1);
+            used = s->args[k].value &&
+                   at_spec_reads(s->args[k].value, i, i + 1);
         if (!used)
             return at_fail(e, AUTOTUNE_EINVALID, "%s: tune_params: '%s' is "
                            "named neither in %s nor in the launch or the "

@@ -61,6 +61,14 @@ int at_spec_read(at_yaml *y, const at_spec *s, yaml_node_t *n,
     return 0;
 }
 
+int at_spec_read_source(at_yaml *y, const at_spec *s, yaml_node_t *n,
+                        const char *key, char **file, char **text)
+{
+    size_t len;
+    int rc = at_yaml_string(y, n, key, file);
+    return rc ? rc : at_spec_read(y, s, n, key, *file, 1, text, &len);
+}
+
 /* The value of 'key': ... in a .npy header dict: its text up to the
  * next ',' at depth 0 (a tuple's commas are inside its parentheses). */
 static int npy_field(const char *h, const char *key, char *out, size_t n)

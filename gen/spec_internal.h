@@ -41,6 +41,10 @@ int at_spec_load_metrics(at_yaml *y, at_spec *s, yaml_node_t *m);
 int at_spec_read(at_yaml *y, const at_spec *s, yaml_node_t *n,
                  const char *key, const char *name, int text, char **out,
                  size_t *len);
+/* A source file named at node n: its name into *file and its text into
+ * *text, as at_spec_read reads it. */
+int at_spec_read_source(at_yaml *y, const at_spec *s, yaml_node_t *n,
+                        const char *key, char **file, char **text);
 /* A data file's elements for argument a (a .npy of a's lane type, or raw
  * bytes): a->data and a->data_bytes. */
 int at_spec_load_data(at_yaml *y, const at_spec *s, yaml_node_t *n,

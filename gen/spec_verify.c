@@ -117,18 +117,15 @@ static int load_reference_kernel(at_yaml *y, at_spec *s, yaml_node_t *v)
     yaml_node_t *k = at_yaml_get(y, v, "reference_kernel"),
                 *src = at_yaml_get(y, v, "source"),
                 *p = at_yaml_get(y, v, "params");
-    size_t len;
     int rc;
     if ((rc = at_yaml_string(y, k, "verify.reference_kernel",
                              &s->reference_kernel)) ||
         (rc = at_spec_check_ident(y, k, "verify.reference_kernel",
                                   s->reference_kernel)))
         return rc;
-    if (src && ((rc = at_yaml_string(y, src, "verify.source",
-                                     &s->ref_source_file)) ||
-                (rc = at_spec_read(y, s, src, "verify.source",
-                                   s->ref_source_file, 1, &s->ref_source,
-                                   &len))))
+    if (src && (rc = at_spec_read_source(y, s, src, "verify.source",
+                                         &s->ref_source_file,
+                                         &s->ref_source)))
         return rc;
     if (p && (rc = load_params(y, s, p)))
         return rc;
@@ -220,7 +217,6 @@ int at_spec_load_init_kernel(at_yaml *y, at_spec *s, yaml_node_t *k)
     static const char *const known[] = {"name", "source", "arguments",
                                         "block", "grid", NULL};
     static const char *const def[3] = {"256", "1", "1"};
-    size_t len;
     int rc;
     if (!k)
         return 0;
@@ -234,11 +230,9 @@ int at_spec_load_init_kernel(at_yaml *y, at_spec *s, yaml_node_t *k)
                              "init_kernel.name", &s->init_kernel)) ||
         (rc = at_spec_check_ident(y, k, "init_kernel.name", s->init_kernel)))
         return rc;
-    if (src && ((rc = at_yaml_string(y, src, "init_kernel.source",
-                                     &s->init_source_file)) ||
-                (rc = at_spec_read(y, s, src, "init_kernel.source",
-                                   s->init_source_file, 1, &s->init_source,
-                                   &len))))
+    if (src && (rc = at_spec_read_source(y, s, src, "init_kernel.source",
+                                         &s->init_source_file,
+                                         &s->init_source)))
         return rc;
     if (!at_yaml_is(a, YAML_SEQUENCE_NODE) || !at_yaml_count(a) ||
         at_yaml_count(a) > AT_SPEC_MAX_ARGS)

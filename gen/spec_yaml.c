@@ -162,6 +162,16 @@ int at_yaml_string(at_yaml *y, yaml_node_t *n, const char *key, char **out)
     return 0;
 }
 
+/* "FILE:LINE: KEY: expected WHAT, got 'TEXT'", the text cut at 40. */
+static int expected(at_yaml *y, yaml_node_t *n, const char *key,
+                    const char *what)
+{
+    return at_yaml_fail(y, n, key, "expected %s, got '%.*s'", what,
+                        (int)(n->data.scalar.length > 40
+                                  ? 40 : n->data.scalar.length),
+                        (const char *)n->data.scalar.value);
+}
+
 int at_yaml_int(at_yaml *y, yaml_node_t *n, const char *key, int64_t min,
                 int64_t max, int64_t *out)
 {
@@ -174,37 +184,21 @@ int at_yaml_int(at_yaml *y, yaml_node_t *n, const char *key, int64_t min,
     long long v = strtoll(s, &end, 10);
     int bad = !*s || *end || errno;
     free(s);
-    if (bad || v < min || v > max)
-        return at_yaml_fail(y, n, key, "expected an integer from %" PRId64
-                            " to %" PRId64 ", got '%.*s'", min, max,
-                            (int)(n->data.scalar.length > 40
-                                      ? 40 : n->data.scalar.length),
-                            (const char *)n->data.scalar.value);
+    if (bad || v < min || v > max) {
+        char what[80];
+        snprintf(what, sizeof what, "an integer from %" PRId64 " to %" PRId64,
+                 min, max);
+        return expected(y, n, key, what);
+    }
     *out = v;
     return 0;
 }
 
-int at_yaml_double(at_yaml *y, yaml_node_t *n, const char *key,
-                   double *out)
-{
-    char *s;
-    int rc = at_yaml_string(y, n, key, &s);
-    if (rc)
-        return rc;
-    char *end;
-    double v = strtod(s, &end);
-    int bad = !*s || *end || !isfinite(v) || v < 0;
-    free(s);
-    if (bad)
-        return at_yaml_fail(y, n, key, "expected a number of 0 or more, got "
-                            "'%.*s'", (int)(n->data.scalar.length > 40
-                                                ? 40 : n->data.scalar.length),
-                            (const char *)n->data.scalar.value);
-    *out = v;
-    return 0;
-}
-
-int at_yaml_real(at_yaml *y, yaml_node_t *n, const char *key, double *out)
+/* n's text as one whole finite number (strtod): 0 with *v, and *range
+ * if strtod said it is out of range; 1 if it is not one (nothing said);
+ * else at_yaml_string's error. */
+static int finite_number(at_yaml *y, yaml_node_t *n, const char *key,
+                         double *v, int *range)
 {
     char *s;
     int rc = at_yaml_string(y, n, key, &s);
@@ -212,14 +206,34 @@ int at_yaml_real(at_yaml *y, yaml_node_t *n, const char *key, double *out)
         return rc;
     char *end;
     errno = 0;
-    double v = strtod(s, &end);
-    int bad = !*s || *end || errno || !isfinite(v);
+    *v = strtod(s, &end);
+    *range = errno != 0;
+    int bad = !*s || *end || !isfinite(*v);
     free(s);
-    if (bad)
-        return at_yaml_fail(y, n, key, "expected a finite number, got "
-                            "'%.*s'", (int)(n->data.scalar.length > 40
-                                                ? 40 : n->data.scalar.length),
-                            (const char *)n->data.scalar.value);
+    return bad;
+}
+
+int at_yaml_double(at_yaml *y, yaml_node_t *n, const char *key,
+                   double *out)
+{
+    double v;
+    int range, rc = finite_number(y, n, key, &v, &range);
+    if (rc < 0)
+        return rc;
+    if (rc || v < 0)
+        return expected(y, n, key, "a number of 0 or more");
+    *out = v;
+    return 0;
+}
+
+int at_yaml_real(at_yaml *y, yaml_node_t *n, const char *key, double *out)
+{
+    double v;
+    int range, rc = finite_number(y, n, key, &v, &range);
+    if (rc < 0)
+        return rc;
+    if (rc || range)
+        return expected(y, n, key, "a finite number");
     *out = v;
     return 0;
 }

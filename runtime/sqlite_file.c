@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/safefile.h"
 
 int at_sql_fail(at_err *e, sqlite3 *db, int rc, const char *call,
                 const char *path)
@@ -59,14 +60,7 @@ static int owned(const char *what, const char *path, const struct stat *st,
 int at_sqlite_trust(const char *path, const char *what, at_err *e)
 {
     char dir[1024], label[96];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
+    at_path_dir(path, dir, sizeof dir);
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) /* a common slip */
         return at_fail(e, AUTOTUNE_EIO, "%s %s is a folder: name the file "

@@ -55,9 +55,9 @@ static void put(const char *name, const char *text)
 }
 
 /* A spec of vadd in dir/name: the parameters, then what else is given
- * (launch keys after grid_div_x, n's value). */
+ * (launch keys after grid_div_x, n's value, top-level lines at its end). */
 static void spec(const char *name, const char *params, const char *launch,
-                 const char *n_value)
+                 const char *n_value, const char *tail)
 {
     char text[4096];
     snprintf(text, sizeof text,
@@ -70,8 +70,8 @@ static void spec(const char *name, const char *params, const char *launch,
              "  - {name: c, type: f32, count: size_x, dir: out}\n"
              "  - {name: a, type: f32, count: size_x}\n"
              "  - {name: n, type: i32, value: %s}\n"
-             "verify: {reference_kernel: vadd_ref}\n",
-             params, launch, n_value);
+             "verify: {reference_kernel: vadd_ref}\n%s",
+             params, launch, n_value, tail);
     put("vadd.cu", kernel_src);
     put(name, text);
 }
@@ -114,7 +114,7 @@ static void unlaunchable_points(void **state)
          "argument n"},
     };
     for (size_t i = 0; i < sizeof c / sizeof *c; ++i) {
-        spec("r1.yaml", c[i].params, c[i].launch, c[i].n);
+        spec("r1.yaml", c[i].params, c[i].launch, c[i].n, "");
         const char *runs[] = {"space r1.yaml",
                               "kernel r1.yaml --arch sm_90 -o r1.cu"};
         for (int r = 0; r < 2; ++r) {
@@ -127,7 +127,7 @@ static void unlaunchable_points(void **state)
     }
     /* The valid points of a mixed space stay; the others are left out. */
     spec("r1.yaml", "  block_size_x: [0, 64, 2048]\n  tile: [1]\n", "",
-         "size_x");
+         "size_x", "");
     assert_int_equal(cli("space r1.yaml"), 0);
     assert_non_null(strstr(out, "3 before constraints, 1 after"));
 }
@@ -206,7 +206,7 @@ static void deep_nesting_is_quick(void **state)
 static void outputs_never_on_inputs(void **state)
 {
     (void)state;
-    spec("s.yaml", good_params, "", "size_x");
+    spec("s.yaml", good_params, "", "size_x", "");
     assert_int_equal(cli("transpose --arch sm_90 -o t.cu"), 0); /* a cache */
     const char *runs[] = {
         "kernel s.yaml --arch sm_90 -o vadd.cu",
@@ -237,7 +237,7 @@ static void outputs_never_on_inputs(void **state)
 static void stdout_failures_said(void **state)
 {
     (void)state;
-    spec("s.yaml", good_params, "", "size_x");
+    spec("s.yaml", good_params, "", "size_x", "");
     put("empty.csv", "");
     const char *runs[] = {
         "space transpose > /dev/full", "space s.yaml > /dev/full",
@@ -305,11 +305,7 @@ static void zero_is_no_size(void **state)
 static void duplicate_keys(void **state)
 {
     (void)state;
-    spec("d.yaml", good_params, "", "size_x");
-    char text[4096];
-    at_read_in(dir, "d.yaml", text, sizeof text);
-    strcat(text, "problem: {size: [64]}\n");
-    put("d.yaml", text);
+    spec("d.yaml", good_params, "", "size_x", "problem: {size: [64]}\n");
     assert_int_equal(cli("space d.yaml"), 2);
     assert_non_null(strstr(out, "the key 'problem' given twice (also on "
                                 "line 3)"));
@@ -369,11 +365,8 @@ static void small_ones(void **state)
     assert_non_null(strstr(out, "AUTOTUNE_CUBIN_CACHE is the cache itself"));
     assert_int_equal(cli("transpose --type F32"), 2);
     assert_null(strstr(out, "i32"));
-    spec("z.yaml", good_params, "", "size_x");
-    char text[4096];
-    at_read_in(dir, "z.yaml", text, sizeof text);
-    strcat(text, "restrictions: [block_size_x / (tile - 1) > 0]\n");
-    put("z.yaml", text);
+    spec("z.yaml", good_params, "", "size_x",
+         "restrictions: [block_size_x / (tile - 1) > 0]\n");
     assert_int_equal(cli("space z.yaml --json"), 2);
     assert_non_null(strstr(out, "AUTOTUNE_EINVALID"));
     put("nul.csv", "gpu,family,type,problem,point,params,verified,status,"
@@ -392,7 +385,7 @@ static void small_ones(void **state)
 static void launcher_refuses_what_int_cannot_hold(void **state)
 {
     (void)state;
-    spec("s.yaml", good_params, "", "size_x");
+    spec("s.yaml", good_params, "", "size_x", "");
     assert_int_equal(cli("kernel s.yaml --arch sm_90 -o s.cu"), 0);
     put("call.cu", "#include <cuda_runtime.h>\n"
         "extern \"C\" cudaError_t autotune_vadd(float *, const float *, "
@@ -409,7 +402,7 @@ static void unused_parameter(void **state)
 {
     (void)state;
     spec("u.yaml", "  block_size_x: [64]\n  tile: [1]\n  knob: [1, 2]\n", "",
-         "size_x");
+         "size_x", "");
     assert_int_equal(cli("space u.yaml"), 2);
     assert_non_null(strstr(out, "'knob' is named neither"));
 }

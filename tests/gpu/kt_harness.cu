@@ -234,29 +234,23 @@ int main(int argc, char **argv)
     cudaEvent_t a, b;
     OK(cudaEventCreate(&a));
     OK(cudaEventCreate(&b));
-    float ms = 0;
+    // The milliseconds of n launches back to back.
+    auto launches = [&](int n) {
+        float ms = 0;
+        OK(cudaEventRecord(a, s));
+        for (int i = 0; i < n; ++i)
+            OK(XC_LAUNCHER(args.data(), s));
+        OK(cudaEventRecord(b, s));
+        OK(cudaEventSynchronize(b));
+        OK(cudaEventElapsedTime(&ms, a, b));
+        return ms;
+    };
     int per = 1;
-    for (;;) {
-        OK(cudaEventRecord(a, s));
-        for (int i = 0; i < per; ++i)
-            OK(XC_LAUNCHER(args.data(), s));
-        OK(cudaEventRecord(b, s));
-        OK(cudaEventSynchronize(b));
-        OK(cudaEventElapsedTime(&ms, a, b));
-        if (ms >= 1.0f || per >= (1 << 16))
-            break;
+    while (launches(per) < 1.0f && per < (1 << 16))
         per *= 2;
-    }
     std::vector<float> t;
-    for (int k = 0; k < samples; ++k) {
-        OK(cudaEventRecord(a, s));
-        for (int i = 0; i < per; ++i)
-            OK(XC_LAUNCHER(args.data(), s));
-        OK(cudaEventRecord(b, s));
-        OK(cudaEventSynchronize(b));
-        OK(cudaEventElapsedTime(&ms, a, b));
-        t.push_back(ms / per);
-    }
+    for (int k = 0; k < samples; ++k)
+        t.push_back(launches(per) / per);
     std::sort(t.begin(), t.end());
     std::printf("harness %s:%s; median %.4f ms over %d samples of %d "
                 "launches\n", wrong ? "WRONG" : "right", said.c_str(),
