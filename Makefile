@@ -46,38 +46,24 @@ CMOCKA  := -lcmocka -Wl,-rpath,'$$ORIGIN/lib'
 # itself and the folders before it; tests/check_layers.pl enforces it.
 BASE_SRC := base/error.c base/clock.c base/dl.c base/pcg.c base/safefile.c \
             base/text.c base/sockio.c base/expr.c base/readfile.c
-GEN_SRC_ := gen/types.c gen/problem.c gen/distance.c gen/space.c gen/family.c \
+GEN_SRC_ := gen/types.c gen/problem.c gen/distance.c gen/space.c gen/family.c gen/family_defaults.c \
             gen/transpose.c gen/transpose_problem.c gen/transpose_check.c \
             gen/transpose_emit.c gen/transpose_strip.c gen/reduce.c \
             gen/reduce_problem.c gen/reduce_check.c gen/reduce_emit.c \
-            gen/spec_yaml.c gen/spec_yaml_bounds.c gen/spec.c gen/spec_launch.c gen/spec_args.c \
-            gen/spec_verify.c gen/spec_files.c gen/spec_source.c \
-            gen/spec_space.c gen/spec_family.c gen/spec_problem.c \
-            gen/spec_check.c gen/spec_layout.c gen/spec_input.c \
-            gen/spec_run.c gen/spec_canon.c gen/spec_emit.c gen/spec_desc.c \
-            gen/spec_data.c \
-            gen/expand.c \
-            gen/emit.c gen/emit_multi.c gen/ident.c
+            gen/expand.c gen/emit.c gen/emit_multi.c gen/ident.c
 SEARCH_SRC := search/strategy.c search/exhaustive.c search/walk.c \
               search/random.c search/local.c search/genetic.c \
               search/record.c search/replay.c
-RUNTIME_SRC := runtime/cuda_api.c runtime/nvrtc_api.c runtime/device.c \
-               runtime/compile.c runtime/compile_proc.c runtime/cubins.c \
-               runtime/elf.c runtime/module.c runtime/sqlite_file.c runtime/cache.c \
-               runtime/cache_failed.c runtime/cache_lock.c runtime/cache_each.c \
-               runtime/cache_admin.c runtime/near.c runtime/near_pick.c \
-               runtime/profile.c runtime/estimate.c \
-               runtime/key.c \
-               runtime/measure.c runtime/measure_cases.c runtime/host_pool.c \
-               runtime/measure_check.c runtime/measure_ref.c \
-               runtime/measure_segs.c \
-               runtime/rounds.c \
-               runtime/tune.c runtime/tune_prog.c runtime/tune_eval.c \
-               runtime/tune_walk.c runtime/tune_leaders.c \
-               runtime/tune_alone.c \
-               runtime/tune_plant.c runtime/plan.c runtime/gpu_worker.c \
-               runtime/gpu_worker_main.c runtime/api.c runtime/api_family.c \
-               runtime/api_background.c
+# The spec layer (a user's kernel as a family) and runtime's layers,
+# lowest first: driver < store < measure < tune < plan < api.
+SPEC_SRC := $(sort $(wildcard spec/*.c))
+# Test builds only (-DAT_TEST, as SQLite's SQLITE_TEST): the GPU suite's
+# planted faults. In libautotune-san.a (the tests') and
+# build/autotune-test (tests/gpu/faults.sh), never in libautotune.a.
+TEST_SRC := runtime/tune/tune_plant.c
+RUNTIME_SRC := $(filter-out $(TEST_SRC),\
+                 $(foreach l,driver store measure tune plan api,\
+                   $(sort $(wildcard runtime/$(l)/*.c))))
 # The command line, its subcommands and the benchmark with its contenders:
 # in the autotune binary, not in libautotune.a.
 CLI_SRC := cli/main.c cli/options.c cli/option_values.c cli/paths.c cli/flags.c cli/help.c cli/tune_lists.c cli/errors.c cli/cmd_tune.c \
@@ -89,7 +75,7 @@ CLI_SRC := cli/main.c cli/options.c cli/option_values.c cli/paths.c cli/flags.c 
            cli/reduce_bench.c cli/reduce_cub.c cli/cmd_cache.c \
            cli/wisdom_export.c cli/wisdom_import.c cli/wisdom_profile.c \
            cli/dump_data.c
-LIB_SRC := $(BASE_SRC) $(GEN_SRC_) $(SEARCH_SRC) $(RUNTIME_SRC)
+LIB_SRC := $(BASE_SRC) $(GEN_SRC_) $(SEARCH_SRC) $(SPEC_SRC) $(RUNTIME_SRC)
 TEMPLATES := templates/transpose.cu templates/reduce.cu templates/check.cu
 GEN_SRC := $(B)/gen/templates.c
 # The benchmark's classic kernels: embedded into the command only.
@@ -97,7 +83,9 @@ CLI_TEMPLATES := templates/baselines.cu templates/reduce_cub.cu
 CLI_GEN := $(B)/cli/templates.c
 
 REL_OBJ := $(patsubst %.c,$(B)/rel/%.o,$(LIB_SRC) $(GEN_SRC))
-SAN_OBJ := $(patsubst %.c,$(B)/san/%.o,$(LIB_SRC) $(GEN_SRC))
+SAN_OBJ := $(patsubst %.c,$(B)/san/%.o,$(LIB_SRC) $(TEST_SRC) $(GEN_SRC))
+TEST_OBJ := $(patsubst %.c,$(B)/relt/%.o,$(LIB_SRC) $(TEST_SRC) $(GEN_SRC) \
+              $(CLI_SRC) $(CLI_GEN))
 CLI_REL := $(patsubst %.c,$(B)/rel/%.o,$(CLI_SRC) $(CLI_GEN))
 CLI_SAN := $(patsubst %.c,$(B)/san/%.o,$(CLI_SRC) $(CLI_GEN))
 
@@ -126,7 +114,13 @@ $(B)/rel/%.o: %.c
 
 $(B)/san/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(CPPFLAGS) $(SAN) -pthread -MMD -MP -c $< -o $@
+	$(CC) $(WARN) $(CPPFLAGS) -DAT_TEST $(SAN) -pthread -MMD -MP -c $< -o $@
+
+$(B)/relt/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(filter-out -DAT_WORKER_DEFAULT=%,$(CPPFLAGS)) -DAT_TEST \
+	    -DAT_WORKER_DEFAULT='"$(CURDIR)/$(B)/autotune-test"' $(CFLAGS) \
+	    -pthread -MMD -MP -c $< -o $@
 
 $(B)/libautotune.a: $(REL_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -135,6 +129,11 @@ $(B)/libautotune-san.a: $(SAN_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(B)/autotune: $(CLI_REL) $(B)/libautotune.a
+	$(CC) $(CFLAGS) -pthread $^ $(LIBS) $(JANSSON_A) -o $@
+
+# The command with the test hooks (AUTOTUNE_PLANT), for the GPU suite's
+# faults.sh; its own GPU worker.
+$(B)/autotune-test: $(TEST_OBJ)
 	$(CC) $(CFLAGS) -pthread $^ $(LIBS) $(JANSSON_A) -o $@
 
 # The sanitized CLI, for the CLI tests.
@@ -146,7 +145,7 @@ $(B)/tests/lib/libcmocka.so.0:
 	@mkdir -p $(@D)
 	cp -L /usr/lib/x86_64-linux-gnu/libcmocka.so.0 $@
 
-$(B)/tests/%: tests/%.c tests/tap.h tests/cli_run.h tests/cli_shell.h tests/gpu_programs.h $(B)/libautotune-san.a \
+$(B)/tests/%: tests/%.c tests/tap.h tests/cli_run.h tests/cli_shell.h tests/gpu_programs.h tests/test_problem.h $(B)/libautotune-san.a \
               $(B)/tests/lib/libcmocka.so.0
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CPPFLAGS) $(SAN) $(SANLINK) -pthread \
@@ -159,7 +158,7 @@ $(B)/tests/%: tests/%.c tests/tap.h tests/cli_run.h tests/cli_shell.h tests/gpu_
 # allocates through ASan and compiles at half the speed; `make check-full`
 # runs the sanitized build too), and gpu_variants for compute-sanitizer
 # (which cannot share a process with ASan): tests/gpu/sanitize.sh.
-$(B)/tests/%-rel: tests/%.c tests/tap.h tests/cli_run.h tests/gpu_programs.h $(B)/libautotune.a \
+$(B)/tests/%-rel: tests/%.c tests/tap.h tests/cli_run.h tests/gpu_programs.h tests/test_problem.h $(B)/libautotune.a \
               $(B)/tests/lib/libcmocka.so.0
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -pthread $< $(B)/libautotune.a \
@@ -196,7 +195,7 @@ TEST_ENV := ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 \
             AUTOTUNE_BIN=$(CURDIR)/$(B)/autotune-san \
             AUTOTUNE_REL=$(CURDIR)/$(B)/autotune
 
-check: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel \
+check: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel examples \
        $(B)/autotune-san $(B)/autotune fuzz-build
 	$(TEST_ENV) prove -v tests/check_layers.pl \
 	    $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel \
@@ -211,9 +210,10 @@ check-full: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel \
 	    $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel \
 	    $(B)/tests/test_sweep
 
-gpu-build: $(addprefix $(B)/tests/,$(GPU_TESTS)) $(B)/autotune \
+gpu-build: $(addprefix $(B)/tests/,$(GPU_TESTS)) $(B)/autotune $(B)/autotune-test \
            $(B)/tests/gpu_variants-rel $(B)/tests/gpu_reduce-rel \
            $(B)/autotune-san $(B)/examples/api_example \
+           $(B)/examples/api_reduce $(B)/examples/api_spec \
            $(B)/bench/launch_overhead $(B)/bench/near_quality \
            $(B)/bench/estimate_latency $(B)/bench/near_retime
 gpu-check: gpu-build
@@ -236,11 +236,12 @@ $(B)/bench/%: tests/bench/%.c $(B)/libautotune.a
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -pthread $< $(B)/libautotune.a \
 	    $(LIBS) -o $@
 
-$(B)/examples/api_example: examples/api_example.c $(B)/libautotune.a
+$(B)/examples/%: examples/%.c $(B)/libautotune.a
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -pthread $< $(B)/libautotune.a \
 	    $(LIBS) -L$(CUDA)/lib64 -lcudart_static -lrt -o $@
-examples: $(B)/examples/api_example
+examples: $(B)/examples/api_example $(B)/examples/api_reduce \
+          $(B)/examples/api_spec
 
 clean:
 	rm -rf $(B)
@@ -249,4 +250,4 @@ clean:
 include mk/install.mk
 
 -include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(CLI_REL:.o=.d) \
-         $(CLI_SAN:.o=.d) $(FUZZ_OBJ:.o=.d)
+         $(CLI_SAN:.o=.d) $(FUZZ_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

@@ -30,11 +30,20 @@ static void csv_field(FILE *f, const char *s)
     }
 }
 
-static void csv_rows(FILE *f, const at_bench_family *bf, const char *gpu,
+static void csv_rows(FILE *f, const char *gpu,
                      const done_row *d)
 {
-    char cols[256];
-    bf->csv_cols(&d->p, cols, sizeof cols);
+    /* The problem's columns: the family's fields, in its table's order
+     * (the header names them). */
+    char cols[512] = "";
+    size_t used = 0;
+    for (int i = 0; i < d->p.family->n_fields && used < sizeof cols; ++i) {
+        char v[64];
+        used += (size_t)snprintf(cols + used, sizeof cols - used, "%s%s",
+                                 i ? "," : "",
+                                 at_problem_value_text(&d->p, i, v,
+                                                       sizeof v));
+    }
     for (int i = 0; i < d->c.n; ++i) {
         const at_cmp_row *w = &d->c.row[i];
         if (!w->present)
@@ -143,6 +152,16 @@ static int json_bench(const at_bench_args *a, const at_bench_family *bf,
     return at_json_print(o);
 }
 
+/* A problem from its text (a suite's row or a sweep's draw). */
+static int text_problem(at_problem *p, const char *family, const char *type,
+                        const char *fields, at_err *e)
+{
+    int rc = at_problem_begin(p, family, type, e);
+    if (!rc)
+        rc = at_problem_set_text(p, fields, e);
+    return rc ? rc : at_problem_finish(p, e);
+}
+
 /* A sweep's problems, drawn from the seed given or a fresh one (said on
  * stderr, so that --seed draws them again). */
 static int draw_all(const at_bench_args *a, const at_bench_family *bf,
@@ -158,10 +177,11 @@ static int draw_all(const at_bench_args *a, const at_bench_family *bf,
     at_pcg g;
     at_pcg_seed(&g, seed, 0x5eedULL);
     for (int i = 0; i < n; ++i) {
-        autotune_problem u;
+        const char *type;
+        char fields[512];
         at_err e = {0};
-        bf->draw(&g, &u);
-        if (at_problem_from_api(&rows[i].p, &u, &e)) {
+        bf->draw(&g, &type, fields, sizeof fields);
+        if (text_problem(&rows[i].p, bf->family, type, fields, &e)) {
             at_cli_fail_hint(&e, " (a problem the sweep drew)");
             return 1;
         }
@@ -188,7 +208,8 @@ static int problems(const at_bench_args *a, const at_bench_family *bf,
     if (a->sweep)
         return draw_all(a, bf, *rows, *n);
     for (int i = 0; i < *n; ++i)
-        if (at_problem_from_api(&(*rows)[i].p, &bf->suite[i], &e)) {
+        if (text_problem(&(*rows)[i].p, bf->family, bf->suite[i].type,
+                         bf->suite[i].fields, &e)) {
             at_cli_fail(&e);
             return 2;
         }
@@ -303,7 +324,7 @@ static int run_all(autotune_ctx *ctx, const at_bench_args *a,
         if (rc)
             return rc;
         progress_line(i, n, &rows[i], shape);
-        csv_rows(csv, bf, ctx->dev.name, &rows[i]);
+        csv_rows(csv, ctx->dev.name, &rows[i]);
         ++*done;
     }
     return 0;
@@ -349,8 +370,12 @@ int at_cmd_bench(const at_bench_args *a)
     if (!rc)
         rc = at_safefile_open(&csv, a->csv, &e);
     if (!rc) {
-        fprintf(csv.f, "gpu,family,type,%s,kernel,ms,gbps,frac_copy\n",
-                AT_CSV_PROBLEM);
+        /* The problem's columns are the family's fields, by name. */
+        const at_family *fam = at_family_find(a->family);
+        fprintf(csv.f, "gpu,family,type");
+        for (int i = 0; fam && i < fam->n_fields; ++i)
+            fprintf(csv.f, ",%s", fam->fields[i].name);
+        fprintf(csv.f, ",kernel,ms,gbps,frac_copy\n");
         fprintf(a->json ? stderr : stdout, "autotune bench %s on %s (sm_%d, "
                 "%d SMs, %d MB L2, driver %s, NVRTC %s); %s\n", a->family,
                 d->name, d->sm, d->sms, d->l2_bytes >> 20, d->driver_build,

@@ -7,7 +7,7 @@
 #ifndef AT_BENCH_H
 #define AT_BENCH_H
 
-#include "runtime/tune.h"
+#include "runtime/tune/tune.h"
 
 typedef struct at_bench_args {
     const char *family;

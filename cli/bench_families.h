@@ -9,7 +9,7 @@
 #define AT_BENCH_FAMILIES_H
 
 #include "base/pcg.h"
-#include "runtime/measure.h"
+#include "runtime/measure/measure.h"
 
 /* The figures of one problem: the copy, the tuned kernel, then the
  * family's contenders in order. */
@@ -48,14 +48,16 @@ typedef struct at_contender {
                CUdeviceptr out, CUstream s, at_err *e);
 } at_contender;
 
-/* Every family's CSV rows have these problem columns, so one file holds
- * them all: op and axis (reductions), the shape (a whole-array reduction
- * is 1 x n), batch and leading dimensions. */
-#define AT_CSV_PROBLEM "op,axis,rows,cols,batch,ld_in,ld_out"
+/* A problem as text: its type and its fields ("rows=8192 cols=8192"),
+ * made through the family's field table (at_problem_set_text). */
+typedef struct at_text_problem {
+    const char *type;
+    const char *fields;
+} at_text_problem;
 
 typedef struct at_bench_family {
     const char *family;
-    const autotune_problem *suite;
+    const at_text_problem *suite;
     int suite_n;
     const at_contender *contenders;
     int n_contenders;
@@ -64,17 +66,14 @@ typedef struct at_bench_family {
      * (a library's version, or why it is missing). NULL on no memory. */
     void *(*open)(const at_device *d, char *note, size_t n);
     void (*close)(void *state); /* on the same context */
-    /* The CSV's problem columns (AT_CSV_PROBLEM; empty where the family
-     * has no such field). */
-    void (*csv_cols)(const at_problem *p, char *buf, size_t n);
     /* The table's shape column ("4099x2053 ld 4160/2053"). */
     void (*shape)(const at_problem *p, char *buf, size_t n);
     /* "met (...)", "MISSED ...: why" or "" where no target applies. */
     void (*verdict)(const at_problem *p, const at_cmp *c, char *buf,
                     size_t n);
-    /* A problem drawn at random for a sweep (u->type a static name);
-     * NULL: the family has no sweep. */
-    void (*draw)(at_pcg *g, autotune_problem *u);
+    /* A problem drawn at random for a sweep: its type (a static name)
+     * and fields as text; NULL: the family has no sweep. */
+    void (*draw)(at_pcg *g, const char **type, char *fields, size_t n);
 } at_bench_family;
 
 const at_bench_family *at_bench_family_find(const char *family);

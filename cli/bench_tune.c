@@ -25,7 +25,7 @@
 #include "errors.h"
 #include "json.h"
 #include "gen/family.h"
-#include "runtime/device.h"
+#include "runtime/driver/driver.h"
 
 enum { COLD, WARM, HIT, N_RUNS };
 static const char *const run_name[N_RUNS] = {"cold", "warm", "hit"};
@@ -324,7 +324,7 @@ static void table(FILE *f, const char *gpu, const row *rows, int n)
     for (int i = 0; i < n; ++i) {
         const row *r = &rows[i];
         char shape[256], vps[32] = "", cpu[32] = "";
-        r->p.family->file_stem(&r->p, shape, sizeof shape);
+        r->p.family->ops.file_stem(&r->p, shape, sizeof shape);
         if (isfinite(r->variants_per_s))
             snprintf(vps, sizeof vps, "%.0f", r->variants_per_s);
         if (isfinite(r->nvrtc_cpu_s))

@@ -12,7 +12,7 @@
 #include "commands.h"
 #include "errors.h"
 #include "json.h"
-#include "runtime/cache_admin.h"
+#include "runtime/store/store.h"
 #include "wisdom.h"
 
 enum { LIST = 1, SHOW = 2, EXPORT = 4, IMPORT = 8, REMOVE = 16, CLEAR = 32 };

@@ -34,7 +34,7 @@ static int json_space(const at_problem *p, const at_limits *l,
     json_t *names = json_array();
     for (size_t i = 0; i < n; ++i) {
         char name[128];
-        f->point_name(f, &pts[i], name, sizeof name);
+        f->ops.point_name(f, &pts[i], name, sizeof name);
         json_array_append_new(names, json_string(name));
     }
     at_json_put(o, "points", names);
@@ -88,7 +88,7 @@ int at_cmd_space(const opts *o, int argc, char **argv)
            n);
     for (size_t i = 0; i < n; ++i) {
         char name[128];
-        f->point_name(f, &pts[i], name, sizeof name);
+        f->ops.point_name(f, &pts[i], name, sizeof name);
         printf("%s\n", name);
     }
     free(pts);

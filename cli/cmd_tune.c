@@ -1,5 +1,5 @@
 /* `autotune FAMILY --arch auto|sm_XX`: the planner's answer for the
- * problem (runtime/plan.h: cached, tuned here, or the default point when
+ * problem (runtime/plan/plan.h: cached, tuned here, or the default point when
  * no GPU of the architecture is here), emitted as a .cu, summarised on
  * stdout (or stderr when stdout holds the .cu or the JSON). With
  * --sizes, --from-cache or several architectures (--arch sm_80,sm_90):
@@ -17,9 +17,9 @@
 #include "dump_data.h"
 #include "report.h"
 #include "gen/emit_multi.h"
-#include "runtime/api_internal.h"
-#include "runtime/gpu_worker.h"
-#include "runtime/key.h"
+#include "runtime/api/api.h"
+#include "runtime/plan/plan.h"
+#include "runtime/store/store.h"
 
 static void command_line(int argc, char **argv, char *buf, size_t n)
 {
@@ -133,7 +133,7 @@ static void names(const opts *o, const at_problem *p, char *out, size_t on,
                   char *name, size_t nn)
 {
     char stem[128], kind[96];
-    p->family->file_stem(p, stem, sizeof stem);
+    p->family->ops.file_stem(p, stem, sizeof stem);
     at_problem_kind(p, kind, sizeof kind);
     if (o->out)
         snprintf(out, on, "%s", o->out);
@@ -283,7 +283,7 @@ static void say_multi(FILE *info, const at_multi_entry *en, int n,
     for (int i = 0; kernels > 0 && i < n; ++i) {
         char prob[512], point[128];
         at_problem_str(&en[i].p, prob, sizeof prob);
-        en[i].p.family->point_name(en[i].p.family, &en[i].pt, point,
+        en[i].p.family->ops.point_name(en[i].p.family, &en[i].pt, point,
                                    sizeof point);
         fprintf(info, "  sm_%d %s: kernel %d, %s\n", en[i].sm, prob,
                 kernel[i], point);

@@ -5,7 +5,7 @@
 
 #include "base/clock.h"
 #include "base/pcg.h"
-#include "runtime/rounds.h"
+#include "runtime/measure/measure.h"
 
 /* A contender as a measurement op. */
 typedef struct op_ctx {
@@ -98,7 +98,7 @@ static int check_and_time(run *r, const at_problem *p, at_cmp *out,
         return rc;
     out->sets = at_measure_sets(r->m);
     out->past_l2 = at_measure_past_l2(r->m);
-    double bytes = p->family->bytes_moved(p);
+    double bytes = p->family->ops.bytes_moved(p);
     for (int i = 0; i < r->n; ++i) {
         at_cmp_row *w = &out->row[r->index[i]];
         w->ms = res[i].ms;

@@ -3,14 +3,14 @@
  * (bench_families.h). Each is checked against the CPU reference on the
  * same random input (finite floats, so library arithmetic that should
  * give the input back does) before its time counts; then all are timed
- * with one protocol (runtime/rounds.h: interleaved rounds of samples of
+ * with one protocol (runtime/measure/measure.h: interleaved rounds of samples of
  * the measurement's protocol), each reporting the median of its round
  * medians. */
 #ifndef AT_COMPARE_H
 #define AT_COMPARE_H
 
 #include "bench_families.h"
-#include "runtime/api_internal.h"
+#include "runtime/api/api.h"
 
 /* Benchmarks p on ctx's device: tunes it (or takes the cache's answer)
  * with o, then checks and times everything on random input from o->seed

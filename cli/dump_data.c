@@ -1,7 +1,7 @@
 /* --data DIR (autotune kernel SPEC): a spec's problem's data, made on the
  * GPU as a tune makes it (random inputs, the init kernel, the
  * reference), written for a harness that calls the emitted launcher as a
- * user would (tests/gpu/kt_harness.cu): DIR/manifest.txt (gen/spec_data.c
+ * user would (tests/gpu/kt_harness.cu): DIR/manifest.txt (spec/spec_data.c
  * says its lines), DIR/in.bin (the packed input: every input buffer's and
  * constant's first contents) and DIR/ref.bin (the packed reference
  * output). */
@@ -16,8 +16,8 @@
 #include "base/pcg.h"
 #include "base/safefile.h"
 #include "errors.h"
-#include "gen/spec_family.h"
-#include "runtime/measure.h"
+#include "spec/spec.h"
+#include "runtime/measure/measure.h"
 
 static int write_file(const char *dir, const char *name, const void *data,
                       size_t n, at_err *e)

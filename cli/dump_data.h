@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "gen/problem.h"
-#include "runtime/device.h"
+#include "runtime/driver/driver.h"
 
 /* Writes DIR's files for p on device d (NULL: none here, an error), the
  * emitted launcher named launcher; says so on info. 0, or 1 (said). */

@@ -20,7 +20,7 @@
 #include "errors.h"
 #include "help.h"
 #include "gen/family.h"
-#include "runtime/gpu_worker.h"
+#include "runtime/plan/plan.h"
 
 /* The command, once its options parse. */
 static int run(int argc, char **argv)
@@ -59,7 +59,7 @@ static int stdout_written(int rc)
 
 int main(int argc, char **argv)
 {
-    /* The tuner's own GPU worker (runtime/gpu_worker.h). */
+    /* The tuner's own GPU worker (runtime/plan/plan.h). */
     if (argc == 2 && strcmp(argv[1], "__gpu-worker") == 0)
         return at_worker_main();
     /* Tunes run their device work in this same binary. */

@@ -11,7 +11,7 @@
 #include "errors.h"
 #include "flags.h"
 #include "gen/family.h"
-#include "gen/spec_family.h"
+#include "spec/spec.h"
 #include "gen/ident.h"
 #include "search/strategy.h"
 

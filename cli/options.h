@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdint.h>
 
-#include "runtime/tune.h"
+#include "runtime/tune/tune.h"
 
 typedef struct opts {
     const char *cmd;    /* "tune", "space", "bench", "replay" */

@@ -10,10 +10,9 @@
 #include "base/safefile.h"
 #include "base/text.h"
 #include "errors.h"
-#include "gen/spec_family.h"
+#include "spec/spec.h"
 #include "options.h"
-#include "runtime/cache.h"
-#include "runtime/cubins.h"
+#include "runtime/store/store.h"
 
 enum { MAX_PATHS = 16 + AT_SPEC_MAX_ARGS };
 

@@ -10,15 +10,15 @@
 #include "gen/reduce.h"
 #include "gen/templates.h"
 #include "reduce_cub.h"
-#include "runtime/compile.h"
+#include "runtime/driver/driver.h"
 
-#define R(type, r, c, axis) {"reduce", type, r, c, 0, 0, 0, 0, 0, axis}
-#define ALL(type, opts) {"reduce", type, 0, 0, 0, 0, 0, 0, 0, opts}
+#define R(type, r, c, axis) {type, "rows=" #r " cols=" #c " " axis}
+#define ALL(type, opts) {type, opts}
 
 /* The issue's shapes, f32 and bf16: the whole array of 2^28, rows and
  * columns of square, short (64 and 256) and long matrices; odd sizes
  * (1, 3, primes); other ops and types. */
-static const autotune_problem suite[] = {
+static const at_text_problem suite[] = {
     ALL("f32", "axis=all n=268435456"),
     ALL("bf16", "axis=all n=268435456"),
     R("f32", 16384, 16384, "axis=cols"),   R("bf16", 16384, 16384, "axis=cols"),
@@ -97,48 +97,36 @@ static void shape_text(const at_problem *p, char *buf, size_t n)
                  v[RD_DET] ? " det" : "");
 }
 
-static void csv_cols(const at_problem *p, char *buf, size_t n)
-{
-    snprintf(buf, n, "%s,%s,%lld,%lld,1,%lld,",
-             at_rd_fields[RD_OP].choices[p->v[RD_OP]],
-             at_rd_fields[RD_AXIS].choices[p->v[RD_AXIS]],
-             (long long)p->v[RD_ROWS], (long long)p->v[RD_COLS],
-             (long long)p->v[RD_LD]);
-}
-
 static double unit(at_pcg *g) { return at_pcg_next(g) / 4294967296.0; }
 
 /* A sweep's problem: an op and type of the family's; 1 MiB to 1 GiB of
  * input, log-uniform; a third whole arrays, the rest rows or columns of
  * an aspect log-uniform up to 2^16:1 either way; sides as they fall; a
  * quarter with ld padded by 1 to 64. */
-static void draw(at_pcg *g, autotune_problem *u)
+static void draw(at_pcg *g, const char **type, char *fields, size_t n)
 {
     static const char *const types[] = {"f32", "bf16", "f16", "f64", "i32"};
     static const char *const ops[] = {"sum", "max", "min", "sumsq", "amax"};
-    static char opts[5][3][80];
     const int t = (int)at_pcg_bounded(g, 5), o = (int)at_pcg_bounded(g, 5);
     const int axis = (int)at_pcg_bounded(g, 3);
     const int bytes_of[] = {4, 2, 2, 8, 4};
     double elems = exp(log(1 << 20) + unit(g) * log(1024.0)) / bytes_of[t];
-    memset(u, 0, sizeof *u);
-    u->family = "reduce";
-    u->type = types[t];
+    *type = types[t];
     if (axis == AXIS_ALL) {
-        snprintf(opts[o][axis], sizeof opts[0][0], "op=%s axis=all n=%lld",
-                 ops[o], (long long)elems);
+        snprintf(fields, n, "op=%s axis=all n=%lld", ops[o],
+                 (long long)elems);
     } else {
         double aspect = exp((unit(g) * 2 - 1) * log(65536.0));
         long long rows = (long long)sqrt(elems / aspect);
         rows = rows < 1 ? 1 : rows;
-        u->rows = rows;
-        u->cols = (long long)(elems / (double)rows) + 1;
-        if (at_pcg_bounded(g, 4) == 0)
-            u->ld_in = u->cols + 1 + at_pcg_bounded(g, 64);
-        snprintf(opts[o][axis], sizeof opts[0][0], "op=%s axis=%s", ops[o],
-                 axis == AXIS_COLS ? "cols" : "rows");
+        long long cols = (long long)(elems / (double)rows) + 1;
+        int k = snprintf(fields, n, "op=%s axis=%s rows=%lld cols=%lld",
+                         ops[o], axis == AXIS_COLS ? "cols" : "rows", rows,
+                         cols);
+        if (at_pcg_bounded(g, 4) == 0 && k > 0 && (size_t)k < n)
+            snprintf(fields + k, n - (size_t)k, " ld=%lld",
+                     cols + 1 + at_pcg_bounded(g, 64));
     }
-    u->options = opts[o][axis];
 }
 
 typedef struct state {
@@ -204,7 +192,7 @@ static int naive_ready(void *st, const at_problem *p, char *why, size_t n,
     pt.v[THREADS] = pt.v[GROUP] = 256;
     pt.v[VEC] = pt.v[ITEMS] = pt.v[ACCS] = 1;
     char defs[512];
-    p->family->defines(p, &pt, 0, defs, sizeof defs);
+    p->family->ops.defines(p, &pt, 0, defs, sizeof defs);
     if (s->naive && strcmp(s->naive_key, defs) == 0)
         return 1;
     if (s->naive_mod)
@@ -263,7 +251,6 @@ const at_bench_family at_bench_reduce = {
     .n_contenders = sizeof contenders / sizeof contenders[0],
     .open = open_state,
     .close = close_state,
-    .csv_cols = csv_cols,
     .shape = shape_text,
     .verdict = verdict,
     .draw = draw,

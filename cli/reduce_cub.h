@@ -5,7 +5,7 @@
 #ifndef AT_REDUCE_CUB_H
 #define AT_REDUCE_CUB_H
 
-#include "runtime/device.h"
+#include "runtime/driver/driver.h"
 
 typedef struct at_cub at_cub;
 

@@ -81,9 +81,9 @@ void at_report_plan(FILE *f, const at_plan *pl, const at_device *d,
             100 * k->frac_copy, k->copy_gbps, k->registers, k->shared_bytes,
             k->local_bytes);
     const at_family *fam = pl->p.family;
-    if (fam->flops && k->median_ms > 0)
+    if (fam->ops.flops(&pl->p) > 0 && k->median_ms > 0)
         fprintf(f, "  %.1f GFLOP/s\n",
-                fam->flops(&pl->p) / k->median_ms / 1e6);
+                fam->ops.flops(&pl->p) / k->median_ms / 1e6);
     if (!at_family_verifies(fam))
         fprintf(f, "  NOT VERIFIED: the spec says verify: none; no variant "
                 "was compared with a reference\n");

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "options.h"
-#include "runtime/plan.h"
+#include "runtime/plan/plan.h"
 
 /* An answer on a device: cached or tuned. */
 void at_report_plan(FILE *f, const at_plan *pl, const at_device *d,

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "gen/transpose.h"
-#include "runtime/compile.h"
+#include "runtime/driver/driver.h"
 
 /* templates/baselines.cu, embedded into the command (not the library) by
  * gen/embed.sh as build/cli/templates.c. */
@@ -94,7 +94,7 @@ int at_baselines_launch(CUfunction fn, const at_problem *p, CUdeviceptr in,
                         at_err *e)
 {
     at_args a;
-    p->family->args(p, NULL, in, out, 0, 0, &a);
+    p->family->ops.args(p, NULL, in, out, 0, 0, &a);
     int64_t gy = (p->v[TP_ROWS] + 31) / 32;
     unsigned gx = (unsigned)((p->v[TP_COLS] + 31) / 32);
     unsigned gyu = (unsigned)(gy > 65535 ? 65535 : gy);

@@ -4,7 +4,7 @@
 #ifndef AT_TRANSPOSE_BASELINES_H
 #define AT_TRANSPOSE_BASELINES_H
 
-#include "runtime/device.h"
+#include "runtime/driver/driver.h"
 
 typedef struct at_baselines at_baselines;
 

@@ -12,14 +12,15 @@
 #include "transpose_cublas.h"
 #include "transpose_cutensor.h"
 
-#define T(type, r, c) {"transpose", type, r, c, 0, 0, 0, 0, 0, NULL}
-#define TLD(type, r, c, li, lo) {"transpose", type, r, c, li, lo, 0, 0, 0, NULL}
-#define TB(type, b, r, c) {"transpose", type, r, c, 0, 0, b, 0, 0, NULL}
+#define T(type, r, c) {type, "rows=" #r " cols=" #c}
+#define TLD(type, r, c, li, lo) \
+    {type, "rows=" #r " cols=" #c " ld_in=" #li " ld_out=" #lo}
+#define TB(type, b, r, c) {type, "rows=" #r " cols=" #c " batch=" #b}
 
 /* Every element size, large matrices (256 MiB and more, far past the L2
  * cache) square and not, sizes no tile divides, thin matrices, rows
  * wider than the matrix, and batches of small matrices. */
-static const autotune_problem suite[] = {
+static const at_text_problem suite[] = {
     T("f32", 8192, 8192),      T("f32", 16384, 4096),
     T("f32", 4096, 16384),     T("f32", 65536, 1024),
     T("f64", 8192, 4096),      T("f64", 4096, 8192),
@@ -140,13 +141,6 @@ static void shape_text(const at_problem *p, char *buf, size_t n)
                  (long long)v[TP_LD_OUT]);
 }
 
-static void csv_cols(const at_problem *p, char *buf, size_t n)
-{
-    snprintf(buf, n, ",,%lld,%lld,%lld,%lld,%lld", (long long)p->v[TP_ROWS],
-             (long long)p->v[TP_COLS], (long long)p->v[TP_BATCH],
-             (long long)p->v[TP_LD_IN], (long long)p->v[TP_LD_OUT]);
-}
-
 /* Uniform in [0, 1). */
 static double unit(at_pcg *g) { return at_pcg_next(g) / 4294967296.0; }
 
@@ -156,7 +150,7 @@ static double unit(at_pcg *g) { return at_pcg_next(g) / 4294967296.0; }
  * log-uniform up to 2^14:1, either way round; sides as they fall (odd
  * half the time); a quarter with leading dimensions padded by 1 to 64
  * elements. */
-static void draw(at_pcg *g, autotune_problem *u)
+static void draw(at_pcg *g, const char **type, char *fields, size_t n)
 {
     const at_family *f = at_family_find("transpose");
     const at_type *taken[16];
@@ -187,15 +181,15 @@ static void draw(at_pcg *g, autotune_problem *u)
     long long a = (long long)shorter; /* at least 1 */
     long long b = longer < 1 ? 1 : (long long)longer;
     int wide = at_pcg_bounded(g, 2);
-    memset(u, 0, sizeof *u);
-    u->family = "transpose";
-    u->type = t->name;
-    u->rows = wide ? a : b;
-    u->cols = wide ? b : a;
-    u->batch = batch;
-    if (at_pcg_bounded(g, 4) == 0) {
-        u->ld_in = u->cols + 1 + at_pcg_bounded(g, 64);
-        u->ld_out = u->rows + 1 + at_pcg_bounded(g, 64);
+    const long long rows = wide ? a : b, cols = wide ? b : a;
+    int k = snprintf(fields, n, "rows=%lld cols=%lld batch=%lld", rows, cols,
+                     batch);
+    *type = t->name;
+    if (at_pcg_bounded(g, 4) == 0 && k > 0 && (size_t)k < n) {
+        long long ld_in = cols + 1 + at_pcg_bounded(g, 64);
+        long long ld_out = rows + 1 + at_pcg_bounded(g, 64);
+        snprintf(fields + k, n - (size_t)k, " ld_in=%lld ld_out=%lld", ld_in,
+                 ld_out);
     }
 }
 
@@ -319,7 +313,6 @@ const at_bench_family at_bench_transpose = {
     .n_contenders = sizeof contenders / sizeof contenders[0],
     .open = open_state,
     .close = close_state,
-    .csv_cols = csv_cols,
     .shape = shape_text,
     .verdict = verdict,
     .draw = draw,

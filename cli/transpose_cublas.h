@@ -7,7 +7,7 @@
 #define AT_CUBLAS_H
 
 #include "gen/problem.h"
-#include "runtime/cuda_api.h"
+#include "runtime/driver/driver.h"
 
 typedef struct at_cublas at_cublas;
 

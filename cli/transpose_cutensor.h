@@ -8,7 +8,7 @@
 #define AT_CUTENSOR_H
 
 #include "gen/problem.h"
-#include "runtime/cuda_api.h"
+#include "runtime/driver/driver.h"
 
 typedef struct at_cutensor at_cutensor;
 

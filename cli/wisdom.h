@@ -9,7 +9,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "runtime/cache.h"
+#include "runtime/store/store.h"
 
 #define AT_WISDOM_FORMAT "autotune.wisdom"
 #define AT_WISDOM_VERSION 1
@@ -30,7 +30,7 @@ const char *at_effort_name(int effort);
  * base64. NULL on no memory. */
 json_t *at_wisdom_entry(const at_entry *en, int with_cubin);
 
-/* An entry's profile (runtime/profile.h) as a JSON array of {"ms",
+/* An entry's profile (runtime/store/store.h) as a JSON array of {"ms",
  * "params"}; NULL on no memory. read: the array back into the cache's
  * text (buf, n bytes): 0, or -1 with why ("point 3 is not ..."). */
 json_t *at_wisdom_profile_json(const char *text);

@@ -11,7 +11,7 @@
 #include "base/clock.h"
 #include "base/safefile.h"
 #include "json.h"
-#include "runtime/cache_admin.h"
+#include "runtime/store/store.h"
 
 static const char b64[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -16,8 +16,7 @@
 #include "base/text.h"
 #include "errors.h"
 #include "gen/family.h"
-#include "runtime/cache_admin.h"
-#include "runtime/key.h"
+#include "runtime/store/store.h"
 
 /* One entry's checks: the first thing wrong goes into why. */
 typedef struct check {

@@ -1,4 +1,4 @@
-/* A wisdom entry's profile (runtime/profile.h): the cache's text of
+/* A wisdom entry's profile (runtime/store/store.h): the cache's text of
  * "MS PARAMS" lines as a JSON array of {"ms", "params"} objects, and
  * back, every element checked. */
 #include "wisdom.h"
@@ -9,7 +9,7 @@
 
 #include "base/text.h"
 #include "json.h"
-#include "runtime/profile.h"
+#include "runtime/store/store.h"
 
 json_t *at_wisdom_profile_json(const char *text)
 {

@@ -6,7 +6,7 @@
  *
  * Build line, outside this tree:
  *   cc api_example.c -I$AUTOTUNE/include -I/usr/local/cuda/include \
- *      $AUTOTUNE/build/libautotune.a -lsqlite3 \
+ *      $AUTOTUNE/build/libautotune.a -lsqlite3 -lyaml \
  *      -L/usr/local/cuda/lib64 -lcudart_static -ldl -lrt -lpthread -lm */
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -40,8 +40,8 @@ int main(int argc, char **argv)
 
     autotune_ctx *ctx;
     autotune_kernel *k;
-    autotune_options opt = {0, NULL, 1}; /* device 0, default cache, progress */
-    autotune_problem p = {"transpose", "f32", rows, cols, 0, 0};
+    autotune_options opt = {.verbose = 1}; /* device 0, default cache, progress */
+    autotune_problem *p;
     if (autotune_create(&ctx, &opt)) {
         fprintf(stderr, "autotune: %s\n", autotune_last_error(NULL));
         return 1;
@@ -53,7 +53,12 @@ int main(int argc, char **argv)
     CUDA_OK(cudaMalloc((void **)&out, n * sizeof *out));
     CUDA_OK(cudaStreamCreate(&stream));
     CUDA_OK(cudaMemcpy(in, h, n * sizeof *h, cudaMemcpyHostToDevice));
-    if (autotune_get(ctx, &p, &k) || autotune_launch(k, in, out, stream)) {
+    /* A problem: a family, a type and the family's fields by name. */
+    const void *args[] = {in, out};
+    if (autotune_problem_create(ctx, "transpose", "f32", &p) ||
+        autotune_problem_set_int(p, "rows", rows) ||
+        autotune_problem_set_int(p, "cols", cols) ||
+        autotune_get(ctx, p, &k) || autotune_launch(k, args, 2, stream)) {
         fprintf(stderr, "autotune: %s\n", autotune_last_error(ctx));
         return 1;
     }
@@ -72,6 +77,7 @@ int main(int argc, char **argv)
            f.from_cache ? "from the cache" : "tuned now", f.median_ms, f.gbps,
            100 * f.frac_copy, wrong);
     autotune_kernel_destroy(k);
+    autotune_problem_destroy(p);
     autotune_destroy(ctx);
     cudaFree(in);
     cudaFree(out);

@@ -1,5 +1,5 @@
 /* How far apart two problems of one family are, for reusing the tuned
- * point of the nearest (runtime/near.c) and for the dispatcher of a .cu
+ * point of the nearest (runtime/plan/near.c) and for the dispatcher of a .cu
  * tuned for several sizes (gen/emit_multi.c writes the same formula in
  * C). Over the family's fields, after at_problem_finish:
  *

@@ -256,17 +256,18 @@ void at_emit_provenance(FILE *f, const at_problem *p,
                     " *           copy bandwidth measured in the same run "
                     "(%.1f GB/s)\n", pv->median_ms, pv->gbps,
                     100 * pv->frac_copy, pv->copy_gbps);
-        if (p->family->flops && pv->median_ms > 0)
+        if (p->family->ops.flops(p) > 0 && pv->median_ms > 0)
             fprintf(f, " *           %.1f GFLOP/s\n",
-                    p->family->flops(p) / pv->median_ms / 1e6);
+                    p->family->ops.flops(p) / pv->median_ms / 1e6);
     } else {
         snprintf(text, sizeof text, "the family's default point for sm_%d "
                  "(%s).", pv->sm, pv->why ? pv->why : "no tuned entry");
         at_emit_line(f, "NOT TUNED:", text);
         char run[1200];
-        at_emit_comment_text(p->family->origin, text, sizeof text);
-        snprintf(run, sizeof run, p->family->origin ? "kernel %s" : "%s",
-                 p->family->origin ? text : p->family->name);
+        const char *from = p->family->origin.path;
+        at_emit_comment_text(from, text, sizeof text);
+        snprintf(run, sizeof run, *from ? "kernel %s" : "%s",
+                 *from ? text : p->family->name);
         fprintf(f, " *           Run `autotune %s --arch auto` on such a GPU "
                 "to tune it.\n", run);
     }
@@ -293,25 +294,25 @@ static void header(FILE *f, const at_problem *p, const at_point *pt,
 {
     char point[128], params[256], prob[512], usage[512];
     char text[1400];
-    p->family->point_name(p->family, pt, point, sizeof point);
+    p->family->ops.point_name(p->family, pt, point, sizeof point);
     at_point_params(p->family, pt, params, sizeof params);
     at_problem_str(p, prob, sizeof prob);
-    p->family->usage(p, name, usage, sizeof usage);
+    p->family->ops.usage(p, name, usage, sizeof usage);
     at_emit_header_start(f, pv->command);
     at_emit_line(f, "problem:", prob);
     at_emit_line(f, "point:", point);
     at_emit_line(f, "", params);
     at_emit_line(f, "template:", p->family->template_path);
-    p->family->paths_text(p->family->paths(p, pt), text, sizeof text);
+    p->family->ops.paths_text(p->family->ops.paths(p, pt), text, sizeof text);
     at_emit_line(f, "paths:", text);
     at_emit_provenance(f, p, pv);
     /* The family's own compile options (a spec's kernel.options but its
      * -D, which are #defines above): the tuned kernel needs them. */
     const char *own = p->family->nvrtc_options;
-    if (own)
+    if (*own)
         at_emit_line(f, "options:", own);
     snprintf(text, sizeof text, "nvcc -arch=sm_%d %s%s-c this.cu; %s",
-             pv->sm, own ? own : "", own ? " " : "", usage);
+             pv->sm, own, *own ? " " : "", usage);
     fprintf(f, " *\n");
     at_emit_line(f, "Build:", text);
     fprintf(f, " */\n#include <cuda_runtime.h>\n");
@@ -368,7 +369,7 @@ int at_emit_launcher_read(at_emit_launcher *l, const at_problem *p,
     l->n = 0;
     FILE *f = open_memstream(&l->text, &size);
     if (f)
-        p->family->emit_launcher(f, p, pt, name);
+        p->family->ops.emit_launcher(f, p, pt, name);
     if (!f || fclose(f) != 0) {
         free(l->text);
         l->text = NULL;
@@ -382,23 +383,29 @@ void at_emit_variant(FILE *f, const at_problem *p, const at_point *pt,
                      unsigned paths, const char *name, const char *launcher)
 {
     char defs[1024], done[4096] = " ", point[128], safe[600];
-    const int ns = launcher && p->family->program_points != 1;
-    p->family->defines(p, pt, paths, defs, sizeof defs);
+    char scope[160], open[192] = "", close[8] = "";
+    /* A variant beside others (a launcher follows) in a scope of its
+     * own, as the family keeps names apart. */
+    snprintf(scope, sizeof scope, "%s_ns", name);
     if (launcher) {
-        p->family->point_name(p->family, pt, point, sizeof point);
+        p->family->ops.scope(scope, 0, open, sizeof open);
+        p->family->ops.scope(scope, 1, close, sizeof close);
+    }
+    p->family->ops.defines(p, pt, paths, defs, sizeof defs);
+    if (launcher) {
+        p->family->ops.point_name(p->family, pt, point, sizeof point);
         at_emit_comment_text(point, safe, sizeof safe);
         fprintf(f, "/* ---- %s: %s ---- */\n", name, safe);
     }
-    if (ns)
-        fprintf(f, "namespace %s_ns {\n", name);
+    fputs(open, f);
     fprintf(f, "%s#define AT_KERNEL %s_kernel\n\n", defs, name);
     fputs(p->family->template_src, f);
     fputc('\n', f);
     if (!launcher) {
-        p->family->emit_launcher(f, p, pt, name);
+        p->family->ops.emit_launcher(f, p, pt, name);
         return;
     }
-    fprintf(f, "%s%s#undef AT_KERNEL\n", launcher, ns ? "}\n" : "");
+    fprintf(f, "%s%s#undef AT_KERNEL\n", launcher, close);
     undefs(f, defs, done, sizeof done);
     undefs(f, p->family->template_src, done, sizeof done);
     undefs(f, launcher, done, sizeof done);
@@ -409,7 +416,7 @@ static void write_all(FILE *f, const at_problem *p, const at_point *pt,
                       const char *name, const at_provenance *pv)
 {
     header(f, p, pt, name, pv);
-    at_emit_variant(f, p, pt, p->family->paths(p, pt), name, NULL);
+    at_emit_variant(f, p, pt, p->family->ops.paths(p, pt), name, NULL);
 }
 
 int at_emit(const char *path, const at_problem *p, const at_point *pt,

@@ -41,10 +41,10 @@ static int kernel_of(multi *m, int i)
     const at_family *fam = x->p.family;
     char a[1024], b[1024];
     int k = 0;
-    fam->defines(&x->p, &x->pt, 0, a, sizeof a);
+    fam->ops.defines(&x->p, &x->pt, 0, a, sizeof a);
     for (; k < m->n_kernels; ++k) {
         y = &m->en[m->first[k]];
-        fam->defines(&y->p, &y->pt, 0, b, sizeof b);
+        fam->ops.defines(&y->p, &y->pt, 0, b, sizeof b);
         if (strcmp(a, b) == 0)
             break;
     }
@@ -52,7 +52,7 @@ static int kernel_of(multi *m, int i)
         m->first[k] = i;
         m->paths[m->n_kernels++] = 0;
     }
-    m->paths[k] |= fam->paths(&x->p, &x->pt);
+    m->paths[k] |= fam->ops.paths(&x->p, &x->pt);
     return k;
 }
 
@@ -220,15 +220,14 @@ static void header(FILE *f, const multi *m, const char *command)
                               "arch=compute_%d,code=sm_%d", m->archs[a],
                               m->archs[a]);
     snprintf(text + k, sizeof text - k, "%s%s -c this.cu",
-             fam->nvrtc_options ? " " : "",
-             fam->nvrtc_options ? fam->nvrtc_options : "");
+             *fam->nvrtc_options ? " " : "", fam->nvrtc_options);
     fprintf(f, " *\n");
     at_emit_line(f, "Build:", text);
     int top = m->archs[m->n_archs - 1];
     fprintf(f, " *           (add -gencode arch=compute_%d,code=compute_%d "
             "to run on later\n *           architectures through PTX)\n",
             top, top);
-    fam->usage(&en[0].p, m->name, usage, sizeof usage);
+    fam->ops.usage(&en[0].p, m->name, usage, sizeof usage);
     at_emit_line(f, "Use:", usage);
     fprintf(f, " * Dispatch: a launch takes the kernels of the device's\n"
             " *           architecture (asked once per device), else of the\n"
@@ -251,12 +250,12 @@ static void header(FILE *f, const multi *m, const char *command)
         const at_multi_entry *x = &en[m->first[i]];
         char label[32], point[128];
         snprintf(label, sizeof label, "kernel %d:", i);
-        fam->point_name(fam, &x->pt, point, sizeof point);
+        fam->ops.point_name(fam, &x->pt, point, sizeof point);
         fprintf(f, " *\n");
         at_emit_line(f, label, point);
         at_point_params(fam, &x->pt, text, sizeof text);
         at_emit_line(f, "", text);
-        fam->paths_text(m->paths[i], text, sizeof text);
+        fam->ops.paths_text(m->paths[i], text, sizeof text);
         at_emit_line(f, "paths:", text);
     }
     for (int o = 0; o < m->n_order; ++o) {
@@ -376,7 +375,7 @@ static void dispatch(FILE *f, const multi *m)
 static void wrapper(FILE *f, const multi *m, const launcher *l,
                     const fn *g)
 {
-    const int ns = m->en[0].p.family->program_points != 1;
+    const at_family *fam = m->en[0].p.family;
     const int err = strcmp(g->ret, "cudaError_t") == 0;
     const int none = strcmp(g->ret, "void") == 0;
     const size_t suffix = g->name_end - g->name_at - strlen(m->name);
@@ -407,8 +406,10 @@ static void wrapper(FILE *f, const multi *m, const launcher *l,
     for (int k = 0; k < m->n_kernels; ++k) {
         fprintf(f, "        case %d:\n            %s", k,
                 err ? "at_r = " : none ? "" : "at_x = ");
-        if (ns)
-            fprintf(f, "%s_k%d_ns::", m->name, k);
+        char scope[160], qual[192];
+        snprintf(scope, sizeof scope, "%s_k%d_ns", m->name, k);
+        fam->ops.scope(scope, 2, qual, sizeof qual);
+        fputs(qual, f);
         fprintf(f, "%s_k%d%.*s(", m->name, k, (int)suffix,
                 l->text + g->name_at + strlen(m->name));
         for (int q = 0; q < g->n_params; ++q)
@@ -465,7 +466,8 @@ int at_emit_multi(const char *path, const at_multi_entry *en, int n,
     launcher pub = {0}, *ks = NULL;
     rc = multi_init(&m, en, n, e);
     m.name = name;
-    if (!rc && en[0].p.family->program_points == 1 && m.n_kernels > 1)
+    if (!rc && at_family_program_points(en[0].p.family, m.n_kernels) !=
+                   m.n_kernels)
         rc = at_fail(e, AUTOTUNE_EINVALID, "%s: its kernel's source cannot "
                      "be compiled twice in one file, and these problems "
                      "need %d points; emit one file per problem",

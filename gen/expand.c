@@ -11,8 +11,8 @@ static char *expand(const at_problem *p, const at_point *pt,
 {
     const at_family *f = p->family;
     char name[128], defs[1024];
-    f->point_name(f, pt, name, sizeof name);
-    f->defines(p, pt, paths ? *paths : f->paths(p, pt), defs, sizeof defs);
+    f->ops.point_name(f, pt, name, sizeof name);
+    f->ops.defines(p, pt, paths ? *paths : f->ops.paths(p, pt), defs, sizeof defs);
     /* The element size, not the type's name: types of one size share
      * their compiled variants. */
     const char *fmt = "/* %s, %d-byte elements: %s */\n%s%s%s%s#define "
@@ -47,13 +47,6 @@ void at_program_kernel(int i, char *buf, size_t n)
     snprintf(buf, n, "%s_%d", AT_KERNEL_SYMBOL, i);
 }
 
-void at_program_kernel_of(const at_family *f, int i, char *buf, size_t n)
-{
-    if (f->program_points == 1)
-        snprintf(buf, n, "%s", AT_KERNEL_SYMBOL);
-    else
-        at_program_kernel(i, buf, n);
-}
 
 /* Appends to a growing buffer; 0 or -1 on no memory. */
 typedef struct sbuf {
@@ -85,28 +78,30 @@ static char *program(const at_problem *p, const at_point *const *pts,
 {
     sbuf b = {0};
     int bad = 0;
-    /* A family whose points each need a program of their own keeps its
-     * source's names: no namespace around it. */
-    const int alone = p->family->program_points == 1;
-    if (alone && k != 1) {
-        at_fail(e, AUTOTUNE_EINVALID, "%s compiles one point a program, "
-                "not %d", p->family->name, k);
+    const at_family *f = p->family;
+    if (at_family_program_points(f, k) != k) {
+        at_fail(e, AUTOTUNE_EINVALID, "%s compiles at most %d points a "
+                "program, not %d", f->name, at_family_program_points(f, k),
+                k);
         return NULL;
     }
     for (int i = 0; i < k && !bad; ++i) {
-        char name[32], head[64];
-        at_program_kernel_of(p->family, i, name, sizeof name);
+        char name[32], scope[32], head[64], tail[8];
+        at_family_kernel_symbol(f, i, name, sizeof name);
         char *src =
             expand(p, pts[i], name, hooks ? hooks[i] : NULL, paths, e);
         if (!src)
             break;
-        if (alone)
-            return src;
-        snprintf(head, sizeof head, "namespace at_point_%d {\n", i);
+        /* Each point in a scope of its own (a family that keeps its
+         * source's names has none, and one point a program). */
+        snprintf(scope, sizeof scope, "at_point_%d", i);
+        f->ops.scope(scope, 0, head, sizeof head);
+        f->ops.scope(scope, 1, tail, sizeof tail);
         bad = put(&b, head, strlen(head)) || put(&b, src, strlen(src)) ||
-              put(&b, "\n}\n", 3);
+              (*tail && put(&b, "\n", 1)) || put(&b, tail, strlen(tail));
         /* The next point defines the same macros its own way. */
-        for (const char *c = src; !bad && (c = strstr(c, "#define "));) {
+        for (const char *c = src; !bad && i + 1 < k &&
+                                  (c = strstr(c, "#define "));) {
             c += 8;
             size_t n = strcspn(c, " (\t\n");
             bad = put(&b, "#undef ", 7) || put(&b, c, n) ||

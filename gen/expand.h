@@ -10,7 +10,7 @@
 /* malloc'd source with the kernel named kernel_name, holding the code
  * paths the problem needs (family.h); NULL on no memory.
  * hook: NULL, or code the template's AT_TEST_HOOK becomes (the GPU
- * suite's planted faults, runtime/tune_plant.c). */
+ * suite's planted faults, runtime/tune/tune_plant.c). */
 char *at_expand(const at_problem *p, const at_point *pt,
                 const char *kernel_name, const char *hook, at_err *e);
 
@@ -19,7 +19,6 @@ void at_program_kernel(int i, char *buf, size_t n);
 /* The same for a program of family f: AT_KERNEL_SYMBOL where f compiles
  * each point alone (program_points 1), so the walk's cubin of a point is
  * the one the cache stores for it. */
-void at_program_kernel_of(const at_family *f, int i, char *buf, size_t n);
 
 /* One program of k points: each point's source in a namespace of its own,
  * its kernel named at_program_kernel(i), and every macro it #defines

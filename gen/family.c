@@ -1,19 +1,33 @@
 #include "family.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/hash.h"
 
-/* The families: adding one is a file and a row here. */
+/* The families: adding one is a file and a row here. Each is filled
+ * (at_family_fill) into a copy of its own when first looked up. */
 extern const at_family at_family_transpose;
 extern const at_family at_family_reduce;
 
-static const at_family *const families[] = {
+static const at_family *const defined[] = {
     &at_family_transpose,
     &at_family_reduce,
 };
-enum { N_FAMILIES = sizeof families / sizeof families[0] };
+enum { N_FAMILIES = sizeof defined / sizeof defined[0] };
+static at_family families_[N_FAMILIES];
+static const at_family *families[N_FAMILIES];
+static pthread_once_t filled_once = PTHREAD_ONCE_INIT;
+
+static void fill_builtin(void)
+{
+    for (int i = 0; i < (int)N_FAMILIES; ++i) {
+        families_[i] = *defined[i];
+        at_family_fill(&families_[i]);
+        families[i] = &families_[i];
+    }
+}
 
 /* Families defined at run time (spec files), after the built-in ones. */
 enum { MAX_RUNTIME = 16 };
@@ -22,6 +36,7 @@ static int n_runtime;
 
 const at_family *at_family_at(int i)
 {
+    pthread_once(&filled_once, fill_builtin);
     if (i >= 0 && i < (int)N_FAMILIES)
         return families[i];
     i -= (int)N_FAMILIES;
@@ -93,10 +108,10 @@ uint64_t at_family_hash(const at_family *f)
 {
     uint64_t h = at_hash(AT_HASH_INIT, f->template_src,
                          strlen(f->template_src));
-    return f->meaning ? at_hash(h, f->meaning, strlen(f->meaning) + 1) : h;
+    return *f->meaning ? at_hash(h, f->meaning, strlen(f->meaning) + 1) : h;
 }
 
 int at_family_verifies(const at_family *f)
 {
-    return f->reference || f->ref_source;
+    return (f->caps & (AT_CAP_CPU_REFERENCE | AT_CAP_DEVICE_REFERENCE)) != 0;
 }

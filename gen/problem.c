@@ -122,26 +122,7 @@ int at_problem_set_text(at_problem *p, const char *text, at_err *e)
 
 int at_problem_finish(at_problem *p, at_err *e)
 {
-    return p->family->finish(p, e);
-}
-
-int at_problem_from_api(at_problem *p, const autotune_problem *u, at_err *e)
-{
-    if (!u)
-        return at_fail(e, AUTOTUNE_EINVALID, "problem is NULL");
-    /* No type: the family's, where it takes only one (a spec's). */
-    const at_family *f = at_family_find(u->family);
-    const char *type = u->type;
-    if (!type && f && f->types && !strchr(f->types, ' '))
-        type = f->types;
-    int rc = at_problem_begin(p, u->family, type, e);
-    if (!rc)
-        rc = p->family->from_api(u, p, e);
-    if (!rc && u->options)
-        rc = at_problem_set_text(p, u->options, e);
-    if (!rc)
-        rc = at_problem_finish(p, e);
-    return rc;
+    return p->family->ops.finish(p, e);
 }
 
 const char *at_real_text(int64_t bits, char *buf, size_t n)
@@ -157,26 +138,29 @@ const char *at_real_text(int64_t bits, char *buf, size_t n)
     return buf;
 }
 
+const char *at_problem_value_text(const at_problem *p, int i, char *buf,
+                                  size_t n)
+{
+    const at_field *f = &p->family->fields[i];
+    if (f->choices)
+        snprintf(buf, n, "%s", f->choices[p->v[i]]);
+    else if (f->real)
+        at_real_text(p->v[i], buf, n);
+    else
+        snprintf(buf, n, "%" PRId64, p->v[i]);
+    return buf;
+}
+
 void at_problem_key_text(const at_problem *p, char *buf, size_t n)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (int i = 0; i < p->family->n_fields && used < n; ++i) {
-        const at_field *f = &p->family->fields[i];
-        char real[40];
-        if (f->choices)
-            used += (size_t)snprintf(buf + used, n - used, "%s%s=%s",
-                                     i ? " " : "", f->name,
-                                     f->choices[p->v[i]]);
-        else if (f->real)
-            used += (size_t)snprintf(buf + used, n - used, "%s%s=%s",
-                                     i ? " " : "", f->name,
-                                     at_real_text(p->v[i], real,
-                                                  sizeof real));
-        else
-            used += (size_t)snprintf(buf + used, n - used,
-                                     "%s%s=%" PRId64, i ? " " : "", f->name,
-                                     p->v[i]);
+        char value[64];
+        used += (size_t)snprintf(buf + used, n - used, "%s%s=%s",
+                                 i ? " " : "", p->family->fields[i].name,
+                                 at_problem_value_text(p, i, value,
+                                                       sizeof value));
     }
 }
 
@@ -210,10 +194,7 @@ void at_problem_name_kind(const at_problem *p, char *buf, size_t n)
 void at_problem_str(const at_problem *p, char *buf, size_t n)
 {
     char body[512];
-    if (p->family->describe)
-        p->family->describe(p, body, sizeof body);
-    else
-        at_problem_key_text(p, body, sizeof body);
+    p->family->ops.describe(p, body, sizeof body);
     if (p->type == at_type_none())
         snprintf(buf, n, "%s %s", p->family->name, body);
     else

@@ -38,15 +38,14 @@ int at_problem_set_text(at_problem *p, const char *text, at_err *e);
 /* The family's validation: derived defaults filled in, sizes checked,
  * buffer sizes computed. */
 int at_problem_finish(at_problem *p, at_err *e);
-/* A problem from the public API's struct (family, type, the fields the
- * family reads, then options). */
-int at_problem_from_api(at_problem *p, const autotune_problem *u,
-                        at_err *e);
 
 /* The fields as canonical text, "rows=8192 cols=8192 ...", every field
  * after finish: equal problems give equal text, and at_problem_set_text
  * of it gives the problem back (the cache key's problem part). */
 void at_problem_key_text(const at_problem *p, char *buf, size_t n);
+/* Field i's value as text: "8192", "max", "2.5". Returns buf. */
+const char *at_problem_value_text(const at_problem *p, int i, char *buf,
+                                  size_t n);
 /* For people: "transpose f32 8192x8192 ld_in=8192 ld_out=8192" (the
  * family's own wording where it has one). */
 void at_problem_str(const at_problem *p, char *buf, size_t n);

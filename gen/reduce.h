@@ -21,7 +21,6 @@ enum { COMBINE_LAST, COMBINE_TWO_PASS, COMBINE_ATOMIC };
 
 /* reduce_problem.c */
 extern const at_field at_rd_fields[RD_N_FIELDS];
-int at_rd_from_api(const autotune_problem *u, at_problem *p, at_err *e);
 int at_rd_finish(at_problem *p, at_err *e);
 void at_rd_describe(const at_problem *p, char *buf, size_t n);
 void at_rd_file_stem(const at_problem *p, char *buf, size_t n);

@@ -34,21 +34,6 @@ const at_field at_rd_fields[RD_N_FIELDS] = {
                 1},
 };
 
-int at_rd_from_api(const autotune_problem *u, at_problem *p, at_err *e)
-{
-    if (u->ld_out || u->batch || u->stride_in || u->stride_out)
-        return at_fail(e, AUTOTUNE_EINVALID, "reduce reads rows, cols and "
-                       "ld_in (its ld); ld_out, batch, stride_in and "
-                       "stride_out must be 0");
-    p->v[RD_ROWS] = u->rows;
-    p->v[RD_COLS] = u->cols;
-    p->v[RD_LD] = u->ld_in;
-    /* A matrix without an axis is reduced along its rows. */
-    if (u->rows || u->cols)
-        p->v[RD_AXIS] = AXIS_COLS;
-    return 0;
-}
-
 int at_rd_acc_bytes(const at_type *t)
 {
     return t->bytes == 8 || t->fp == 0 ? 8 : 4;

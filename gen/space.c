@@ -83,7 +83,7 @@ static size_t walk(const at_family *f, const at_problem *p,
         memset(&pt, 0, sizeof pt);
         for (int a = 0; a < f->n_axes; ++a)
             pt.v[a] = f->axes[a].values[idx[a]];
-        if (f->valid(p, &pt, l, refused ? why : NULL,
+        if (f->ops.valid(p, &pt, l, refused ? why : NULL,
                      refused ? sizeof why : 0)) {
             if (out)
                 out[kept] = pt;

@@ -24,7 +24,6 @@ enum { KIND_TILE, KIND_STRIP };
 
 /* transpose_problem.c */
 extern const at_field at_tp_fields[TP_N_FIELDS];
-int at_tp_from_api(const autotune_problem *u, at_problem *p, at_err *e);
 int at_tp_finish(at_problem *p, at_err *e);
 void at_tp_describe(const at_problem *p, char *buf, size_t n);
 void at_tp_file_stem(const at_problem *p, char *buf, size_t n);

@@ -59,8 +59,13 @@ void at_tp_reference(const at_problem *p, const void *in, void *out,
  * everywhere) and multiples of 32 elements (vector path, packed words and
  * edge tiles together); and batches with strides wider than the matrices,
  * of edge tiles only and of whole tiles and edges. */
+/* A check problem's fields (0: the field's default). */
+typedef struct shape {
+    int64_t rows, cols, ld_in, ld_out, batch, stride_in, stride_out;
+} shape;
+
 static const struct {
-    autotune_problem u;
+    shape u;
     const char *label;
 } checks[AT_TP_CHECKS] = {
     {{.rows = 211, .cols = 379, .ld_in = 383, .ld_out = 223},
@@ -91,7 +96,7 @@ static const struct {
      "batch 4 of strips 1024 long, lds 1040/short+16, strides padded"},
 };
 
-static autotune_problem strip_check(const at_problem *p, int i)
+static shape strip_check(const at_problem *p, int i)
 {
     int rows_short;
     const int64_t s = at_tp_strip_short(p, &rows_short);
@@ -105,21 +110,27 @@ static autotune_problem strip_check(const at_problem *p, int i)
         batch > 1 ? s * ld_long + strip_checks[i].pad_long : 0,
         batch > 1 ? n * ld_run + strip_checks[i].pad_run : 0};
     const int in = !rows_short;
-    return (autotune_problem){.rows = side[in], .cols = side[!in],
-                              .ld_in = ld[in], .ld_out = ld[!in],
-                              .batch = batch, .stride_in = stride[in],
-                              .stride_out = stride[!in]};
+    return (shape){.rows = side[in], .cols = side[!in], .ld_in = ld[in],
+                   .ld_out = ld[!in], .batch = batch,
+                   .stride_in = stride[in], .stride_out = stride[!in]};
 }
 
 int at_tp_check_problem(const at_problem *p, int i, at_problem *out,
                         const char **label, at_err *e)
 {
     const int strip = at_tp_strip_short(p, NULL) > 0;
-    autotune_problem u = strip ? strip_check(p, i) : checks[i].u;
-    u.family = p->family->name;
-    u.type = p->type->name;
+    const shape u = strip ? strip_check(p, i) : checks[i].u;
+    const int64_t v[TP_N_FIELDS] = {
+        [TP_ROWS] = u.rows,       [TP_COLS] = u.cols,
+        [TP_LD_IN] = u.ld_in,     [TP_LD_OUT] = u.ld_out,
+        [TP_BATCH] = u.batch,     [TP_STRIDE_IN] = u.stride_in,
+        [TP_STRIDE_OUT] = u.stride_out};
     *label = strip ? strip_checks[i].label : checks[i].label;
-    return at_problem_from_api(out, &u, e);
+    int rc = at_problem_begin(out, p->family->name, p->type->name, e);
+    for (int k = 0; !rc && k < TP_N_FIELDS; ++k)
+        if (v[k])
+            out->v[k] = v[k];
+    return rc ? rc : at_problem_finish(out, e);
 }
 
 /* "out[3][7]", or "out[z][3][7]" in a batch. */

@@ -22,19 +22,6 @@ const at_field at_tp_fields[TP_N_FIELDS] = {
                        "(default: cols * ld_out)", 0, 1, INT64_MAX, NULL},
 };
 
-int at_tp_from_api(const autotune_problem *u, at_problem *p, at_err *e)
-{
-    (void)e;
-    p->v[TP_ROWS] = u->rows;
-    p->v[TP_COLS] = u->cols;
-    p->v[TP_LD_IN] = u->ld_in;
-    p->v[TP_LD_OUT] = u->ld_out;
-    p->v[TP_BATCH] = u->batch ? u->batch : 1;
-    p->v[TP_STRIDE_IN] = u->stride_in;
-    p->v[TP_STRIDE_OUT] = u->stride_out;
-    return 0;
-}
-
 /* Bytes of a batch of matrices of rows x ld elements, stride apart; 0 on
  * overflow. The last row needs only `used` elements, but the buffer is
  * sized to ld so a user's allocation of rows * ld always suffices. */

@@ -4,7 +4,7 @@
 
 /* Every size a transpose moves (1, 2, 4, 8 and 16 bytes), and what a
  * reduction reads; then the further types a user's kernel may take
- * (gen/spec.h): CUDA's vector and complex types and other integers. */
+ * (spec/spec.h): CUDA's vector and complex types and other integers. */
 static const at_type types[] = {
     {"i8", 1, "signed char", NULL, 0, 1, 0},
     {"u8", 1, "unsigned char", NULL, 0, 1, 1},

@@ -4,12 +4,19 @@
  * cudaMalloc work) and a tuning cache. Asking for a kernel tunes on a cache
  * miss and loads the cached cubin on a hit; later asks are a lookup.
  *
- *   autotune_ctx *ctx;  autotune_kernel *k;
- *   autotune_problem p = { "transpose", "f32", 8192, 8192 };
+ *   autotune_ctx *ctx;  autotune_problem *p;  autotune_kernel *k;
+ *   const void *args[] = {d_in, d_out};
  *   if (autotune_create(&ctx, NULL) ||
- *       autotune_get(ctx, &p, &k) ||
- *       autotune_launch(k, d_in, d_out, stream))
+ *       autotune_problem_create(ctx, "transpose", "f32", &p) ||
+ *       autotune_problem_set_text(p, "rows=8192 cols=8192") ||
+ *       autotune_get(ctx, p, &k) ||
+ *       autotune_launch(k, args, 2, stream))
  *       fprintf(stderr, "%s\n", autotune_last_error(ctx));
+ *
+ * A problem is a family, an element type and the family's fields, set by
+ * name: this header names no family's fields (README, "The API", lists
+ * each family's; `autotune space FAMILY` prints them). A launch takes the
+ * kernel's arguments as an array, for every family.
  *
  * Every function returns 0 or a negative AUTOTUNE_E* code; the context keeps
  * a message naming the call, the CUDA/NVRTC/SQLite code and the variant
@@ -31,10 +38,10 @@
 extern "C" {
 #endif
 
-#define AUTOTUNE_VERSION_MAJOR 0
-#define AUTOTUNE_VERSION_MINOR 3
+#define AUTOTUNE_VERSION_MAJOR 1
+#define AUTOTUNE_VERSION_MINOR 0
 #define AUTOTUNE_VERSION_PATCH 0
-#define AUTOTUNE_VERSION "0.3.0"
+#define AUTOTUNE_VERSION "1.0.0"
 
 /* The library's version, as linked (the header's may be older). */
 const char *autotune_version(void);
@@ -70,6 +77,7 @@ const char *autotune_strerror(int code);
 
 struct CUstream_st; /* same type as CUstream and cudaStream_t */
 typedef struct autotune_ctx autotune_ctx;
+typedef struct autotune_problem autotune_problem;
 typedef struct autotune_kernel autotune_kernel;
 
 typedef struct autotune_options {
@@ -103,22 +111,30 @@ enum autotune_effort {
  * thread; autotune_kernel_refresh then swaps the tuned kernel in. */
 #define AUTOTUNE_BACKGROUND 0x100
 
-/* A problem. Which fields a family reads is the family's to say (README,
- * "The API"); a field it does not read must be 0. Fields a family has
- * beyond these go in options, as "name=value" pairs separated by spaces,
- * the names being the family's problem fields (`autotune space FAMILY`
- * lists them); a value there overrides the field above of that name. */
-typedef struct autotune_problem {
-    const char *family; /* "transpose", "reduce" or a loaded spec's */
-    const char *type;   /* i8 u8 f16 bf16 f32 f64 c64 c128 f32x4 i32 */
-    int64_t rows, cols; /* of each input matrix, row-major */
-    int64_t ld_in;      /* elements between input rows; 0: cols */
-    int64_t ld_out;     /* elements between output rows; 0: rows */
-    int64_t batch;      /* matrices; 0: 1 */
-    int64_t stride_in;  /* elements between input matrices; 0: rows*ld_in */
-    int64_t stride_out; /* elements between outputs; 0: cols*ld_out */
-    const char *options; /* NULL or "name=value ..." (see above) */
-} autotune_problem;
+/* A problem: a family ("transpose", "reduce" or a loaded spec's), an
+ * element type (i8 u8 f16 bf16 f32 f64 c64 c128 f32x4 i32, as the family
+ * takes; NULL for a family of one type, a spec's) and every field of the
+ * family at its default. ctx takes its errors (NULL:
+ * autotune_last_error(NULL)); the problem is the caller's to destroy, and
+ * may be destroyed as soon as autotune_get returns. */
+int autotune_problem_create(autotune_ctx *ctx, const char *family,
+                            const char *type, autotune_problem **p);
+/* Sets a field by name from text: a number ("8192"), a real ("2.5") or
+ * a choice's name ("max"). AUTOTUNE_ENOT_FOUND for a field the family
+ * does not have, AUTOTUNE_ERANGE for a value out of its range, each
+ * naming both. */
+int autotune_problem_set(autotune_problem *p, const char *field,
+                         const char *value);
+int autotune_problem_set_int(autotune_problem *p, const char *field,
+                             int64_t value);
+/* Several fields at once: "rows=8192 cols=8192 ld_in=8448". */
+int autotune_problem_set_text(autotune_problem *p, const char *text);
+/* The family's fields: the i-th one's name (NULL past the last), and
+ * its value as set, as text in buf ("8192", "max"; a field derived from
+ * others reads "0" while not set: autotune_get finishes a copy). */
+const char *autotune_problem_field(const autotune_problem *p, int i,
+                                   char *buf, size_t n);
+void autotune_problem_destroy(autotune_problem *p);
 
 typedef struct autotune_figures {
     double median_ms;  /* kernel time, median of samples */
@@ -161,26 +177,37 @@ int autotune_get_with(autotune_ctx *ctx, const autotune_problem *p,
 int autotune_kernel_refresh(autotune_kernel *k);
 /* Waits for the context's background tunes; 0 or the first's error. */
 int autotune_wait(autotune_ctx *ctx);
-/* in, out: device pointers (cudaMalloc / cuMemAlloc); stream may be NULL.
- * A kernel that needs a workspace (a reduction split over blocks) uses
- * its own, allocated by autotune_get: launches of one kernel then go on
- * one stream at a time. */
-int autotune_launch(autotune_kernel *k, const void *in, void *out,
+/* Launches k on stream (NULL: the default stream): args[i] is the
+ * kernel's i-th argument, n of them (autotune_kernel_arg_count): a
+ * device pointer (cudaMalloc / cuMemAlloc) for a buffer; for a spec's
+ * kernel, a host pointer to the contents of a __constant__ one (copied
+ * on the stream first) and NULL for a scalar (the spec computes it).
+ * Transpose and reduce take {in, out}. A kernel that needs a workspace
+ * (a reduction split over blocks) uses its own, allocated by
+ * autotune_get: launches of one kernel then go on one stream at a
+ * time. */
+int autotune_launch(autotune_kernel *k, const void *const *args, int n,
                     struct CUstream_st *stream);
+/* How many arguments k's launch takes. */
+int autotune_kernel_arg_count(const autotune_kernel *k);
 /* Bytes of workspace the kernel needs (0: none), and a launch with the
  * caller's, as CUB takes it: device memory of at least that many bytes,
  * zeroed once before its first launch (each launch leaves it zero); one
  * workspace per stream running at once. */
 size_t autotune_kernel_workspace_bytes(const autotune_kernel *k);
-int autotune_launch_ws(autotune_kernel *k, const void *in, void *out,
+int autotune_launch_ws(autotune_kernel *k, const void *const *args, int n,
                        void *workspace, struct CUstream_st *stream);
+/* A convenience for kernels of two arguments, input and output
+ * (transpose, reduce): autotune_launch with {in, out}. */
+int autotune_launch_io(autotune_kernel *k, const void *in, void *out,
+                       struct CUstream_st *stream);
 /* A family of your own kernel from a spec file (docs/SPEC.md): loaded,
- * checked (a bad spec's error names its file and line) and registered for
- * the life of the process (at most 16 such families, none removed; the
- * same spec loaded again is the same family). *family gets its name, the kernel's, for
- * autotune_problem.family; there the type may be NULL, and the sizes and
- * scalars go in options ("size_x=4096 size_y=4096"). Not thread-safe:
- * load families before other threads use the library. */
+ * checked (a bad spec's error names its file and line) and registered
+ * for the life of the process (at most 16 such families, none removed;
+ * the same spec loaded again is the same family). *family gets its name,
+ * the kernel's, for autotune_problem_create (type NULL); its fields are
+ * its sizes and scalars ("size_x", "size_y", ...). Not thread-safe: load
+ * families before other threads use the library. */
 int autotune_family_load(autotune_ctx *ctx, const char *path,
                          const char **family);
 /* The same from memory: a spec's text (YAML or JSON; its kernel.source
@@ -228,12 +255,6 @@ typedef struct autotune_family_desc {
 
 int autotune_family_define(autotune_ctx *ctx, const autotune_family_desc *d,
                            const char **family);
-/* Launches a kernel of such a family: args[i] is the spec's i-th argument,
- * a device pointer for a buffer, a host pointer to the contents of a
- * __constant__ one (copied on the stream first), NULL for a scalar (the
- * spec computes it); n is the spec's argument count. */
-int autotune_launch_args(autotune_kernel *k, const void *const *args, int n,
-                         struct CUstream_st *stream);
 const char *autotune_kernel_point(const autotune_kernel *k);
 int autotune_kernel_figures(const autotune_kernel *k, autotune_figures *f);
 void autotune_kernel_destroy(autotune_kernel *k);

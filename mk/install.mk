@@ -31,9 +31,9 @@ $(B)/pic/%.o: %.c
 	$(CC) $(WARN) $(PIC_CPPFLAGS) $(PIC_WORKER) $(CFLAGS) -fPIC -pthread \
 	    -MMD -MP -c $< -o $@
 
-$(B)/pic/runtime/gpu_worker.o: PIC_WORKER = \
+$(B)/pic/runtime/plan/gpu_worker.o: PIC_WORKER = \
     -DAT_WORKER_DEFAULT='"$(BINDIR)/autotune"'
-$(B)/pic/runtime/gpu_worker.o: $(B)/pic/worker-path
+$(B)/pic/runtime/plan/gpu_worker.o: $(B)/pic/worker-path
 
 # Rewritten only when BINDIR changes, so only then is gpu_worker.o remade.
 $(B)/pic/worker-path: at-install-force

@@ -118,7 +118,7 @@ typedef uint4 at_elem;
 #endif
 
 /* Empty; the GPU suite's planted faulting, trapping and hanging
- * variants put their code here (runtime/tune_plant.c). */
+ * variants put their code here (runtime/tune/tune_plant.c). */
 #ifndef AT_TEST_HOOK
 #define AT_TEST_HOOK
 #endif

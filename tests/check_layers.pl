@@ -13,12 +13,21 @@
 use strict;
 use warnings;
 
-my %rank = (include => 0, base => 1, gen => 2, search => 2, runtime => 3,
-            cli => 4);
+my %rank = (include => 0, base => 1, gen => 2, search => 2, spec => 3,
+            'runtime/driver' => 4, 'runtime/store' => 5,
+            'runtime/measure' => 6, 'runtime/tune' => 7, 'runtime/plan' => 8, 'runtime/api' => 9,
+            cli => 10);
 my @files = sort grep { -f } map { glob "$_/*.[ch]" } sort keys %rank;
-my (%inc, @bad_layer, @big, @long, @fields, @twice);
+my (%inc, @bad_layer, @big, @long, @fields, @twice, @inner, @hooks);
 
-sub folder { my ($p) = @_; $p =~ m{^([^/]+)/} ? $1 : '' }
+sub folder { my ($p) = @_; $p =~ m{^(.+)/[^/]+$} ? $1 : '' }
+
+# Layers with one header that is their interface (SQLite's pager.h beside
+# its private pagerInt.h): from outside the layer, only that header is
+# included; the layer's other headers are its own.
+my %interface = map { $_ => "$_/" . (split m{/}, $_)[-1] . '.h' }
+    qw(spec runtime/driver runtime/store runtime/measure runtime/tune
+       runtime/plan runtime/api);
 
 # The quoted include's path in the tree, or undef (a system header).
 sub resolve {
@@ -36,32 +45,42 @@ my @families;
 open my $ft, '<', 'gen/family.c' or die "gen/family.c: $!";
 while (<$ft>) { push @families, $1 if /^extern const at_family at_family_(\w+);/ }
 close $ft;
-# The family a spec file makes at run time (gen/spec_family.c) has its
+# The family a spec file makes at run time (spec/spec_family.c) has its
 # files too.
 push @families, 'spec';
 sub family_of {
     my ($f) = @_;
     for my $fam (@families) {
-        return $fam if $f =~ m{^(gen|cli)/\Q$fam\E[_.]};
+        return $fam if $f =~ m{^(gen|cli|spec)/\Q$fam\E[_.]};
     }
     return undef;
 }
 
-# The public problem's fields a family reads (not family, type, options).
-my @api_fields;
+# The built-in families' fields (their tables: [X] = {"name", ...}): the
+# public header names none of them in its code (1.0: a problem's fields
+# are set by name), and generic code reads none as a member.
+my @family_fields;
+for my $src (glob 'gen/*_problem.c') {
+    open my $s, '<', $src or die "$src: $!";
+    while (<$s>) { push @family_fields, $1 if /^\s*\[\w+\] = \{"(\w+)"/ }
+}
+# Words too common to tell (n, op, ld, axis) left out.
+@family_fields = grep { length > 3 && $_ ne 'axis' } @family_fields;
+my $field_re = join '|', @family_fields;
+my @public;
 {
     open my $h, '<', 'include/autotune.h' or die $!;
-    my $in = 0;
-    while (<$h>) {
-        $in = 1 if /typedef struct autotune_problem \{/;
-        last if $in && /\}/;
-        push @api_fields, /(\w+)[,;]/g if $in && /^\s+int64_t/;
-    }
+    my $text = do { local $/; <$h> };
+    $text =~ s{/\*.*?\*/|"(?:\\.|[^"\\])*"}{}gs;
+    push @public, "include/autotune.h names the family field '$1'"
+        while $text =~ /\b($field_re)\b/g;
+    push @public, "no family fields found in gen/*_problem.c"
+        unless @family_fields;
 }
-my $field_re = join '|', @api_fields;
 
 my %once = ('clock_gettime' => 'base/clock.c', 'dlopen' => 'base/dl.c',
-            'mkstemp' => 'base/safefile.c', 'rename' => 'base/safefile.c');
+            'mkstemp' => 'base/safefile.c', 'mkostemp' => 'base/safefile.c',
+            'rename' => 'base/safefile.c');
 
 for my $f (@files) {
     open my $fh, '<', $f or die "$f: $!";
@@ -82,6 +101,8 @@ for my $f (@files) {
             my ($a, $b) = (folder($f), folder($to));
             push @bad_layer, "$f includes $to" if $a ne $b &&
                 !(exists $rank{$b} && $rank{$b} < $rank{$a});
+            push @inner, "$f includes $to (not $interface{$b})"
+                if $a ne $b && exists $interface{$b} && $to ne $interface{$b};
             if ($to =~ m{^gen/(\w+)\.h$} && grep { $_ eq $1 } @families) {
                 push @fields, "$f includes the family header $to"
                     unless defined $fam && $fam eq $1;
@@ -106,12 +127,79 @@ for my $f (@files) {
             $code =~ /(?:\.|->)($field_re)\b/) {
             push @fields, sprintf("%s:%d: .%s", $f, $i + 1, $1);
         }
+        # A hook is called or set, never tested for NULL, and a family's
+        # program shape is read through family.c, outside gen/family*.
+        if ($f !~ m{^gen/family}) {
+            push @hooks, sprintf("%s:%d: ops.%s not called", $f, $i + 1, $1)
+                while $code =~ /\bops\.(\w+)\b(?!\s*(?:\(|=[^=]))/g;
+            push @hooks, sprintf("%s:%d: program_points read", $f, $i + 1)
+                if $code =~ /(?:\.|->)program_points\b(?!\s*=[^=])/;
+        }
         for my $fn (keys %once) {
             push @twice, sprintf("%s:%d: %s (belongs in %s)", $f, $i + 1,
                                  $fn, $once{$fn})
                 if $code =~ /\b\Q$fn\E\s*\(/ && $f ne $once{$fn};
         }
     }
+}
+
+# The family entry (gen/family.h): each hook MUST (every family sets it)
+# or MAY (gen/family_defaults.c gives its default), so no hook is one
+# family's alone and generic code calls each as it is.
+my @ops;
+{
+    open my $h, '<', 'gen/family.h' or die "gen/family.h: $!";
+    my ($in, $mark, %kind) = (0, '');
+    while (<$h>) {
+        $in = 1 if /typedef struct at_family_ops \{/;
+        last if $in && /\} at_family_ops;/;
+        next unless $in;
+        $mark = $1 if m{/\* (MUST|MAY)\b};
+        if (/\(\*(\w+)\)\(/) { $kind{$1} = $mark; }
+    }
+    close $h;
+    my $defaults = do { local $/; open my $d, '<', 'gen/family_defaults.c'
+                        or die $!; <$d> };
+    my %def = map { $_ => 1 } $defaults =~ /AT_DEFAULT\((\w+),/g;
+    my %sets;
+    for my $src (glob('gen/*.c'), glob('spec/*.c')) {
+        my $text = do { local $/; open my $s, '<', $src or die $!; <$s> };
+        my $who = $src =~ m{^spec/} ? 'spec' : $src;
+        $sets{$who}{$_} = 1 for $text =~ /(?:\.|->)ops\.(\w+)\s*=[^=]/g;
+    }
+    my @defs = grep { %{$sets{$_}} } sort keys %sets;
+    for my $hook (sort keys %kind) {
+        if ($kind{$hook} eq 'MAY') {
+            push @ops, "$hook is MAY but has no AT_DEFAULT" unless $def{$hook};
+        } else {
+            push @ops, "$hook is MUST but $_ does not set it"
+                for grep { !$sets{$_}{$hook} } @defs;
+            push @ops, "$hook is MUST and has a default too" if $def{$hook};
+        }
+    }
+    push @ops, "no hooks found in gen/family.h" unless %kind;
+    # docs/ARCHITECTURE.md's table of the entry says the same: each hook
+    # once, in family.h's order, with its mark.
+    my @order;
+    open my $h2, '<', 'gen/family.h' or die $!;
+    my $in2 = 0;
+    while (<$h2>) {
+        $in2 = 1 if /typedef struct at_family_ops \{/;
+        last if $in2 && /\} at_family_ops;/;
+        push @order, $1 if $in2 && /\(\*(\w+)\)\(/;
+    }
+    close $h2;
+    open my $doc, '<', 'docs/ARCHITECTURE.md' or die $!;
+    my ($sect, @rows) = (0);
+    while (<$doc>) {
+        if (/^## /) { $sect = /^## The family entry\s*$/ ? 1 : 0; next }
+        push @rows, [$1, $2] if $sect && /^\|\s*`(\w+)`\s*\|\s*(MUST|MAY)\s*\|/;
+    }
+    close $doc;
+    my $doc_order = join ' ', map { "$_->[0]:$_->[1]" } @rows;
+    my $h_order = join ' ', map { "$_:$kind{$_}" } @order;
+    push @ops, "docs/ARCHITECTURE.md's family table ($doc_order) is not "
+               . "gen/family.h's ($h_order)" if $doc_order ne $h_order;
 }
 
 # Cycles: a depth-first walk of the include graph.
@@ -130,11 +218,15 @@ sub visit {
 visit($_) for @files;
 
 my @checks = (
-    ['includes run downward (include < base < gen, search < runtime < cli)', \@bad_layer],
+    ['includes run downward (include < base < gen, search < spec < runtime/driver < store < measure < tune < plan < api < cli)', \@bad_layer],
+    ['a layer is entered through its one interface header', \@inner],
     ['no include cycles', \@cycles],
     ['no source file over 500 lines', \@big],
     ['no function over 100 lines', \@long],
     ['family fields read only in the family\'s files', \@fields],
+    ['the public header names no family\'s field', \@public],
+    ['hooks called, never tested; a family\'s traits read in gen/family* only', \@hooks],
+    ['every hook required of every family or given a default (gen/family.h, family_defaults.c)', \@ops],
     ['clock, dynamic loading and temporary files written once', \@twice],
 );
 printf "1..%d\n", scalar @checks;

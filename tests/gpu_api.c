@@ -15,19 +15,43 @@
 #include "gen/family.h"
 #include "autotune.h"
 #include "base/clock.h"
-#include "runtime/cuda_api.h"
+#include "runtime/driver/driver.h"
 #include "base/pcg.h"
 
 static char cache_path[256];
 static char self[1024];
 /* Odd on purpose: a multiple of no tile size. */
-static const autotune_problem prob = {"transpose", "f32", 2053, 4099, 0, 0};
+enum { ROWS = 2053, COLS = 4099 };
+#define PROB_TEXT "rows=2053 cols=4099"
+
+/* The test's problem through the public API (a problem is a family, a
+ * type and fields by name); NULL after a failure said by fail_msg. */
+static autotune_problem *problem(autotune_ctx *ctx, const char *family,
+                                 const char *type, const char *text)
+{
+    autotune_problem *p = NULL;
+    if (autotune_problem_create(ctx, family, type, &p) ||
+        (text && autotune_problem_set_text(p, text)))
+        fail_msg("problem %s %s: %s", family, text ? text : "",
+                 autotune_last_error(ctx));
+    return p;
+}
+
+/* autotune_get of family type text, the problem destroyed after. */
+static int get(autotune_ctx *ctx, const char *family, const char *type,
+               const char *text, autotune_kernel **k)
+{
+    autotune_problem *p = problem(ctx, family, type, text);
+    int rc = autotune_get(ctx, p, k);
+    autotune_problem_destroy(p);
+    return rc;
+}
 
 /* Runs k on random input in cuMemAlloc'd buffers on a user stream and
  * compares every element with the CPU reference. */
 static int check_kernel(autotune_kernel *k, autotune_ctx *ctx)
 {
-    size_t n = (size_t)(prob.rows * prob.cols);
+    size_t n = (size_t)ROWS * COLS;
     uint32_t *in = malloc(n * 4), *out = malloc(n * 4), *ref = malloc(n * 4);
     if (!in || !out || !ref)
         return -1;
@@ -37,9 +61,10 @@ static int check_kernel(autotune_kernel *k, autotune_ctx *ctx)
         in[i] = at_pcg_next(&g);
     at_problem p;
     at_err e = {0};
-    if (at_problem_from_api(&p, &prob, &e))
+    if (at_problem_begin(&p, "transpose", "f32", &e) ||
+        at_problem_set_text(&p, PROB_TEXT, &e) || at_problem_finish(&p, &e))
         return -1;
-    p.family->reference(&p, in, ref, NULL, 0, p.family->reference_parts(&p));
+    p.family->ops.reference(&p, in, ref, NULL, 0, p.family->ops.reference_parts(&p));
     CUdeviceptr din, dout;
     CUstream s;
     int bad = -1;
@@ -52,8 +77,8 @@ static int check_kernel(autotune_kernel *k, autotune_ctx *ctx)
     if (!at_cu.cuMemAlloc(&din, n * 4) && !at_cu.cuMemAlloc(&dout, n * 4) &&
         !at_cu.cuStreamCreate(&s, 0) && !at_cu.cuMemcpyHtoD(din, in, n * 4) &&
         !at_cu.cuMemsetD32(dout, 0xDEADBEEF, n)) {
-        int rc = autotune_launch(k, (const void *)din, (void *)dout,
-                                 (struct CUstream_st *)s);
+        const void *args[] = {(const void *)din, (const void *)dout};
+        int rc = autotune_launch(k, args, 2, (struct CUstream_st *)s);
         if (rc)
             printf("# launch: %s\n", autotune_last_error(ctx));
         else if (!at_cu.cuStreamSynchronize(s) &&
@@ -79,7 +104,7 @@ static void tunes_then_runs_right(void **state)
     assert_int_equal(autotune_create(&ctx, &o), 0);
     autotune_kernel *k;
     double t0 = at_now_s();
-    if (autotune_get(ctx, &prob, &k))
+    if (get(ctx, "transpose", "f32", PROB_TEXT, &k))
         fail_msg("%s", autotune_last_error(ctx));
     autotune_figures f;
     assert_int_equal(autotune_kernel_figures(k, &f), 0);
@@ -121,7 +146,7 @@ static int child(void)
         return 1;
     }
     autotune_kernel *k;
-    if (autotune_get(ctx, &prob, &k)) {
+    if (get(ctx, "transpose", "f32", PROB_TEXT, &k)) {
         printf("# child: %s\n", autotune_last_error(ctx));
         return 1;
     }
@@ -144,16 +169,24 @@ static void launch_errors_name_the_variant(void **state)
     autotune_options o = {0, cache_path, 0};
     assert_int_equal(autotune_create(&ctx, &o), 0);
     autotune_kernel *k;
-    assert_int_equal(autotune_get(ctx, &prob, &k), 0);
-    assert_int_equal(autotune_launch(k, NULL, NULL, NULL), AUTOTUNE_EINVALID);
+    assert_int_equal(get(ctx, "transpose", "f32", PROB_TEXT, &k), 0);
+    assert_int_equal(autotune_launch_io(k, NULL, NULL, NULL),
+                     AUTOTUNE_EINVALID);
     assert_non_null(strstr(autotune_last_error(ctx),
                            autotune_kernel_point(k)));
-    autotune_problem bad = prob;
-    bad.type = "f128";
-    autotune_kernel *k2 = NULL;
-    assert_int_equal(autotune_get(ctx, &bad, &k2), AUTOTUNE_ENOT_FOUND);
-    assert_null(k2);
+    autotune_problem *bad = NULL;
+    assert_int_equal(autotune_problem_create(ctx, "transpose", "f128", &bad),
+                     AUTOTUNE_ENOT_FOUND);
+    assert_null(bad);
     assert_non_null(strstr(autotune_last_error(ctx), "f128"));
+    /* A field the family does not have, and a value out of range. */
+    autotune_problem *p = problem(ctx, "transpose", "f32", NULL);
+    assert_int_equal(autotune_problem_set(p, "op", "max"),
+                     AUTOTUNE_ENOT_FOUND);
+    assert_non_null(strstr(autotune_last_error(ctx), "op"));
+    assert_int_equal(autotune_problem_set_int(p, "rows", -1),
+                     AUTOTUNE_ERANGE);
+    autotune_problem_destroy(p);
     autotune_kernel_destroy(k);
     autotune_destroy(ctx);
 }
@@ -205,9 +238,8 @@ static void spec_kernel_through_the_api(void **state)
                          "/kernels/convolution/convolution.yaml", &fam), 0);
     char size[64];
     snprintf(size, sizeof size, "size_x=%d size_y=%d", CW, CH);
-    autotune_problem p = {.family = fam, .options = size};
     autotune_kernel *k = NULL;
-    if (autotune_get(ctx, &p, &k))
+    if (get(ctx, fam, NULL, size, &k))
         fail_msg("autotune_get: %s", autotune_last_error(ctx));
     static float in[IW * IH], out[CW * CH], filt[49];
     at_pcg g;
@@ -226,13 +258,13 @@ static void spec_kernel_through_the_api(void **state)
                      at_cu.cuMemsetD32(dout, 0xDEADBEEF, CW * CH), 0);
     /* out, in, w, h (computed: NULL), the filter's contents. */
     const void *args[] = {(void *)dout, (void *)din, NULL, NULL, filt};
-    assert_int_equal(autotune_launch_args(k, args, 4, NULL),
-                     AUTOTUNE_EINVALID);
+    assert_int_equal(autotune_kernel_arg_count(k), 5);
+    assert_int_equal(autotune_launch(k, args, 4, NULL), AUTOTUNE_EINVALID);
     assert_non_null(strstr(autotune_last_error(ctx), "takes 5 arguments"));
-    assert_int_equal(autotune_launch(k, (void *)din, (void *)dout, NULL),
+    assert_int_equal(autotune_launch_io(k, (void *)din, (void *)dout, NULL),
                      AUTOTUNE_EINVALID);
-    assert_non_null(strstr(autotune_last_error(ctx), "autotune_launch_args"));
-    if (autotune_launch_args(k, args, 5, NULL))
+    assert_non_null(strstr(autotune_last_error(ctx), "got 2"));
+    if (autotune_launch(k, args, 5, NULL))
         fail_msg("launch: %s", autotune_last_error(ctx));
     assert_int_equal(at_cu.cuCtxSynchronize() ||
                      at_cu.cuMemcpyDtoH(out, dout, sizeof out), 0);
@@ -250,8 +282,7 @@ static void spec_kernel_through_the_api(void **state)
     const char *fam2 = NULL;
     assert_int_equal(autotune_family_load(ctx, AT_EXAMPLES
                          "/kernels/convolution/convolution.yaml", &fam2), 0);
-    p.family = fam2;
-    if (autotune_get(ctx, &p, &k))
+    if (get(ctx, fam2, NULL, size, &k))
         fail_msg("autotune_get again: %s", autotune_last_error(ctx));
     double ms = (at_now_s() - t0) * 1e3;
     autotune_figures fig;
@@ -293,9 +324,8 @@ static void family_described_in_c(void **state)
     const char *fam;
     if (autotune_family_define(ctx, &d, &fam))
         fail_msg("define: %s", autotune_last_error(ctx));
-    autotune_problem p = {.family = fam};
     autotune_kernel *k;
-    if (autotune_get(ctx, &p, &k))
+    if (get(ctx, fam, NULL, NULL, &k))
         fail_msg("autotune_get: %s", autotune_last_error(ctx));
     static float x[N], y[N];
     for (int i = 0; i < N; ++i)
@@ -308,7 +338,7 @@ static void family_described_in_c(void **state)
                      at_cu.cuMemAlloc(&dy, sizeof y) ||
                      at_cu.cuMemcpyHtoD(dx, x, sizeof x), 0);
     const void *a[] = {(void *)dy, (void *)dx, NULL};
-    if (autotune_launch_args(k, a, 3, NULL))
+    if (autotune_launch(k, a, 3, NULL))
         fail_msg("launch: %s", autotune_last_error(ctx));
     assert_int_equal(at_cu.cuCtxSynchronize() ||
                      at_cu.cuMemcpyDtoH(y, dy, sizeof y), 0);

@@ -7,8 +7,7 @@
 #include <stdlib.h>
 
 #include "gen/expand.h"
-#include "runtime/compile.h"
-#include "runtime/cuda_api.h"
+#include "runtime/driver/driver.h"
 
 /* Points per NVRTC program, as the tuner compiles them. */
 enum { BATCH = 16 };
@@ -32,7 +31,7 @@ static CUmodule *compile_points(const at_problem *p, const at_point *pts,
         for (int q = 0; q < k; ++q)
             sel[q] = &pts[g * BATCH + (size_t)q];
         jobs[g].opts.sm = sm;
-        p->family->point_name(p->family, sel[0], jobs[g].variant,
+        p->family->ops.point_name(p->family, sel[0], jobs[g].variant,
                               sizeof jobs[g].variant);
         jobs[g].src = at_expand_program(p, sel, NULL, k, &e);
         assert_non_null(jobs[g].src);

@@ -18,8 +18,8 @@
 #include "base/pcg.h"
 #include "gen/expand.h"
 #include "gen/reduce.h"
-#include "runtime/compile.h"
-#include "runtime/measure.h"
+#include "runtime/driver/driver.h"
+#include "runtime/measure/measure.h"
 
 #include "gpu_programs.h"
 
@@ -87,7 +87,7 @@ static CUdeviceptr upload_input(const at_problem *p)
     at_pcg_seed(&g, 77, 1);
     for (size_t i = 0; i < words; ++i)
         w[i] = at_pcg_next(&g);
-    p->family->input(p, 1, 0, w, 0, words);
+    p->family->ops.input(p, 1, 0, w, 0, words);
     CUdeviceptr d = 0;
     at_err e = {0};
     if (at_cu_fail(&e, at_cu.cuMemAlloc(&d, words * 4), "alloc", "input") ||
@@ -123,13 +123,13 @@ static void verify(const char *type, const char *op, int axis, size_t every,
     for (size_t i = 0; i < n; ++i) {
         char kernel[AT_KERNEL_NAME], name[160];
         at_program_kernel((int)(i % BATCH), kernel, sizeof kernel);
-        p[0].family->point_name(p[0].family, &pts[i], name, sizeof name);
+        p[0].family->ops.point_name(p[0].family, &pts[i], name, sizeof name);
         CUfunction fn;
         int rc = at_cu_fail(&e, at_cu.cuModuleGetFunction(&fn, mods[i / BATCH],
                                                          kernel),
                             "cuModuleGetFunction", name);
         for (int s = 0; s < 2 && !rc; ++s) {
-            if (s && !p[1].family->valid(&p[1], &pts[i], &l, NULL, 0))
+            if (s && !p[1].family->ops.valid(&p[1], &pts[i], &l, NULL, 0))
                 continue; /* (down: ld not a multiple of its vector) */
             rc = at_measure_verify(b[s], &pts[i], fn, name, AT_CHECK_ALL, &e);
         }

@@ -21,22 +21,44 @@
 #include "base/pcg.h"
 #include "gen/problem.h"
 #include "gen/family.h"
-#include "runtime/cuda_api.h"
+#include "runtime/api/api.h"
+#include "runtime/driver/driver.h"
 
 static char cache_path[256];
 
-static autotune_problem tp(int64_t rows, int64_t cols)
+/* A transpose problem through the public API; freed at exit. */
+enum { MAX_PROBLEMS = 64 };
+static autotune_problem *made[MAX_PROBLEMS];
+static int n_made;
+
+static void free_problems(void)
 {
-    return (autotune_problem){"transpose", "f32", rows, cols, 0, 0};
+    for (int i = 0; i < n_made; ++i)
+        autotune_problem_destroy(made[i]);
+}
+
+static autotune_problem *tp(int64_t rows, int64_t cols)
+{
+    autotune_problem *p = NULL;
+    if (n_made == MAX_PROBLEMS ||
+        autotune_problem_create(NULL, "transpose", "f32", &p) ||
+        autotune_problem_set_int(p, "rows", rows) ||
+        autotune_problem_set_int(p, "cols", cols))
+        fail_msg("problem %lldx%lld: %s", (long long)rows, (long long)cols,
+                 autotune_last_error(NULL));
+    if (!n_made)
+        atexit(free_problems);
+    made[n_made++] = p;
+    return p;
 }
 
 /* Runs k for u on random input on the caller's stream (NULL: a new one)
  * and compares with the CPU reference: 0 right, 1 wrong, -1 no run. */
 static int check(autotune_kernel *k, const autotune_problem *u)
 {
-    at_problem p;
+    at_problem p = u->p; /* runtime/api/api.h: the problem inside */
     at_err e = {0};
-    if (at_problem_from_api(&p, u, &e))
+    if (at_problem_finish(&p, &e))
         return -1;
     size_t n = p.in_bytes / 4, m = p.out_bytes / 4;
     uint32_t *in = malloc(n * 4), *out = malloc(m * 4), *ref = malloc(m * 4);
@@ -54,12 +76,12 @@ static int check(autotune_kernel *k, const autotune_problem *u)
         in[i] = at_pcg_next(&g);
     memset(ref, 0xAB, m * 4);
     memcpy(out, ref, m * 4);
-    p.family->reference(&p, in, ref, NULL, 0, p.family->reference_parts(&p));
+    p.family->ops.reference(&p, in, ref, NULL, 0, p.family->ops.reference_parts(&p));
     if (!at_cu.cuMemAlloc(&din, n * 4) && !at_cu.cuMemAlloc(&dout, m * 4) &&
         !at_cu.cuStreamCreate(&s, 0) && !at_cu.cuMemcpyHtoD(din, in, n * 4) &&
         !at_cu.cuMemcpyHtoD(dout, out, m * 4) &&
-        !autotune_launch(k, (const void *)din, (void *)dout,
-                         (struct CUstream_st *)s) &&
+        !autotune_launch_io(k, (const void *)din, (void *)dout,
+                            (struct CUstream_st *)s) &&
         !at_cu.cuStreamSynchronize(s) &&
         !at_cu.cuMemcpyDtoH(out, dout, m * 4))
         bad = memcmp(out, ref, m * 4) != 0;
@@ -91,9 +113,9 @@ static void wisdom_only_misses(void **state)
 {
     (void)state;
     autotune_ctx *ctx = ctx_at(AUTOTUNE_WISDOM_ONLY);
-    autotune_problem u = tp(4096, 4096);
+    autotune_problem *u = tp(4096, 4096);
     autotune_kernel *k = NULL;
-    assert_int_equal(autotune_get(ctx, &u, &k), AUTOTUNE_ENOT_FOUND);
+    assert_int_equal(autotune_get(ctx, u, &k), AUTOTUNE_ENOT_FOUND);
     assert_null(k);
     printf("# %s\n", autotune_last_error(ctx));
     assert_non_null(strstr(autotune_last_error(ctx), "4096x4096"));
@@ -104,16 +126,16 @@ static void estimate_default_point(void **state)
 {
     (void)state;
     autotune_ctx *ctx = ctx_at(0);
-    autotune_problem u = tp(1000, 3000);
+    autotune_problem *u = tp(1000, 3000);
     autotune_kernel *k;
     double t0 = at_now_s();
-    assert_int_equal(autotune_get_with(ctx, &u, AUTOTUNE_ESTIMATE, &k), 0);
+    assert_int_equal(autotune_get_with(ctx, u, AUTOTUNE_ESTIMATE, &k), 0);
     printf("# estimate, empty cache: %s (default point) in %.1f ms\n",
            autotune_kernel_point(k), (at_now_s() - t0) * 1e3);
     autotune_figures f;
     autotune_kernel_figures(k, &f);
     assert_int_equal(f.how, AUTOTUNE_HOW_DEFAULT);
-    assert_int_equal(check(k, &u), 0);
+    assert_int_equal(check(k, u), 0);
     autotune_kernel_destroy(k);
     autotune_destroy(ctx);
 }
@@ -124,10 +146,10 @@ static void measure_then_estimate_reuses(void **state)
 {
     (void)state;
     autotune_ctx *ctx = ctx_at(AUTOTUNE_MEASURE);
-    autotune_problem u = tp(4096, 4096);
+    autotune_problem *u = tp(4096, 4096);
     autotune_kernel *k;
     double t0 = at_now_s();
-    assert_int_equal(autotune_get(ctx, &u, &k), 0);
+    assert_int_equal(autotune_get(ctx, u, &k), 0);
     autotune_figures f;
     autotune_kernel_figures(k, &f);
     printf("# measure 4096x4096: %s, %.0f GB/s (%.1f%% of copy) in %.2f s\n",
@@ -137,14 +159,14 @@ static void measure_then_estimate_reuses(void **state)
     assert_int_equal(f.effort, AUTOTUNE_MEASURE);
     snprintf(measured_point, sizeof measured_point, "%s",
              autotune_kernel_point(k));
-    assert_int_equal(check(k, &u), 0);
+    assert_int_equal(check(k, u), 0);
     autotune_kernel_destroy(k);
     /* A hit, at every effort that a measured entry serves. */
     int efforts[] = {AUTOTUNE_ESTIMATE, AUTOTUNE_WISDOM_ONLY,
                      AUTOTUNE_MEASURE};
     for (int i = 0; i < 3; ++i) {
         t0 = at_now_s();
-        assert_int_equal(autotune_get_with(ctx, &u, efforts[i], &k), 0);
+        assert_int_equal(autotune_get_with(ctx, u, efforts[i], &k), 0);
         double ms = (at_now_s() - t0) * 1e3;
         autotune_kernel_figures(k, &f);
         printf("# effort %d on a hit: %.3f ms\n", efforts[i], ms);
@@ -154,19 +176,19 @@ static void measure_then_estimate_reuses(void **state)
     /* Misses near it: the measured point, reused and verified. */
     const int64_t sizes[][2] = {{4000, 4100}, {3900, 4200}, {4608, 4096}};
     for (int i = 0; i < 3; ++i) {
-        autotune_problem v = tp(sizes[i][0], sizes[i][1]);
+        autotune_problem *v = tp(sizes[i][0], sizes[i][1]);
         t0 = at_now_s();
-        assert_int_equal(autotune_get_with(ctx, &v, AUTOTUNE_ESTIMATE, &k),
+        assert_int_equal(autotune_get_with(ctx, v, AUTOTUNE_ESTIMATE, &k),
                          0);
         double ms = (at_now_s() - t0) * 1e3;
         autotune_kernel_figures(k, &f);
         printf("# estimate on a miss, %lldx%lld: %.1f ms, %s from %s\n",
-               (long long)v.rows, (long long)v.cols, ms,
+               (long long)sizes[i][0], (long long)sizes[i][1], ms,
                autotune_kernel_point(k), f.from);
         assert_int_equal(f.how, AUTOTUNE_HOW_REUSED);
         assert_non_null(strstr(f.from, "rows=4096 cols=4096"));
         assert_string_equal(autotune_kernel_point(k), measured_point);
-        assert_int_equal(check(k, &v), 0);
+        assert_int_equal(check(k, v), 0);
         autotune_kernel_destroy(k);
     }
     autotune_destroy(ctx);
@@ -176,10 +198,10 @@ static void background_tune_replaces(void **state)
 {
     (void)state;
     autotune_ctx *ctx = ctx_at(AUTOTUNE_MEASURE);
-    autotune_problem u = tp(3000, 2000);
+    autotune_problem *u = tp(3000, 2000);
     autotune_kernel *k;
     double t0 = at_now_s();
-    assert_int_equal(autotune_get_with(ctx, &u, AUTOTUNE_ESTIMATE |
+    assert_int_equal(autotune_get_with(ctx, u, AUTOTUNE_ESTIMATE |
                                        AUTOTUNE_BACKGROUND, &k), 0);
     double ms = (at_now_s() - t0) * 1e3;
     autotune_figures f;
@@ -188,7 +210,7 @@ static void background_tune_replaces(void **state)
            autotune_kernel_point(k), f.how);
     assert_int_equal(f.how, AUTOTUNE_HOW_REUSED);
     /* The handle works while the tune runs. */
-    assert_int_equal(check(k, &u), 0);
+    assert_int_equal(check(k, u), 0);
     int r;
     while ((r = autotune_kernel_refresh(k)) == 0)
         usleep(20000);
@@ -199,11 +221,11 @@ static void background_tune_replaces(void **state)
     assert_int_equal(f.how, AUTOTUNE_HOW_CACHED);
     assert_int_equal(f.effort, AUTOTUNE_MEASURE);
     assert_true(f.gbps > 0);
-    assert_int_equal(check(k, &u), 0);
+    assert_int_equal(check(k, u), 0);
     assert_int_equal(autotune_kernel_refresh(k), 0); /* once */
     /* A later ask gets the tuned answer from the cache. */
     autotune_kernel *k2;
-    assert_int_equal(autotune_get(ctx, &u, &k2), 0);
+    assert_int_equal(autotune_get(ctx, u, &k2), 0);
     assert_string_equal(autotune_kernel_point(k2), autotune_kernel_point(k));
     autotune_kernel_destroy(k2);
     autotune_kernel_destroy(k);
@@ -214,7 +236,7 @@ static void background_tune_replaces(void **state)
 enum { THREADS = 4 };
 typedef struct job {
     autotune_ctx *ctx;
-    autotune_problem u;
+    autotune_problem *u;
     autotune_kernel *k;
     int rc, right;
     autotune_figures f;
@@ -225,11 +247,11 @@ static void *ask(void *arg)
 {
     job *j = arg;
     pthread_barrier_wait(j->start);
-    j->rc = autotune_get(j->ctx, &j->u, &j->k);
+    j->rc = autotune_get(j->ctx, j->u, &j->k);
     if (!j->rc) {
         autotune_kernel_figures(j->k, &j->f);
         pthread_barrier_wait(j->start); /* all launch at once */
-        j->right = check(j->k, &j->u);
+        j->right = check(j->k, j->u);
     } else {
         printf("# thread: %s\n", autotune_last_error(j->ctx));
         pthread_barrier_wait(j->start);

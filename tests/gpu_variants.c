@@ -8,20 +8,21 @@
  * the verifier itself rejects kernels that are wrong. Types of one size
  * share their compiled variants (the same source), each type is checked on
  * data of its own. Skips without a GPU. */
+#include "test_problem.h"
 #include "tap.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "gen/expand.h"
-#include "runtime/measure.h"
-#include "runtime/compile.h"
+#include "runtime/measure/measure.h"
+#include "runtime/driver/driver.h"
 #include "gpu_programs.h"
 
 static at_device dev;
 
 /* The shapes every point is checked on (type filled in). */
-static const autotune_problem shapes[] = {
+static const test_problem shapes[] = {
     {"transpose", NULL, 1024, 2048, 0, 0, 0, 0, 0},
     {"transpose", NULL, 1000, 1537, 0, 0, 0, 0, 0},
     {"transpose", NULL, 4099, 2053, 0, 0, 0, 0, 0},
@@ -61,10 +62,10 @@ static void verify_size(int bytes)
     int nt = types_of_size(bytes, types);
     assert_true(nt > 0);
     /* The space depends on the element size alone. */
-    autotune_problem u0 = shapes[0];
+    test_problem u0 = shapes[0];
     u0.type = types[0]->name;
     at_problem p0;
-    assert_int_equal(at_problem_from_api(&p0, &u0, &e), 0);
+    assert_int_equal(test_problem_make(&p0, &u0, &e), 0);
     at_limits l = at_device_limits(&dev);
     at_point *pts;
     size_t n;
@@ -90,7 +91,7 @@ static void verify_size(int bytes)
         for (int k = 0; k < pr->n; ++k)
             sel[k] = &pts[pr->first + (size_t)k];
         pr->job.opts.sm = dev.sm;
-        p0.family->point_name(p0.family, sel[0], pr->job.variant,
+        p0.family->ops.point_name(p0.family, sel[0], pr->job.variant,
                               sizeof pr->job.variant);
         pr->job.src =
             g < per ? at_expand_program_paths(&p0, sel, pr->n, AT_PATHS_ALL,
@@ -114,9 +115,9 @@ static void verify_size(int bytes)
         at_measure *b[N_SHAPES] = {0};
         at_problem p[N_SHAPES];
         for (int s = 0; s < N_SHAPES; ++s) {
-            autotune_problem u = shapes[s];
+            test_problem u = shapes[s];
             u.type = types[t]->name;
-            assert_int_equal(at_problem_from_api(&p[s], &u, &e), 0);
+            assert_int_equal(test_problem_make(&p[s], &u, &e), 0);
             if (at_measure_create(&b[s], &dev, &p[s], 1000 + (uint64_t)s, 0,
                                 NULL, &e))
                 fail_msg("%s", e.msg);
@@ -127,7 +128,7 @@ static void verify_size(int bytes)
             prog *pr = &progs[q / n * per + i / BATCH];
             char kernel[AT_KERNEL_NAME], name[160];
             at_program_kernel((int)(i - pr->first), kernel, sizeof kernel);
-            p0.family->point_name(p0.family, &pts[i], name, sizeof name);
+            p0.family->ops.point_name(p0.family, &pts[i], name, sizeof name);
             strcat(name, q < n ? " (every path)" : " (shape 0's paths)");
             CUfunction fn;
             int rc = at_cu_fail(&e, at_cu.cuModuleGetFunction(&fn, pr->mod,
@@ -205,7 +206,7 @@ static void every_point_16_bytes(void **state)
  * short sides of 1 to 64 on either side, long sides prime, leading
  * dimensions off every vector, batches end to end (one vector, for a
  * short side of 1) and apart. */
-static const autotune_problem strip_shapes[] = {
+static const test_problem strip_shapes[] = {
     {"transpose", NULL, 3, 1000003, 0, 0, 0, 0, 0},
     {"transpose", NULL, 1000003, 5, 0, 0, 0, 0, 0},
     {"transpose", NULL, 7, 100003, 0, 0, 0, 0, 0},
@@ -224,13 +225,13 @@ enum { N_STRIP_SHAPES = sizeof strip_shapes / sizeof strip_shapes[0] };
 
 /* Every strip point of one shape, on every type of the size. */
 static size_t verify_strip_shape(const at_type *const *types, int nt,
-                                 const autotune_problem *shape)
+                                 const test_problem *shape)
 {
     at_err e = {0};
-    autotune_problem u = *shape;
+    test_problem u = *shape;
     u.type = types[0]->name;
     at_problem p0;
-    assert_int_equal(at_problem_from_api(&p0, &u, &e), 0);
+    assert_int_equal(test_problem_make(&p0, &u, &e), 0);
     at_limits l = at_device_limits(&dev);
     at_point *pts;
     size_t n, kept = 0, failed = 0;
@@ -251,14 +252,14 @@ static size_t verify_strip_shape(const at_type *const *types, int nt,
         at_problem p;
         at_measure *b;
         u.type = types[t]->name;
-        assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+        assert_int_equal(test_problem_make(&p, &u, &e), 0);
         if (at_measure_create(&b, &dev, &p, 77, 0, NULL, &e))
             fail_msg("%s", e.msg);
         size_t verified = 0;
         for (size_t i = 0; i < kept; ++i) {
             char kernel[AT_KERNEL_NAME], name[160];
             at_program_kernel((int)(i % BATCH), kernel, sizeof kernel);
-            p.family->point_name(p.family, &pts[i], name, sizeof name);
+            p.family->ops.point_name(p.family, &pts[i], name, sizeof name);
             CUfunction fn;
             int rc = at_cu_fail(
                 &e, at_cu.cuModuleGetFunction(&fn, mods[i / BATCH], kernel),
@@ -349,10 +350,10 @@ static void verifier_rejects_wrong_kernels(void **state)
 {
     (void)state;
     at_err e = {0};
-    autotune_problem u = {"transpose", "f32", 1000, 1537, 0, 0, 0, 0, 0};
+    test_problem u = {"transpose", "f32", 1000, 1537, 0, 0, 0, 0, 0};
     at_problem p;
     at_measure *b;
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    assert_int_equal(test_problem_make(&p, &u, &e), 0);
     if (at_measure_create(&b, &dev, &p, 7, 0, NULL, &e))
         fail_msg("%s", e.msg);
     /* Launched as the 32x32 tile, 32x8 threads point. */

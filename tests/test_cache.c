@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runtime/cache.h"
+#include "runtime/store/store.h"
 
 static const char *const env_names[] = {"AUTOTUNE_CACHE", "XDG_CACHE_HOME",
                                         "HOME"};

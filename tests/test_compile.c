@@ -3,6 +3,7 @@
  * worker that dies, the options cache keys see, and several points in one
  * program. The sweep of every point is tests/test_sweep.c. Needs NVRTC,
  * not a GPU. */
+#include "test_problem.h"
 #include "tap.h"
 
 #include <signal.h>
@@ -13,11 +14,9 @@
 
 #include "gen/expand.h"
 #include "gen/family.h"
-#include "runtime/compile.h"
-#include "runtime/tune_impl.h"
-#include "runtime/compile_proc.h"
-#include "runtime/elf.h"
-#include "runtime/nvrtc_api.h"
+#include "runtime/driver/driver.h"
+#include "runtime/tune/tune_impl.h"
+#include "runtime/driver/compile_proc.h"
 
 static void bad_arch_is_an_nvrtc_error(void **state)
 {
@@ -135,11 +134,11 @@ static void program_of_many_points(void **state)
 {
     (void)state;
     const at_family *f = at_family_find("transpose");
-    autotune_problem u = {"transpose", "f32", 4096, 4096, 0, 0};
+    test_problem u = {"transpose", "f32", 4096, 4096, 0, 0};
     at_problem p;
     at_limits l;
     at_err e = {0};
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    assert_int_equal(test_problem_make(&p, &u, &e), 0);
     assert_true(at_limits_for_arch(90, &l));
     at_point *pts;
     size_t n;

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/cubins.h"
+#include "runtime/store/store.h"
 
 typedef struct fixture {
     char dir[32], db[64];

@@ -13,10 +13,8 @@
 #include "gen/distance.h"
 #include "gen/emit.h"
 #include "gen/space.h"
-#include "runtime/key.h"
-#include "runtime/near.h"
-#include "runtime/plan.h"
-#include "runtime/profile.h"
+#include "runtime/store/store.h"
+#include "runtime/plan/plan.h"
 
 typedef struct fixture {
     char dir[32], db[64];
@@ -92,7 +90,7 @@ static void put_entry(at_cache *c, const at_problem *p, const at_point *pt,
     memset(&en, 0, sizeof en);
     at_err e = {0};
     assert_int_equal(at_key_fill(&en.key, NULL, p, &l, &e), 0);
-    p->family->point_name(p->family, pt, en.point, sizeof en.point);
+    p->family->ops.point_name(p->family, pt, en.point, sizeof en.point);
     at_point_params(p->family, pt, en.params, sizeof en.params);
     static const unsigned char cubin[] = "\177ELF not a real cubin";
     en.cubin = (void *)cubin;
@@ -215,12 +213,12 @@ static void nearest_skips_invalid_point(void **state)
                      0);
     size_t bad = n;
     for (size_t i = 0; i < n && bad == n; ++i)
-        if (!thin.family->valid(&q, &pts[i], &l, NULL, 0))
+        if (!thin.family->ops.valid(&q, &pts[i], &l, NULL, 0))
             bad = i;
     assert_true(bad < n); /* strips of 48 rows do not serve 100 */
     at_point good;
     nth_point(&square, 0, &good);
-    assert_true(square.family->valid(&q, &good, &l, NULL, 0));
+    assert_true(square.family->ops.valid(&q, &good, &l, NULL, 0));
     put(f->c, &thin, &pts[bad], 0.4, AUTOTUNE_EXHAUSTIVE);
     put(f->c, &square, &good, 0.001, AUTOTUNE_EXHAUSTIVE);
     at_key key;
@@ -234,7 +232,7 @@ static void nearest_skips_invalid_point(void **state)
     /* With a valid point of the thin problem stored, it is chosen. */
     size_t ok = n;
     for (size_t i = 0; i < n && ok == n; ++i)
-        if (thin.family->valid(&q, &pts[i], &l, NULL, 0))
+        if (thin.family->ops.valid(&q, &pts[i], &l, NULL, 0))
             ok = i;
     assert_true(ok < n);
     put(f->c, &thin, &pts[ok], 0.3, AUTOTUNE_EXHAUSTIVE);
@@ -285,7 +283,7 @@ static void profiles_steer_choice(void **state)
     assert_int_equal(pl.how, AUTOTUNE_HOW_REUSED);
     assert_memory_equal(&pl.pt, &c, sizeof c);
     char name[128];
-    q.family->point_name(q.family, &c, name, sizeof name);
+    q.family->ops.point_name(q.family, &c, name, sizeof name);
     assert_string_equal(pl.name, name);
     assert_non_null(strstr(pl.fig.from, "rows=4096 cols=4096"));
     at_plan_free(&pl);
@@ -414,8 +412,8 @@ static void effort_order_in_cache(void **state)
     assert_int_equal(at_key_fill(&key, NULL, &p, &l, &e), 0);
     at_entry got;
     char name_a[128], name_b[128];
-    p.family->point_name(p.family, &a, name_a, sizeof name_a);
-    p.family->point_name(p.family, &b, name_b, sizeof name_b);
+    p.family->ops.point_name(p.family, &a, name_a, sizeof name_a);
+    p.family->ops.point_name(p.family, &b, name_b, sizeof name_b);
     put(f->c, &p, &a, 0.05, AUTOTUNE_MEASURE);
     put(f->c, &p, &b, 0.09, AUTOTUNE_EXHAUSTIVE); /* slower, but whole */
     assert_int_equal(at_cache_find_arch(f->c, &key, &got, &e), 1);

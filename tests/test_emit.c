@@ -5,6 +5,7 @@
  * sizes and architectures (gen/emit_multi.h): it builds for both, and its
  * dispatcher, run on the host, picks the kernel of the nearest tuned
  * problem by at_problem_distance for each architecture. */
+#include "test_problem.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -17,7 +18,7 @@
 #include "gen/emit.h"
 #include "gen/emit_multi.h"
 #include "gen/family.h"
-#include "gen/spec_family.h"
+#include "spec/spec.h"
 
 static char dir[] = "/tmp/at_emit_XXXXXX";
 
@@ -60,13 +61,13 @@ static const char *nvcc(void)
 
 /* Emits u's variant at pt, checks the text, builds with nvcc -arch=sm_90
  * -c. */
-static void emit_problem(const autotune_problem u, const at_point *pt,
+static void emit_problem(const test_problem u, const at_point *pt,
                          const at_provenance *pv, const char *name,
                          const char *const *want)
 {
     at_problem p;
     at_err e = {0};
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    assert_int_equal(test_problem_make(&p, &u, &e), 0);
     char cu[256], obj[256], cmd[1024];
     snprintf(cu, sizeof cu, "%s/%s.cu", dir, name);
     snprintf(obj, sizeof obj, "%s/%s.o", dir, name);
@@ -97,7 +98,7 @@ static void emit_and_build(const char *type, const at_point *pt,
                            const at_provenance *pv, const char *name,
                            const char *const *want)
 {
-    emit_problem((autotune_problem){"transpose", type, 8192, 8192, 0, 0}, pt,
+    emit_problem((test_problem){"transpose", type, 8192, 8192, 0, 0}, pt,
                  pv, name, want);
 }
 
@@ -105,15 +106,15 @@ static void default_point_f32_builds(void **state)
 {
     (void)state;
     const at_family *f = at_family_find("transpose");
-    autotune_problem u = {"transpose", "f32", 8192, 8192, 0, 0};
+    test_problem u = {"transpose", "f32", 8192, 8192, 0, 0};
     at_problem p;
     at_err e = {0};
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    assert_int_equal(test_problem_make(&p, &u, &e), 0);
     at_point pt;
-    f->default_point(&p, 90, &pt);
+    f->ops.default_point(&p, 90, &pt);
     at_limits l;
     assert_true(at_limits_for_arch(90, &l));
-    assert_int_equal(f->valid(&p, &pt, &l, NULL, 0), 1);
+    assert_int_equal(f->ops.valid(&p, &pt, &l, NULL, 0), 1);
     at_provenance pv = {.sm = 90, .why = "no GPU here",
                         .command = "autotune transpose --arch sm_90"};
     const char *want[] = {"NOT TUNED", "no GPU here",
@@ -144,10 +145,10 @@ static void every_path_builds(void **state)
 {
     (void)state;
     const at_family *f = at_family_find("transpose");
-    autotune_problem u = {"transpose", "f32", 1, 4096, 0, 0, 1 << 25, 0, 0};
+    test_problem u = {"transpose", "f32", 1, 4096, 0, 0, 1 << 25, 0, 0};
     at_problem p;
     at_err e = {0};
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    assert_int_equal(test_problem_make(&p, &u, &e), 0);
     at_point pt; /* the classic tile (the default point is a strip) */
     assert_int_equal(at_point_parse(f,
                                     "tile_x=32 tile_y=32 block_x=32 "
@@ -204,12 +205,12 @@ static void every_type_builds(void **state)
         const at_type *t = at_type_at(i);
         if (!at_family_takes(f, t))
             continue;
-        autotune_problem u = {"transpose", t->name, 8192, 8192, 0, 0};
+        test_problem u = {"transpose", t->name, 8192, 8192, 0, 0};
         at_problem p;
         at_err e = {0};
-        assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+        assert_int_equal(test_problem_make(&p, &u, &e), 0);
         at_point pt;
-        f->default_point(&p, 90, &pt);
+        f->ops.default_point(&p, 90, &pt);
         if (t->bytes < 4) /* the packed, swizzled, two-tile kind */
             assert_int_equal(at_point_parse(f, t->bytes == 1
                                  ? "tile_x=128 tile_y=128 block_x=8 "
@@ -220,7 +221,7 @@ static void every_type_builds(void **state)
                                    "ldg=1 restrict=1 kind=0 steps=1", &pt, &e), 0);
         at_limits l;
         assert_true(at_limits_for_arch(90, &l));
-        assert_int_equal(f->valid(&p, &pt, &l, NULL, 0), 1);
+        assert_int_equal(f->ops.valid(&p, &pt, &l, NULL, 0), 1);
         char name[64], sig[160], inc[64] = "cuda_runtime.h";
         snprintf(name, sizeof name, "t_%s", t->name);
         snprintf(sig, sizeof sig, "%s_batched(const %s *in, %s *out", name,
@@ -246,12 +247,12 @@ static void strip_builds(void **state)
                                     "restrict=1 kind=1 steps=2",
                                     &pt, &e),
                      0);
-    autotune_problem u = {"transpose", "f16", 2, 8388609, 0, 0};
+    test_problem u = {"transpose", "f16", 2, 8388609, 0, 0};
     at_problem p;
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    assert_int_equal(test_problem_make(&p, &u, &e), 0);
     at_limits l;
     assert_true(at_limits_for_arch(90, &l));
-    assert_int_equal(f->valid(&p, &pt, &l, NULL, 0), 1);
+    assert_int_equal(f->ops.valid(&p, &pt, &l, NULL, 0), 1);
     at_provenance pv = {.sm = 90, .why = "test",
                         .command = "autotune transpose"};
     const char *want[] = {"strip_blk32x8_vec8_st2_ldg1_rst1",
@@ -266,12 +267,12 @@ static void strip_builds(void **state)
 static void unwritable_target_fails_cleanly(void **state)
 {
     (void)state;
-    autotune_problem u = {"transpose", "f32", 64, 64, 0, 0};
+    test_problem u = {"transpose", "f32", 64, 64, 0, 0};
     at_problem p;
     at_err e = {0};
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    assert_int_equal(test_problem_make(&p, &u, &e), 0);
     at_point pt;
-    p.family->default_point(&p, 90, &pt);
+    p.family->ops.default_point(&p, 90, &pt);
     at_provenance pv = {.sm = 90};
     char path[256];
     snprintf(path, sizeof path, "%s/no/such/dir/x.cu", dir);
@@ -296,8 +297,8 @@ static at_problem tp(int64_t rows, int64_t cols)
 {
     at_problem p;
     at_err e = {0};
-    autotune_problem u = {"transpose", "f32", rows, cols, 0, 0};
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    test_problem u = {"transpose", "f32", rows, cols, 0, 0};
+    assert_int_equal(test_problem_make(&p, &u, &e), 0);
     return p;
 }
 
@@ -449,12 +450,12 @@ static void multi_refusals(void **state)
     assert_int_equal(at_emit_multi(cu, en, 0, "x", NULL, &e),
                      AUTOTUNE_EINVALID);
     memset(en, 0, sizeof en);
-    autotune_problem u = {"transpose", "f64", 64, 64, 0, 0};
+    test_problem u = {"transpose", "f64", 64, 64, 0, 0};
     en[0].p = tp(64, 64);
-    assert_int_equal(at_problem_from_api(&en[1].p, &u, &e), 0);
+    assert_int_equal(test_problem_make(&en[1].p, &u, &e), 0);
     for (int i = 0; i < 2; ++i) {
         en[i].sm = 90;
-        en[i].p.family->default_point(&en[i].p, 90, &en[i].pt);
+        en[i].p.family->ops.default_point(&en[i].p, 90, &en[i].pt);
     }
     assert_int_equal(at_emit_multi(cu, en, 2, "x", NULL, &e),
                      AUTOTUNE_EINVALID);
@@ -467,7 +468,7 @@ static void multi_refusals(void **state)
         assert_int_equal(at_problem_set(&en[i].p, "size_x",
                                         i ? "1000" : "1024", &e), 0);
         assert_int_equal(at_problem_finish(&en[i].p, &e), 0);
-        f->default_point(&en[i].p, 90, &en[i].pt);
+        f->ops.default_point(&en[i].p, 90, &en[i].pt);
     }
     assert_int_equal(at_emit_multi(cu, en, 2, "x", NULL, &e),
                      AUTOTUNE_EINVALID);
@@ -478,7 +479,7 @@ static void multi_refusals(void **state)
         assert_int_equal(at_problem_begin(&en[i].p, "reduce", "f32", &e), 0);
         assert_int_equal(at_problem_set(&en[i].p, "n", n[i], &e), 0);
         assert_int_equal(at_problem_finish(&en[i].p, &e), 0);
-        en[i].p.family->default_point(&en[i].p, 90, &en[i].pt);
+        en[i].p.family->ops.default_point(&en[i].p, 90, &en[i].pt);
     }
     int kernel[2];
     assert_int_equal(at_multi_kernels(en, 2, kernel), 2);

@@ -15,8 +15,8 @@
 
 #include "gen/emit.h"
 #include "gen/family.h"
-#include "gen/spec_family.h"
-#include "runtime/measure.h"
+#include "spec/spec.h"
+#include "runtime/measure/measure.h"
 
 /* The architectures of AT_KNOWN_ARCHS. */
 static int archs(int *sm, int max)
@@ -50,15 +50,33 @@ static void entries_are_complete(void **state)
         assert_true(f->n_fields > 0 && f->n_fields <= AT_MAX_FIELDS);
         assert_true(f->n_axes > 0 && f->n_axes <= AT_MAX_AXES);
         assert_true(f->n_checks >= 0 && f->n_checks <= AT_MAX_CHECKS);
-        assert_true(f->from_api && f->finish && f->file_stem && f->valid &&
-                    f->point_name && f->default_point && f->paths &&
-                    f->paths_text && f->defines &&
-                    f->launch && f->args &&
-                    ((f->reference_parts && f->reference) ||
-                     (f->ref_source && f->ref_launch && f->ref_bounds)) &&
-                    f->verify_kernel && f->where &&
-                    f->bytes_moved && f->copy_bytes && f->emit_launcher &&
-                    f->usage && (f->n_checks == 0 || f->check_problem));
+        /* Filled when looked up: every hook there (a MAY one its
+         * default), so generic code calls each as it is. */
+        const at_family_ops *o = &f->ops;
+        assert_true(f->filled);
+        assert_true(o->finish && o->describe && o->file_stem && o->valid &&
+                    o->point_name && o->default_point && o->paths &&
+                    o->paths_text && o->defines && o->launch &&
+                    o->workspace && o->args && o->user_arg_count &&
+                    o->user_args && o->scope && o->input &&
+                    o->reference_parts && o->reference &&
+                    o->verify_kernel && o->tolerance && o->check_problem &&
+                    o->where && o->ref_source && o->ref_launch &&
+                    o->ref_bounds && o->init_source && o->init_launch &&
+                    o->init_args && o->check_segments && o->copies &&
+                    o->bytes_moved && o->copy_bytes && o->flops &&
+                    o->emit_launcher && o->usage);
+        assert_true(f->meaning && f->nvrtc_options && f->origin.path &&
+                    f->origin.text && f->origin.source && f->origin.dir);
+        /* A built-in family verifies on the CPU and takes (in, out); a
+         * spec's, on the device or not at all. */
+        if (!at_spec_of(f)) {
+            assert_true(f->caps & AT_CAP_CPU_REFERENCE);
+            assert_false(f->caps & AT_CAP_DEVICE_REFERENCE);
+            assert_int_equal(o->user_arg_count(NULL), 2);
+        } else {
+            assert_false(f->caps & AT_CAP_CPU_REFERENCE);
+        }
         for (int k = 0; k < f->n_fields; ++k) {
             assert_int_equal(at_field_index(f, f->fields[k].name), k);
             assert_true(f->fields[k].min <= f->fields[k].max);
@@ -88,9 +106,9 @@ static void spaces_names_and_defaults(void **state)
                 if (n == 0)
                     fail_msg("%s %s sm_%d: empty space", f->name,
                              at_type_at(t)->name, sm[a]);
-                f->default_point(&p, sm[a], &dflt);
+                f->ops.default_point(&p, sm[a], &dflt);
                 char why[256] = "";
-                if (!f->valid(&p, &dflt, &l, why, sizeof why))
+                if (!f->ops.valid(&p, &dflt, &l, why, sizeof why))
                     fail_msg("%s %s sm_%d: default point invalid: %s",
                              f->name, at_type_at(t)->name, sm[a], why);
                 char (*names)[128] = malloc(n * sizeof *names);
@@ -98,7 +116,7 @@ static void spaces_names_and_defaults(void **state)
                 for (size_t k = 0; k < n; ++k) {
                     char params[256];
                     at_point back;
-                    f->point_name(f, &pts[k], names[k], sizeof names[k]);
+                    f->ops.point_name(f, &pts[k], names[k], sizeof names[k]);
                     at_point_params(f, &pts[k], params, sizeof params);
                     assert_int_equal(at_point_parse(f, params, &back, &e), 0);
                     assert_memory_equal(back.v, pts[k].v, sizeof back.v);
@@ -148,7 +166,7 @@ static void key_text_and_checks(void **state)
                 at_problem c;
                 const char *label = NULL;
                 at_err e = {0};
-                if (f->check_problem(&p, k, &c, &label, &e))
+                if (f->ops.check_problem(&p, k, &c, &label, &e))
                     fail_msg("%s check %d: %s", f->name, k, e.msg);
                 assert_non_null(label);
                 assert_ptr_equal(c.family, f);
@@ -176,7 +194,7 @@ static void default_point_emission_builds(void **state)
             f, f->types && !strchr(f->types, ' ') ? at_type_find(f->types)
                                                   : at_type_find("f32"));
         at_point pt;
-        f->default_point(&p, 90, &pt);
+        f->ops.default_point(&p, 90, &pt);
         at_provenance pv = {.sm = 90, .why = "conformance test"};
         char cu[600], obj[600], cmd[2048];
         snprintf(cu, sizeof cu, "%s/%s.cu", dir, f->name);

@@ -1,4 +1,4 @@
-/* The host buffer pool (runtime/host_pool.h) without a GPU: reuse, the
+/* The host buffer pool (runtime/driver/driver.h) without a GPU: reuse, the
  * smallest fitting buffer, the bound and its eviction, trim, whole-length
  * writes (ASan checks them), two threads at once, and no driver call
  * with no driver loaded (the table's entries are NULL: one would crash). */
@@ -7,8 +7,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "runtime/cuda_api.h"
-#include "runtime/host_pool.h"
+#include "runtime/driver/driver.h"
 
 #define MIB ((size_t)1 << 20)
 

@@ -71,7 +71,7 @@ static void injection_stays_in_the_comment(void **state)
     assert_int_equal(at_problem_begin(&p, "transpose", "f32", &e), 0);
     assert_int_equal(at_problem_finish(&p, &e), 0);
     at_point pt;
-    p.family->default_point(&p, 90, &pt);
+    p.family->ops.default_point(&p, 90, &pt);
     at_provenance pv = {.tuned = 1, .gpu = "G*/ int evil; /*\x1b[31m",
                         .sm = 90, .driver_build = "1\n#define x",
                         .nvrtc = "13/**/", .tuned_at = "now*/",

@@ -4,6 +4,7 @@
  * and boundary values come back exactly: sizes 4194304, 16777217,
  * 2^31 - 1 and 2^53 + 1, the largest seed (2^63 - 1), and timings with 17
  * significant digits. */
+#include "test_problem.h"
 #include "tap.h"
 
 #include <jansson.h>
@@ -15,8 +16,7 @@
 
 #include "base/pcg.h"
 #include "gen/family.h"
-#include "runtime/cache.h"
-#include "runtime/key.h"
+#include "runtime/store/store.h"
 
 static char dir[] = "/tmp/at-json-XXXXXX";
 static const char *cli_bin;
@@ -167,7 +167,7 @@ static const double median = 0.12345678901234568, gbps = 1234.5678901234567;
 
 static void put_entry(int64_t rows, int64_t cols)
 {
-    autotune_problem u = {"transpose", "f32", rows, cols};
+    test_problem u = {"transpose", "f32", rows, cols};
     at_problem p;
     at_limits l;
     at_key k;
@@ -175,15 +175,15 @@ static void put_entry(int64_t rows, int64_t cols)
     at_cache *c;
     at_err e = {0};
     char path[128];
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    assert_int_equal(test_problem_make(&p, &u, &e), 0);
     assert_true(at_limits_for_arch(90, &l));
     assert_int_equal(at_key_fill(&k, NULL, &p, &l, &e), 0);
     snprintf(k.gpu, sizeof k.gpu, "Test GPU");
     memset(&en, 0, sizeof en);
     en.key = k;
     at_point pt;
-    p.family->default_point(&p, 90, &pt);
-    p.family->point_name(p.family, &pt, en.point, sizeof en.point);
+    p.family->ops.default_point(&p, 90, &pt);
+    p.family->ops.point_name(p.family, &pt, en.point, sizeof en.point);
     at_point_params(p.family, &pt, en.params, sizeof en.params);
     static unsigned char cubin[64] = {1, 2, 3};
     en.cubin = cubin;

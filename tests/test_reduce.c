@@ -79,8 +79,8 @@ static void constraints(void **state)
             atomic += pts[i].v[COMBINE] == COMBINE_ATOMIC;
             wide += pts[i].v[VEC] > 1;
             at_point d;
-            p.family->default_point(&p, 90, &d);
-            assert_true(p.family->valid(&p, &d, &l, NULL, 0));
+            p.family->ops.default_point(&p, 90, &d);
+            assert_true(p.family->ops.valid(&p, &d, &l, NULL, 0));
         }
         assert_true(t == 1 || t == 2 ? atomic == 0 : atomic > 0);
         if (t == 3)
@@ -93,7 +93,7 @@ static void constraints(void **state)
     at_point d;
     assert_int_equal(make(&p, "bf16", "axis=rows rows=16384 cols=16384", &e),
                      0);
-    p.family->default_point(&p, 90, &d);
+    p.family->ops.default_point(&p, 90, &d);
     assert_true(d.v[GROUP] == 32 && d.v[VEC] == 8 && d.v[ITEMS] == 4 &&
                 d.v[ACCS] == 1);
 }
@@ -107,27 +107,27 @@ static void reference(void **state)
     float in[8] = {1, -2, 3, 99, NAN, 5, 6, 99};
     float out[3], unit[3];
     assert_int_equal(make(&p, "f32", "axis=cols rows=2 cols=3 ld=4", &e), 0);
-    p.family->reference(&p, in, out, unit, 0, 2);
+    p.family->ops.reference(&p, in, out, unit, 0, 2);
     assert_true(out[0] == 2.0f && isnan(out[1]));
     assert_true(fabsf(unit[0] - 6 * 0x1p-24f) < 1e-12f);
     assert_int_equal(make(&p, "f32", "op=sumsq axis=rows rows=2 cols=3 ld=4",
                           &e), 0);
-    p.family->reference(&p, in, out, unit, 0, 3);
+    p.family->ops.reference(&p, in, out, unit, 0, 3);
     assert_true(isnan(out[0]) && out[1] == 29.0f && out[2] == 45.0f);
     assert_int_equal(make(&p, "f32", "op=amax axis=cols rows=2 cols=3 ld=4",
                           &e), 0);
-    p.family->reference(&p, in, out, unit, 0, 1);
+    p.family->ops.reference(&p, in, out, unit, 0, 1);
     assert_true(out[0] == 3.0f && unit[0] == 0.0f); /* exact */
     /* i32: sums wrap modulo 2^64, amax of INT_MIN is 2^31. */
     int32_t iv[4] = {INT32_MIN, INT32_MIN, -1, 7};
     int64_t io[1];
     assert_int_equal(make(&p, "i32", "op=amax n=4", &e), 0);
-    p.family->reference(&p, iv, io, NULL, 0, 1);
+    p.family->ops.reference(&p, iv, io, NULL, 0, 1);
     assert_int_equal(io[0], 2147483648LL);
     assert_int_equal(make(&p, "i32", "op=sum n=4", &e), 0);
-    p.family->reference(&p, iv, io, NULL, 0, 1);
+    p.family->ops.reference(&p, iv, io, NULL, 0, 1);
     assert_int_equal(io[0], -4294967296LL + 6);
-    assert_string_equal(p.family->verify_kernel(&p), "at_compare_bits");
+    assert_string_equal(p.family->ops.verify_kernel(&p), "at_compare_bits");
 }
 
 /* A longer walk per thread rounds more: the tolerance grows with it; a
@@ -144,10 +144,10 @@ static void tolerance(void **state)
                                     &a, &e), 0);
     b = a;
     b.v[CHUNK] = 64;
-    double ta = p.family->tolerance(&p, &a), tb = p.family->tolerance(&p, &b);
+    double ta = p.family->ops.tolerance(&p, &a), tb = p.family->ops.tolerance(&p, &b);
     assert_true(ta > 16 && tb > ta && tb < 16777216.0 / 64);
-    assert_true(p.family->tolerance(&p, NULL) > 16777216.0);
-    assert_string_equal(p.family->verify_kernel(&p), "at_compare_f32");
+    assert_true(p.family->ops.tolerance(&p, NULL) > 16777216.0);
+    assert_string_equal(p.family->ops.verify_kernel(&p), "at_compare_f32");
 }
 
 static void cli_errors(void **state)

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "base/clock.h"
-#include "runtime/cache.h"
-#include "runtime/compile.h"
-#include "runtime/sqlite_file.h"
+#include "runtime/store/store.h"
+#include "runtime/driver/driver.h"
+#include "runtime/store/sqlite_file.h"
 
 static char dir[64];
 

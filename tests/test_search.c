@@ -4,6 +4,7 @@
  * refused with the line; and the replay of a recorded exhaustive H100
  * space (tests/data/) finds the optimum with the budgets issue 4 asks. No
  * GPU. */
+#include "test_problem.h"
 #include "tap.h"
 
 #include <math.h>
@@ -30,14 +31,14 @@ typedef struct synth {
 static void make_synth(at_record *r)
 {
     const at_family *f = at_family_find("transpose");
-    autotune_problem u = {"transpose", "f32", 8192, 8192, 0, 0};
+    test_problem u = {"transpose", "f32", 8192, 8192, 0, 0};
     at_problem p;
     at_limits l;
     at_err e = {0};
     at_point *pts;
     size_t n;
     memset(r, 0, sizeof *r);
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    assert_int_equal(test_problem_make(&p, &u, &e), 0);
     assert_true(at_limits_for_arch(90, &l));
     assert_int_equal(at_space_points(f, &p, &l, &pts, &n, &e), 0);
     r->view.n = n;
@@ -63,7 +64,7 @@ static void make_synth(at_record *r)
         }
         ms += (double)((i * 2654435761u) % 1000) / 1e5;
         r->ms[i] = i % 17 == 5 ? -1.0 : ms;
-        f->point_name(f, &pts[i], r->point[i], sizeof r->point[i]);
+        f->ops.point_name(f, &pts[i], r->point[i], sizeof r->point[i]);
         if (r->ms[i] > 0 && (r->ms[r->best] < 0 || r->ms[i] < r->ms[r->best]))
             r->best = i;
     }

@@ -1,5 +1,6 @@
 /* The transpose family's space, constraints, names, expansion, launch
  * geometry and CPU reference, and problem validation. */
+#include "test_problem.h"
 #include "tap.h"
 
 #include <inttypes.h>
@@ -16,8 +17,8 @@ static at_problem problem(const char *type, int64_t rows, int64_t cols)
 {
     at_problem p;
     at_err e = {0};
-    autotune_problem u = {"transpose", type, rows, cols, 0, 0};
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    test_problem u = {"transpose", type, rows, cols, 0, 0};
+    assert_int_equal(test_problem_make(&p, &u, &e), 0);
     return p;
 }
 
@@ -144,7 +145,7 @@ static void sizes_and_invariants(void **state)
         char (*names)[128] = calloc(n, sizeof *names);
         assert_non_null(names);
         for (size_t i = 0; i < n; ++i) {
-            F->point_name(F, &pts[i], names[i], sizeof names[i]);
+            F->ops.point_name(F, &pts[i], names[i], sizeof names[i]);
             char params[256];
             at_point back;
             at_point_params(F, &pts[i], params, sizeof params);
@@ -196,16 +197,16 @@ static void rejections_say_why(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         char why[256] = "";
-        assert_int_equal(F->valid(cases[i].p, &cases[i].pt, &l, why,
+        assert_int_equal(F->ops.valid(cases[i].p, &cases[i].pt, &l, why,
                                   sizeof why), 0);
         if (!strstr(why, cases[i].why))
             fail_msg("case %zu: reason '%s' lacks '%s'", i, why, cases[i].why);
     }
     char why[256] = "";
     at_point ok = point(32, 32, 32, 8, 1, 0, 1, 1);
-    assert_int_equal(F->valid(&f32, &ok, &l, why, sizeof why), 1);
+    assert_int_equal(F->ops.valid(&f32, &ok, &l, why, sizeof why), 1);
     at_point pk = point(128, 128, 8, 16, 4, 1, 2, 2);
-    assert_int_equal(F->valid(&i8, &pk, &l, why, sizeof why), 1);
+    assert_int_equal(F->ops.valid(&i8, &pk, &l, why, sizeof why), 1);
     /* The default point is valid for every type, thin shapes (a strip)
      * included. */
     const int64_t shapes[][2] = {{100, 100}, {4, 100000}, {100000, 1},
@@ -217,8 +218,8 @@ static void rejections_say_why(void **state)
             at_problem p = problem(at_type_at(t)->name, shapes[i][0],
                                    shapes[i][1]);
             at_point d;
-            F->default_point(&p, 90, &d);
-            if (!F->valid(&p, &d, &l, why, sizeof why))
+            F->ops.default_point(&p, 90, &d);
+            if (!F->ops.valid(&p, &d, &l, why, sizeof why))
                 fail_msg("default point of %s %" PRId64 "x%" PRId64 ": %s",
                          p.type->name, shapes[i][0], shapes[i][1], why);
             assert_int_equal(d.v[10] == KIND_STRIP,
@@ -280,11 +281,11 @@ static int defined(const char *src, const char *name)
  * others; every path on request. */
 /* Case i's problem (into *p) at its point, expanded (the case fails if
  * either step does). */
-static char *expand_case(size_t i, const autotune_problem *u,
+static char *expand_case(size_t i, const test_problem *u,
                          const at_point *pt, at_problem *p)
 {
     at_err e = {0};
-    if (at_problem_from_api(p, u, &e))
+    if (test_problem_make(p, u, &e))
         fail_msg("case %zu: %s", i, e.msg);
     char *src = at_expand(p, pt, "k", NULL, &e);
     if (!src)
@@ -296,7 +297,7 @@ static void code_paths_follow_the_problem(void **state)
 {
     (void)state;
     typedef struct {
-        autotune_problem u;
+        test_problem u;
         at_point pt;
         int skew, thin, wide, edge;
     } want_t;
@@ -360,13 +361,13 @@ static void code_paths_follow_the_problem(void **state)
         free(src);
     }
     char text[256];
-    F->paths_text(0, text, sizeof text);
+    F->ops.paths_text(0, text, sizeof text);
     assert_string_equal(text, "without skewed stores (AT_SKEW), vector copy "
                               "(AT_THIN), 64-bit tile indices (AT_WIDE), "
                               "edge tiles (AT_EDGE), "
                               "shifted word loads (AT_SHIFT_IN), shifted "
                               "word stores (AT_SHIFT_OUT)");
-    F->paths_text(AT_PATHS_ALL, text, sizeof text);
+    F->ops.paths_text(AT_PATHS_ALL, text, sizeof text);
     assert_string_equal(text, "with skewed stores (AT_SKEW), vector copy "
                               "(AT_THIN), 64-bit tile indices (AT_WIDE), "
                               "edge tiles (AT_EDGE), "
@@ -381,7 +382,7 @@ static void shifted_words_follow_the_rows(void **state)
 {
     (void)state;
     typedef struct {
-        autotune_problem u;
+        test_problem u;
         at_point pt;
         int in, out, edge;
     } want_t;
@@ -470,9 +471,9 @@ static void strips_serve_short_sides(void **state)
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         at_problem p;
         at_err e = {0};
-        autotune_problem u = {"transpose", cases[c].type, cases[c].rows,
+        test_problem u = {"transpose", cases[c].type, cases[c].rows,
                               cases[c].cols, 0, cases[c].ld_out};
-        assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+        assert_int_equal(test_problem_make(&p, &u, &e), 0);
         at_point *pts;
         size_t n;
         assert_int_equal(at_space_points(F, &p, &l, &pts, &n, &e), 0);
@@ -496,7 +497,7 @@ static void strips_serve_short_sides(void **state)
             assert_true(v[6] == 1 ||
                         (group % 4 == 0 && group > 16 &&
                          v[2] * v[3] / 32 * 33 * group <= 48 * 1024));
-            assert_int_equal(F->paths(&p, &pts[i]) & 15, 0);
+            assert_int_equal(F->ops.paths(&p, &pts[i]) & 15, 0);
         }
         if (strips != cases[c].strips || !tiles != !cases[c].tiles_ok)
             fail_msg("%s %" PRId64 "x%" PRId64 ": %d strip and %d tile "
@@ -539,7 +540,7 @@ static void strips_serve_short_sides(void **state)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         char why[256] = "";
-        assert_int_equal(F->valid(bad[i].p, &bad[i].pt, &l, why, sizeof why),
+        assert_int_equal(F->ops.valid(bad[i].p, &bad[i].pt, &l, why, sizeof why),
                          0);
         if (!strstr(why, bad[i].why))
             fail_msg("case %zu: reason '%s' lacks '%s'", i, why, bad[i].why);
@@ -547,23 +548,23 @@ static void strips_serve_short_sides(void **state)
     /* A strip compiles for its short side and says so. */
     char defs[1024], text[256], name[128];
     at_point ok = strip(8, 4, 2);
-    F->defines(&thin, &ok, F->paths(&thin, &ok), defs, sizeof defs);
+    F->ops.defines(&thin, &ok, F->ops.paths(&thin, &ok), defs, sizeof defs);
     assert_non_null(strstr(defs, "#define AT_STRIP 1\n"));
     assert_non_null(strstr(defs, "#define AT_SHORT 3\n"));
     assert_non_null(strstr(defs, "#define AT_SHORT_ROWS 1\n"));
     /* 4 positions of 3 f32: 48 bytes (16 a vector), a run 12 (4). */
     assert_non_null(strstr(defs, "#define AT_DENSE_BYTES 16\n"));
     assert_non_null(strstr(defs, "#define AT_RUN_BYTES 4\n"));
-    F->paths_text(F->paths(&thin, &ok), text, sizeof text);
+    F->ops.paths_text(F->ops.paths(&thin, &ok), text, sizeof text);
     assert_non_null(strstr(text, "strip"));
-    F->point_name(F, &ok, name, sizeof name);
+    F->ops.point_name(F, &ok, name, sizeof name);
     assert_string_equal(name, "strip_blk32x8_vec4_st2_ldg1_rst1");
     at_problem cols = problem("f32", 5000, 3);
-    F->defines(&cols, &ok, F->paths(&cols, &ok), defs, sizeof defs);
+    F->ops.defines(&cols, &ok, F->ops.paths(&cols, &ok), defs, sizeof defs);
     assert_non_null(strstr(defs, "#define AT_SHORT_ROWS 0\n"));
     /* Launch: ceil(5000 / 4) groups, 256 threads x 2 steps a block. */
     at_launch g;
-    F->launch(&cols, &ok, &g);
+    F->ops.launch(&cols, &ok, &g);
     assert_int_equal(g.grid[0], 3);
     assert_int_equal(g.block[0] * g.block[1], 256);
     assert_int_equal(g.smem, 0);
@@ -572,14 +573,14 @@ static void strips_serve_short_sides(void **state)
         at_problem ck, ck2;
         const char *label;
         at_err e = {0};
-        assert_int_equal(F->check_problem(&thin, i, &ck, &label, &e), 0);
+        assert_int_equal(F->ops.check_problem(&thin, i, &ck, &label, &e), 0);
         assert_int_equal(ck.v[TP_ROWS], 3);
         assert_true(ck.v[TP_COLS] > 500);
-        assert_int_equal(F->check_problem(&cols, i, &ck2, &label, &e), 0);
+        assert_int_equal(F->ops.check_problem(&cols, i, &ck2, &label, &e), 0);
         assert_int_equal(ck2.v[TP_COLS], 3);
         assert_int_equal(ck2.v[TP_ROWS], ck.v[TP_COLS]);
         assert_non_null(strstr(label, "strip"));
-        assert_int_equal(F->check_problem(&sq, i, &ck, &label, &e), 0);
+        assert_int_equal(F->ops.check_problem(&sq, i, &ck, &label, &e), 0);
         assert_null(strstr(label, "strip"));
     }
 }
@@ -590,30 +591,30 @@ static void launch_geometry(void **state)
     at_launch g;
     at_point pt = point(64, 16, 16, 8, 4, 0, 1, 1);
     at_problem p = problem("f32", 3000000, 3);
-    F->launch(&p, &pt, &g);
+    F->ops.launch(&p, &pt, &g);
     assert_int_equal(g.grid[0], 187500); /* 1 x ceil(3000000 / 16) tiles */
     assert_int_equal(g.grid[1], 1);
     assert_int_equal(g.block[0], 16);
     assert_int_equal(g.block[1], 8);
     assert_int_equal(g.smem, (16 + 7) * 65 * 4); /* 7 rows for skewing */
     pt.v[7] = 4; /* four tiles a block */
-    F->launch(&p, &pt, &g);
+    F->ops.launch(&p, &pt, &g);
     assert_int_equal(g.grid[0], 46875);
     p = problem("f32", 100, 1000);
-    F->launch(&p, &pt, &g);
+    F->ops.launch(&p, &pt, &g);
     assert_int_equal(g.grid[0], 28); /* ceil(16 * 7 / 4) */
     /* A batch: tiles of every matrix. */
-    autotune_problem u = {"transpose", "f32", 64, 64, 0, 0, 4096, 0, 0};
+    test_problem u = {"transpose", "f32", 64, 64, 0, 0, 4096, 0, 0};
     at_err e = {0};
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    assert_int_equal(test_problem_make(&p, &u, &e), 0);
     at_point sq = point(64, 64, 32, 8, 4, 0, 1, 1);
-    F->launch(&p, &sq, &g);
+    F->ops.launch(&p, &sq, &g);
     assert_int_equal(g.grid[0], 4096);
     /* More tiles than a grid holds: capped, the kernel loops. */
     u.batch = AT_MAX_BATCH;
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    assert_int_equal(test_problem_make(&p, &u, &e), 0);
     at_point small = point(32, 32, 32, 8, 1, 0, 1, 1);
-    F->launch(&p, &small, &g);
+    F->ops.launch(&p, &small, &g);
     assert_int_equal(g.grid[0], 2147483647u);
 }
 
@@ -622,11 +623,11 @@ static void launch_geometry(void **state)
  * between matrices keep their poison. */
 static void reference_case(const char *type)
 {
-    autotune_problem u = {"transpose", type, 37, 53, 60, 41, 3,
+    test_problem u = {"transpose", type, 37, 53, 60, 41, 3,
                           37 * 60 + 7, 53 * 41 + 5};
     at_problem p;
     at_err e = {0};
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    assert_int_equal(test_problem_make(&p, &u, &e), 0);
     const int eb = p.type->bytes;
     unsigned char *in = malloc(p.in_bytes), *out = malloc(p.out_bytes);
     assert_non_null(in);
@@ -635,8 +636,8 @@ static void reference_case(const char *type)
         in[i] = (unsigned char)(i * 2654435761u >> 13);
     memset(out, 0xEE, p.out_bytes);
     const int64_t *v = p.v;
-    assert_int_equal(F->reference_parts(&p), v[TP_ROWS] * v[TP_BATCH]);
-    F->reference(&p, in, out, NULL, 0, F->reference_parts(&p));
+    assert_int_equal(F->ops.reference_parts(&p), v[TP_ROWS] * v[TP_BATCH]);
+    F->ops.reference(&p, in, out, NULL, 0, F->ops.reference_parts(&p));
     for (size_t i = 0; i < p.out_bytes / (size_t)eb; ++i) {
         int64_t z = (int64_t)i / v[TP_STRIDE_OUT];
         int64_t rem = (int64_t)i % v[TP_STRIDE_OUT];
@@ -672,7 +673,7 @@ static void problem_validation(void **state)
 {
     (void)state;
     struct {
-        autotune_problem u;
+        test_problem u;
         int code;
         const char *msg;
     } cases[] = {
@@ -680,7 +681,7 @@ static void problem_validation(void **state)
         {{"transpose", "f128", 1, 1, 0, 0}, AUTOTUNE_ENOT_FOUND,
          "unknown type"},
         {{"transpose", "f32", 5, 5, 0, 0, -1, 0, 0}, AUTOTUNE_ERANGE,
-         "batch must be"},
+         "batch needs"},
         {{"transpose", "f32", 5, 5, 0, 0, 3, 24, 0}, AUTOTUNE_ERANGE,
          "overlap"},
         {{"transpose", "f32", 5, 5, 0, 0, 3, 0, 24}, AUTOTUNE_ERANGE,
@@ -691,18 +692,19 @@ static void problem_validation(void **state)
          AUTOTUNE_ERANGE, "overflows"},
         {{"transpose", "f32", 100000, 100000, 0, 0, 2147483647LL, 0, 0},
          AUTOTUNE_ERANGE, "overflows"},
-        {{"transpose", "f32", 0, 5, 0, 0}, AUTOTUNE_ERANGE, "positive"},
-        {{"transpose", "f32", 5, -1, 0, 0}, AUTOTUNE_ERANGE, "positive"},
+        {{"transpose", "f32", 5, 5, 0, 0, 0, 0, 0, "rows=0"},
+         AUTOTUNE_ERANGE, "rows needs"},
+        {{"transpose", "f32", 5, -1, 0, 0}, AUTOTUNE_ERANGE, "cols needs"},
         {{"transpose", "f32", 5, 5, 4, 0}, AUTOTUNE_ERANGE, "leading"},
         {{"transpose", "f32", 3000000000LL, 5, 0, 0}, AUTOTUNE_ERANGE,
-         "at most"},
+         "from 1 to 2147483647"},
         {{"transpose", "f64", 2000000000, 2000000000, 0, 0}, AUTOTUNE_ERANGE,
          "overflows"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         at_problem p;
         at_err e = {0};
-        assert_int_equal(at_problem_from_api(&p, &cases[i].u, &e), cases[i].code);
+        assert_int_equal(test_problem_make(&p, &cases[i].u, &e), cases[i].code);
         if (!strstr(e.msg, cases[i].msg))
             fail_msg("case %zu: '%s' lacks '%s'", i, e.msg, cases[i].msg);
     }
@@ -711,17 +713,17 @@ static void problem_validation(void **state)
      * split. */
     at_problem p, q;
     at_err e = {0};
-    autotune_problem u = {"transpose", "f16", 30, 50, 0, 0, 0, 0, 0};
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    test_problem u = {"transpose", "f16", 30, 50, 0, 0, 0, 0, 0};
+    assert_int_equal(test_problem_make(&p, &u, &e), 0);
     assert_int_equal(p.v[TP_BATCH], 1);
     assert_int_equal(p.v[TP_STRIDE_IN], 30 * 50);
     assert_int_equal(p.v[TP_STRIDE_OUT], 50 * 30);
     u.stride_in = 9999;
-    assert_int_equal(at_problem_from_api(&q, &u, &e), 0);
+    assert_int_equal(test_problem_make(&q, &u, &e), 0);
     assert_true(at_problem_equal(&p, &q));
     /* A batch: sized to the last matrix's rows. */
-    autotune_problem b = {"transpose", "i8", 3, 5, 7, 4, 10, 40, 30};
-    assert_int_equal(at_problem_from_api(&p, &b, &e), 0);
+    test_problem b = {"transpose", "i8", 3, 5, 7, 4, 10, 40, 30};
+    assert_int_equal(test_problem_make(&p, &b, &e), 0);
     assert_int_equal(p.in_bytes, 9 * 40 + 3 * 7);
     assert_int_equal(p.out_bytes, 9 * 30 + 5 * 4);
     char text[256];

@@ -1,4 +1,4 @@
-/* Spec files (gen/spec.h, issue 15) without a GPU: the examples load and
+/* Spec files (spec/spec.h, issue 15) without a GPU: the examples load and
  * their spaces enumerate with the restrictions applied; every malformed,
  * incomplete or inconsistent spec gives an error naming the file, the
  * key and the line, and loads nothing. */
@@ -9,15 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen/spec.h"
+#include "spec/spec.h"
 #include "base/readfile.h"
 #include "gen/expand.h"
-#include "gen/spec_desc.h"
-#include "gen/spec_family.h"
-#include "gen/spec_space.h"
-#include "runtime/compile.h"
-#include "runtime/elf.h"
-#include "runtime/nvrtc_api.h"
+#include "spec/spec_space.h"
+#include "runtime/driver/driver.h"
 
 static char dir[] = "/tmp/at_spec_XXXXXX";
 
@@ -324,7 +320,7 @@ static void described_in_c(void **state)
     free(text);
 }
 
-/* The packed buffers of a spec (gen/spec_layout.c), on the CPU: offsets
+/* The packed buffers of a spec (spec/spec_layout.c), on the CPU: offsets
  * on 256 bytes with a poisoned gap after each output, the arguments'
  * pointers, the inout copy, first contents, and the error units of a
  * tolerance output beside an exact one. */
@@ -359,7 +355,7 @@ static void packed_layout(void **state)
     assert_int_equal(p.out_bytes, 4096 + 256 + 256 + 256);
     at_args a;
     at_point pt = {{128}};
-    f->args(&p, &pt, 0x100000, 0x200000, 0, 0, &a);
+    f->ops.args(&p, &pt, 0x100000, 0x200000, 0, 0, &a);
     assert_int_equal(a.n, 4); /* y, z, x, n: the constant is no argument */
     uint64_t ptr[3];
     for (int i = 0; i < 3; ++i)
@@ -369,7 +365,7 @@ static void packed_layout(void **state)
     assert_int_equal(*(int32_t *)a.ptr[3], 1000);
     assert_int_equal(a.bytes[3], 4);
     at_copy c[AT_MAX_COPIES];
-    assert_int_equal(f->copies(&p, c, AT_MAX_COPIES), 2);
+    assert_int_equal(f->ops.copies(&p, c, AT_MAX_COPIES), 2);
     assert_true(!c[0].symbol && c[0].src == 0 && c[0].dst == 0 &&
                 c[0].bytes == 4000 && c[0].arg == 0);
     assert_true(c[1].symbol && !strcmp(c[1].symbol, "k") &&
@@ -377,7 +373,7 @@ static void packed_layout(void **state)
     static uint32_t w[(4096 + 4096 + 256) / 4];
     for (size_t i = 0; i < sizeof w / 4; ++i)
         w[i] = (uint32_t)(i * 2654435761u);
-    f->input(&p, 1, 0, w, 0, sizeof w / 4);
+    f->ops.input(&p, 1, 0, w, 0, sizeof w / 4);
     float *y = (float *)w, *x = (float *)(w + 1024), *k = (float *)(w + 2048);
     for (int i = 0; i < 1000; ++i) {
         assert_true(y[i] == (float)i);
@@ -389,15 +385,15 @@ static void packed_layout(void **state)
      * exact (left 0). */
     static float ref[(4096 + 768) / 4], bound[(4096 + 768) / 4];
     ref[7] = -8;
-    f->ref_bounds(&p, ref, bound);
+    f->ops.ref_bounds(&p, ref, bound);
     assert_true(bound[7] == 0.5f + 0.25f * 8 && bound[0] == 0.5f);
     assert_true(bound[1024] == 0 && bound[1024 + 64] == -1 &&
                 bound[1024 + 64 + 9] == -1 && bound[1024 + 64 + 10] == 0);
     char where[96];
     /* An element of type none is a byte. */
-    f->where(&p, 4 * (1024 + 64 + 3), where, sizeof where);
+    f->ops.where(&p, 4 * (1024 + 64 + 3), where, sizeof where);
     assert_string_equal(where, "z[3]");
-    f->where(&p, 4 * (1024 + 2), where, sizeof where);
+    f->ops.where(&p, 4 * (1024 + 2), where, sizeof where);
     assert_non_null(strstr(where, "between buffers"));
 }
 

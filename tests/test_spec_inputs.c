@@ -17,11 +17,9 @@
 
 #include "gen/emit.h"
 #include "gen/expand.h"
-#include "gen/spec.h"
-#include "gen/spec_family.h"
-#include "gen/spec_space.h"
-#include "runtime/compile.h"
-#include "runtime/nvrtc_api.h"
+#include "spec/spec.h"
+#include "spec/spec_space.h"
+#include "runtime/driver/driver.h"
 
 static char dir[] = "/tmp/at_spec_in_XXXXXX";
 
@@ -162,7 +160,9 @@ static void new_keys_load(void **state)
     assert_string_equal(s->init_kernel, "make");
     assert_true(s->ref_given[0] && s->ref_params[0] == 64);
     assert_string_equal(f->nvrtc_options, "--use_fast_math");
-    assert_true(f->toolkit_headers);
+    assert_true(f->caps & AT_CAP_TOOLKIT_HEADERS);
+    assert_true(f->caps & AT_CAP_DEVICE_REFERENCE);
+    assert_true(f->caps & AT_CAP_INIT_KERNEL);
     /* The problem: real scalars by text, in the key; no type suffix
      * unless named. */
     at_problem p;
@@ -319,9 +319,9 @@ static void inputs_made(void **state)
     size_t words = (p.in_bytes + 3) / 4;
     uint32_t *a = calloc(words, 4), *b = calloc(words, 4);
     assert_true(a && b);
-    f->input(&p, 7, 0, a, 0, words);
+    f->ops.input(&p, 7, 0, a, 0, words);
     for (size_t c = 0; c < words; c += 4096) /* in chunks */
-        f->input(&p, 7, 0, b, c, c + 4096 < words ? c + 4096 : words);
+        f->ops.input(&p, 7, 0, b, c, c + 4096 < words ? c + 4096 : words);
     assert_memory_equal(a, b, p.in_bytes);
     /* p: normal (1, 2) lanes; q: integers in [-3, 3]; c: the file's; z
      * (inout: in the input) a copy of c. */
@@ -346,7 +346,7 @@ static void inputs_made(void **state)
     for (int i = 0; i < 8; ++i)
         assert_true(zv[i] == (float)i + 0.5f && cv[i] == zv[i]);
     /* Another seed, other values. */
-    f->input(&p, 8, 0, b, 0, words);
+    f->ops.input(&p, 8, 0, b, 0, words);
     assert_true(memcmp(a, b, 4096) != 0);
     free(a);
     free(b);
@@ -475,12 +475,12 @@ static void kt_examples_compile(void **state)
         assert_non_null(src);
         compiles(f, src, path);
         free(src);
-        src = f->ref_source(&p, &l, &pt, kernel, sizeof kernel, &e);
+        src = f->ops.ref_source(&p, &l, &pt, kernel, sizeof kernel, &e);
         assert_non_null(src);
         compiles(f, src, "the reference");
         free(src);
-        if (f->init_source) {
-            src = f->init_source(&p, &l, &pt, kernel, sizeof kernel, &e);
+        if (f->caps & AT_CAP_INIT_KERNEL) {
+            src = f->ops.init_source(&p, &l, &pt, kernel, sizeof kernel, &e);
             assert_non_null(src);
             compiles(f, src, "the init kernel");
             free(src);
@@ -516,7 +516,7 @@ static void kt_emitted_build(void **state)
             at_problem_begin(&p, f->name, "none", &e) ||
             at_problem_finish(&p, &e))
             fail_msg("%s: %s", path, e.msg);
-        f->default_point(&p, 90, &pt);
+        f->ops.default_point(&p, 90, &pt);
         at_problem_kind(&p, name + 9, sizeof name - 9);
         memcpy(name, "autotune_", 9);
         at_provenance pv = {.sm = 90, .why = "test_spec_inputs"};

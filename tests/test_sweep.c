@@ -12,6 +12,7 @@
  * forked from a sanitized binary allocates through AddressSanitizer's
  * malloc and compiled at half the speed; `make check-full` runs the
  * sanitized build as well. */
+#include "test_problem.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -20,9 +21,7 @@
 
 #include "gen/expand.h"
 #include "gen/family.h"
-#include "runtime/compile.h"
-#include "runtime/elf.h"
-#include "runtime/nvrtc_api.h"
+#include "runtime/driver/driver.h"
 
 /* Points per NVRTC program, as the tuner compiles them. */
 enum { BATCH = 16 };
@@ -67,7 +66,7 @@ static size_t compile_points(const at_problem *p, const at_point *pts,
             count[i] = (int)(n - k < BATCH ? n - k : BATCH);
             for (int q = 0; q < count[i]; ++q)
                 sel[q] = &pts[k + (size_t)q];
-            f->point_name(f, sel[0], j->variant, sizeof j->variant);
+            f->ops.point_name(f, sel[0], j->variant, sizeof j->variant);
             j->src = paths == NEEDED
                          ? at_expand_program(p, sel, NULL, count[i], &e)
                          : at_expand_program_paths(p, sel, count[i],
@@ -120,11 +119,11 @@ static void compile_size(int bytes, int sm, unsigned paths, int rows,
         if (at_type_at(i)->bytes == bytes && at_family_takes(f, at_type_at(i)))
             type = at_type_at(i);
     assert_non_null(type);
-    autotune_problem u = {"transpose", type->name, rows, cols, 0, 0};
+    test_problem u = {"transpose", type->name, rows, cols, 0, 0};
     at_problem p;
     at_limits l;
     at_err e = {0};
-    assert_int_equal(at_problem_from_api(&p, &u, &e), 0);
+    assert_int_equal(test_problem_make(&p, &u, &e), 0);
     assert_true(at_limits_for_arch(sm, &l));
     at_point *pts;
     size_t n;
@@ -239,7 +238,7 @@ static size_t reduce_points(const char *type, const char *op,
     assert_non_null(seen);
     for (size_t i = 0; i < n; ++i) {
         char defs[512];
-        p.family->defines(&p, &pts[i], 0, defs, sizeof defs);
+        p.family->ops.defines(&p, &pts[i], 0, defs, sizeof defs);
         size_t k = 0;
         while (k < distinct && strcmp(seen[k], defs) != 0)
             ++k;

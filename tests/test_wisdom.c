@@ -19,12 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runtime/cache.h"
-#include "runtime/cache_admin.h"
-#include "runtime/compile.h"
-#include "runtime/key.h"
-#include "runtime/nvrtc_api.h"
-#include "runtime/profile.h"
+#include "runtime/store/store.h"
+#include "runtime/driver/driver.h"
 
 static char *cli_bin;
 /* Cubins for sm_80 and sm_90: NVRTC's, or a hand-written header. */

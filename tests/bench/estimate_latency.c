@@ -18,13 +18,17 @@ static int cmp(const void *a, const void *b)
 static double get(autotune_ctx *ctx, int64_t rows, int64_t cols, int effort,
                   int want_how)
 {
-    autotune_problem u = {"transpose", "f32", rows, cols, 0, 0};
+    autotune_problem *u = NULL;
     autotune_kernel *k;
     double t0 = at_now_s();
-    if (autotune_get_with(ctx, &u, effort, &k)) {
+    if (autotune_problem_create(ctx, "transpose", "f32", &u) ||
+        autotune_problem_set_int(u, "rows", rows) ||
+        autotune_problem_set_int(u, "cols", cols) ||
+        autotune_get_with(ctx, u, effort, &k)) {
         fprintf(stderr, "estimate_latency: %s\n", autotune_last_error(ctx));
         exit(1);
     }
+    autotune_problem_destroy(u);
     double ms = (at_now_s() - t0) * 1e3;
     autotune_figures f;
     autotune_kernel_figures(k, &f);

@@ -11,8 +11,8 @@
 
 #include "autotune.h"
 #include "base/clock.h"
-#include "runtime/api_internal.h"
-#include "runtime/cuda_api.h"
+#include "runtime/api/api.h"
+#include "runtime/driver/driver.h"
 
 enum { BLOCKS = 100, PER_BLOCK = 1000 };
 
@@ -31,12 +31,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "launch_overhead: %s\n", autotune_last_error(NULL));
         return 77;
     }
-    autotune_problem u = {"transpose", "f32", 32, 32, 0, 0};
+    autotune_problem *u = NULL;
     autotune_kernel *k;
-    if (autotune_get(ctx, &u, &k)) {
+    if (autotune_problem_create(ctx, "transpose", "f32", &u) ||
+        autotune_problem_set_text(u, "rows=32 cols=32") ||
+        autotune_get(ctx, u, &k)) {
         fprintf(stderr, "launch_overhead: %s\n", autotune_last_error(ctx));
         return 1;
     }
+    autotune_problem_destroy(u);
     CUdevice d;
     CUcontext c;
     CUdeviceptr in, out;
@@ -49,9 +52,10 @@ int main(int argc, char **argv)
     }
     /* The raw launch: the same function, geometry and arguments. */
     at_args a;
-    k->p.family->args(&k->p, &k->pt, in, out, 0, 0, &a);
+    k->p.family->ops.args(&k->p, &k->pt, in, out, 0, 0, &a);
     const at_launch *g = &k->g;
     double raw[BLOCKS], ours[BLOCKS];
+    const void *args[] = {(const void *)in, (const void *)out};
     for (int warm = 0; warm < 2; ++warm)
         for (int b = 0; b < BLOCKS; ++b) {
             double t0 = at_now_s();
@@ -64,8 +68,7 @@ int main(int argc, char **argv)
             at_cu.cuStreamSynchronize(s);
             double t1 = at_now_s();
             for (int i = 0; i < PER_BLOCK; ++i)
-                if (autotune_launch(k, (const void *)in, (void *)out,
-                                    (struct CUstream_st *)s))
+                if (autotune_launch(k, args, 2, (struct CUstream_st *)s))
                     return 1;
             at_cu.cuStreamSynchronize(s);
             double t2 = at_now_s();

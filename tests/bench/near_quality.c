@@ -1,7 +1,7 @@
 /* How good AUTOTUNE_ESTIMATE's reuse is, offline (issue 12): given
  * exhaustive records of one family and type at many sizes (`autotune ...
  * --record`), for each size the point the estimate would choose from the
- * other sizes (runtime/near_pick.h, over profiles made from the records
+ * other sizes (runtime/plan/near_pick.h, over profiles made from the records
  * as the tuner makes them: each size's AT_PROFILE fastest points) is
  * looked up in this size's record and its time compared with this size's
  * optimum: leave one out, over every size; next to it the nearest size's
@@ -15,8 +15,8 @@
 
 #include "gen/distance.h"
 #include "gen/family.h"
-#include "runtime/near_pick.h"
-#include "runtime/profile.h"
+#include "runtime/plan/near_pick.h"
+#include "runtime/store/store.h"
 #include "search/record.h"
 
 typedef struct size_rec {
@@ -145,7 +145,7 @@ int main(int argc, char **argv)
         char name[128], a[64], b[64];
         if (from < 0)
             continue;
-        s[i].p.family->point_name(s[i].p.family, &pt, name, sizeof name);
+        s[i].p.family->ops.point_name(s[i].p.family, &pt, name, sizeof name);
         double ms = time_of(r, name);
         double ms1 = time_of(r, s[who[0]].r.point[s[who[0]].r.best]);
         snprintf(a, sizeof a, "%.23s", r->problem);

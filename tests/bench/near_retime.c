@@ -27,10 +27,8 @@
 #include "autotune.h"
 #include "base/clock.h"
 #include "gen/problem.h"
-#include "runtime/cache.h"
-#include "runtime/cache_admin.h"
-#include "runtime/cubins.h"
-#include "runtime/cuda_api.h"
+#include "runtime/store/store.h"
+#include "runtime/driver/driver.h"
 
 enum { MAX_SETS = 1024, MIN_LAUNCHES = 10, MAX_LAUNCHES = 100000,
        DEFAULT_ROUNDS = 7, MAX_ROUNDS = 1000, PATH_N = 1100 };
@@ -103,7 +101,7 @@ static const char *const how_name[] = {"tuned", "cached", "default",
 
 /* The entry's problem, and its buffers' bytes (in, out); 0, or 1 with
  * why it is skipped. */
-static int problem_of(const at_entry *en, autotune_problem *u,
+static int problem_of(const at_entry *en, autotune_problem **u,
                       size_t bytes[2], char *why, size_t n)
 {
     at_problem p;
@@ -118,8 +116,12 @@ static int problem_of(const at_entry *en, autotune_problem *u,
     else if (v[4] != 1)
         snprintf(why, n, "batch %lld, not 1", v[4]);
     else {
-        *u = (autotune_problem){en->key.family, en->key.type, v[0], v[1],
-                                v[2], v[3], 0, 0, 0, NULL};
+        if (autotune_problem_create(NULL, en->key.family, en->key.type, u) ||
+            autotune_problem_set_text(*u, en->key.problem)) {
+            snprintf(why, n, "%s", autotune_last_error(NULL));
+            autotune_problem_destroy(*u);
+            return 1;
+        }
         bytes[0] = p.in_bytes;
         bytes[1] = p.out_bytes;
         return 0;
@@ -267,9 +269,9 @@ static int batch(run *r, const handle *h, int L, double *ms)
     for (int i = 0; i < L; ++i) {
         int j = r->next;
         r->next = (r->next + 1) % r->sets;
-        if (autotune_launch(h->k, (const void *)(uintptr_t)r->in[j],
-                            (void *)(uintptr_t)r->out[j],
-                            (struct CUstream_st *)r->s))
+        if (autotune_launch_io(h->k, (const void *)(uintptr_t)r->in[j],
+                               (void *)(uintptr_t)r->out[j],
+                               (struct CUstream_st *)r->s))
             return say("%s", autotune_last_error(h->ctx));
     }
     CU(cuEventRecord, r->ev[1], r->s);
@@ -347,7 +349,7 @@ static int one_size(run *r, const at_entry *en)
 {
     handle h[3] = {{NULL, r->full}, {NULL, NULL}, {NULL, r->full}};
     char tmp[PATH_N] = "", size[48], why[1200];
-    autotune_problem u;
+    autotune_problem *u = NULL;
     size_t bytes[2];
     dims(en->key.problem, size, sizeof size);
     if (problem_of(en, &u, bytes, why, sizeof why)) {
@@ -355,13 +357,16 @@ static int one_size(run *r, const at_entry *en)
                en->key.problem, why);
         return ++r->skipped, 0;
     }
-    int rc = autotune_get_with(r->full, &u, AUTOTUNE_WISDOM_ONLY, &h[0].k);
+    int rc = autotune_get_with(r->full, u, AUTOTUNE_WISDOM_ONLY, &h[0].k);
     if (rc == AUTOTUNE_ENOT_FOUND) { /* another GPU's or driver's entry */
         printf("%-13s skipped: %s\n", size, autotune_last_error(r->full));
+        autotune_problem_destroy(u);
         return ++r->skipped, 0;
     }
-    if (rc)
+    if (rc) {
+        autotune_problem_destroy(u);
         return say("%s: %s", size, autotune_last_error(r->full));
+    }
     h[2].k = h[0].k;
     autotune_options o = {0, tmp, 0, AUTOTUNE_ESTIMATE};
     autotune_figures ft, fe;
@@ -369,7 +374,7 @@ static int one_size(run *r, const at_entry *en)
     int L = 0, bad = make_loo(r->cache, en, tmp);
     if (!bad && autotune_create(&h[1].ctx, &o))
         bad = say("%s", autotune_last_error(NULL));
-    if (!bad && autotune_get_with(h[1].ctx, &u, AUTOTUNE_ESTIMATE,
+    if (!bad && autotune_get_with(h[1].ctx, u, AUTOTUNE_ESTIMATE,
                                   &h[1].k))
         bad = say("%s: estimate: %s", size, autotune_last_error(h[1].ctx));
     if (!bad && (autotune_kernel_figures(h[0].k, &ft) ||
@@ -388,6 +393,7 @@ static int one_size(run *r, const at_entry *en)
     autotune_kernel_destroy(h[1].k);
     autotune_destroy(h[1].ctx);
     autotune_kernel_destroy(h[0].k);
+    autotune_problem_destroy(u);
     remove_loo(tmp);
     return bad;
 }

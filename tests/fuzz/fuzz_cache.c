@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runtime/cache.h"
+#include "runtime/store/store.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

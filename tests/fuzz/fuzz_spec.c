@@ -1,6 +1,6 @@
-/* libFuzzer: spec files (gen/spec.h) as YAML or JSON text; a spec that
+/* libFuzzer: spec files (spec/spec.h) as YAML or JSON text; a spec that
  * loads has its space enumerated (small spaces only), then becomes a
- * family (gen/spec_family.h, not registered): its default problem made,
+ * family (spec/spec.h, not registered): its default problem made,
  * its first points named, checked against the constraint, launched,
  * given arguments, copies and the input's first contents, its init
  * kernel's arguments and launch, its checks' segments, its launcher and
@@ -10,9 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/spec.h"
-#include "gen/spec_family.h"
-#include "gen/spec_space.h"
+#include "spec/spec.h"
+#include "spec/spec_space.h"
 
 /* The family's hooks on its default problem, for the first few points. */
 static void exercise(const at_family *f)
@@ -21,7 +20,7 @@ static void exercise(const at_family *f)
     at_err e = {0};
     for (int i = 0; i < f->n_fields; ++i)
         p.v[i] = f->fields[i].def;
-    if (!p.type || f->finish(&p, &e))
+    if (!p.type || f->ops.finish(&p, &e))
         return;
     at_limits l;
     at_limits_for_arch(90, &l);
@@ -38,34 +37,34 @@ static void exercise(const at_family *f)
         at_launch g;
         at_args a;
         at_copy c[AT_MAX_COPIES];
-        f->point_name(f, &pts[i], buf, sizeof buf);
-        f->valid(&p, &pts[i], &l, buf, sizeof buf);
-        f->launch(&p, &pts[i], &g);
-        f->args(&p, &pts[i], 1 << 20, 2 << 20, 0, 0, &a);
-        f->copies(&p, c, AT_MAX_COPIES);
-        f->defines(&p, &pts[i], 0, buf, sizeof buf);
+        f->ops.point_name(f, &pts[i], buf, sizeof buf);
+        f->ops.valid(&p, &pts[i], &l, buf, sizeof buf);
+        f->ops.launch(&p, &pts[i], &g);
+        f->ops.args(&p, &pts[i], 1 << 20, 2 << 20, 0, 0, &a);
+        f->ops.copies(&p, c, AT_MAX_COPIES);
+        f->ops.defines(&p, &pts[i], 0, buf, sizeof buf);
     }
-    f->where(&p, 0, buf, sizeof buf);
-    f->usage(&p, "fuzz", buf, sizeof buf);
+    f->ops.where(&p, 0, buf, sizeof buf);
+    f->ops.usage(&p, "fuzz", buf, sizeof buf);
     if (p.in_bytes <= (1u << 16)) {
         uint32_t *w = calloc(p.in_bytes / 4 + 1, 4);
         if (w) {
-            f->input(&p, 1, 0, w, 0, p.in_bytes / 4);
-            if (f->init_args)
-                f->init_args(&p, 1 << 20, &a0);
+            f->ops.input(&p, 1, 0, w, 0, p.in_bytes / 4);
+            if (f->ops.init_args)
+                f->ops.init_args(&p, 1 << 20, &a0);
         }
         free(w);
     }
     at_check_seg segs[AT_MAX_SEGS];
-    if (f->check_segments)
-        f->check_segments(&p, segs, AT_MAX_SEGS);
-    if (f->init_launch)
-        f->init_launch(&p, &pts[0], &g0);
-    if (f->ref_launch)
-        f->ref_launch(&p, &pts[0], &g0);
+    if (f->ops.check_segments)
+        f->ops.check_segments(&p, segs, AT_MAX_SEGS);
+    if (f->ops.init_launch)
+        f->ops.init_launch(&p, &pts[0], &g0);
+    if (f->ops.ref_launch)
+        f->ops.ref_launch(&p, &pts[0], &g0);
     FILE *sink = fopen("/dev/null", "w");
     if (sink) {
-        f->emit_launcher(sink, &p, &pts[0], "fuzz");
+        f->ops.emit_launcher(sink, &p, &pts[0], "fuzz");
         at_spec_manifest(&p, "fuzz", sink, &e);
         fclose(sink);
     }

@@ -1,13 +1,16 @@
 #!/bin/bash
 # GPU: variants that fault, trap and spin forever, planted in the middle of
-# a real space (AUTOTUNE_PLANT, runtime/tune_plant.c), are contained: the
+# a real space (AUTOTUNE_PLANT, runtime/tune/tune_plant.c), are contained: the
 # tune finishes with the right reasons and the winner of the space without
 # them, reruns skip them, a variant fast and wrong on the problem alone
 # is caught before it can lead, Ctrl-C ends a tune within a second with no
 # process left behind and the cache intact, and 8 processes asking for one
 # problem at once tune it once. TAP; skips without a GPU.
 cd "$(dirname "$0")/../.." || exit 1
-BIN=$PWD/build/autotune
+# The test build: AUTOTUNE_PLANT is read only there (AT_TEST), in its
+# GPU worker too.
+BIN=$PWD/build/autotune-test
+export AUTOTUNE_WORKER=$BIN
 n=0
 ok_if() { # DESCRIPTION COMMAND...
     local d=$1; shift

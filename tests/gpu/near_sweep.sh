@@ -3,7 +3,7 @@
 # log-uniform (rows and cols 256..16384, odd and even alike; seed fixed
 # so runs compare), each tuned over its whole space with a record; then
 # build/bench/near_quality says, leave one out, how the point estimate
-# would reuse for each size (the one runtime/near_pick.h weighs best over
+# would reuse for each size (the one runtime/plan/near_pick.h weighs best over
 # the nearest other sizes' profiles) does against that size's optimum,
 # from the records; and build/bench/near_retime
 # times it as a user would see it: for each size, AUTOTUNE_ESTIMATE's

@@ -11,7 +11,7 @@ export AT_GPU_TMP
 export ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp"
 export UBSAN_OPTIONS=print_stacktrace=1
-# The API's tunes run in this build's autotune (runtime/gpu_worker.h).
+# The API's tunes run in this build's autotune (runtime/plan/plan.h).
 export AUTOTUNE_WORKER=${AUTOTUNE_WORKER:-$PWD/build/autotune}
 # Arguments: some of the suite's tests only (on an H100 the whole suite
 # takes about 16 minutes, sanitize.sh 6 of them; a lease's call has 10).
