@@ -152,16 +152,6 @@ static int json_bench(const at_bench_args *a, const at_bench_family *bf,
     return at_json_print(o);
 }
 
-/* A problem from its text (a suite's row or a sweep's draw). */
-static int text_problem(at_problem *p, const char *family, const char *type,
-                        const char *fields, at_err *e)
-{
-    int rc = at_problem_begin(p, family, type, e);
-    if (!rc)
-        rc = at_problem_set_text(p, fields, e);
-    return rc ? rc : at_problem_finish(p, e);
-}
-
 /* A sweep's problems, drawn from the seed given or a fresh one (said on
  * stderr, so that --seed draws them again). */
 static int draw_all(const at_bench_args *a, const at_bench_family *bf,
@@ -181,7 +171,7 @@ static int draw_all(const at_bench_args *a, const at_bench_family *bf,
         char fields[512];
         at_err e = {0};
         bf->draw(&g, &type, fields, sizeof fields);
-        if (text_problem(&rows[i].p, bf->family, type, fields, &e)) {
+        if (at_problem_make(&rows[i].p, bf->family, type, fields, &e)) {
             at_cli_fail_hint(&e, " (a problem the sweep drew)");
             return 1;
         }
@@ -208,8 +198,8 @@ static int problems(const at_bench_args *a, const at_bench_family *bf,
     if (a->sweep)
         return draw_all(a, bf, *rows, *n);
     for (int i = 0; i < *n; ++i)
-        if (text_problem(&(*rows)[i].p, bf->family, bf->suite[i].type,
-                         bf->suite[i].fields, &e)) {
+        if (at_problem_make(&(*rows)[i].p, bf->family, bf->suite[i].type,
+                            bf->suite[i].fields, &e)) {
             at_cli_fail(&e);
             return 2;
         }

@@ -388,9 +388,7 @@ static void build_note(const at_entry *en, char *note, size_t n)
                  "not use it", k->family);
         return;
     }
-    if (at_problem_begin(&p, k->family, k->type, &e) ||
-        at_problem_set_text(&p, k->problem, &e) ||
-        at_problem_finish(&p, &e)) {
+    if (at_problem_make(&p, k->family, k->type, k->problem, &e)) {
         snprintf(note, n, "; note: this build cannot read its problem "
                  "(%s) and will not use it", e.msg);
         return;

@@ -125,6 +125,15 @@ int at_problem_finish(at_problem *p, at_err *e)
     return p->family->ops.finish(p, e);
 }
 
+int at_problem_make(at_problem *p, const char *family, const char *type,
+                    const char *text, at_err *e)
+{
+    int rc = at_problem_begin(p, family, type, e);
+    if (!rc)
+        rc = at_problem_set_text(p, text, e);
+    return rc ? rc : at_problem_finish(p, e);
+}
+
 const char *at_real_text(int64_t bits, char *buf, size_t n)
 {
     double d;

@@ -38,6 +38,11 @@ int at_problem_set_text(at_problem *p, const char *text, at_err *e);
 /* The family's validation: derived defaults filled in, sizes checked,
  * buffer sizes computed. */
 int at_problem_finish(at_problem *p, at_err *e);
+/* A whole problem from text: at_problem_begin, at_problem_set_text of
+ * text ("rows=8192 cols=8192", a cache key's problem part), then
+ * at_problem_finish. */
+int at_problem_make(at_problem *p, const char *family, const char *type,
+                    const char *text, at_err *e);
 
 /* The fields as canonical text, "rows=8192 cols=8192 ...", every field
  * after finish: equal problems give equal text, and at_problem_set_text

@@ -149,13 +149,13 @@ for my $f (@files) {
 my @ops;
 {
     open my $h, '<', 'gen/family.h' or die "gen/family.h: $!";
-    my ($in, $mark, %kind) = (0, '');
+    my ($in, $mark, %kind, @order) = (0, '');
     while (<$h>) {
         $in = 1 if /typedef struct at_family_ops \{/;
         last if $in && /\} at_family_ops;/;
         next unless $in;
         $mark = $1 if m{/\* (MUST|MAY)\b};
-        if (/\(\*(\w+)\)\(/) { $kind{$1} = $mark; }
+        if (/\(\*(\w+)\)\(/) { $kind{$1} = $mark; push @order, $1; }
     }
     close $h;
     my $defaults = do { local $/; open my $d, '<', 'gen/family_defaults.c'
@@ -180,15 +180,6 @@ my @ops;
     push @ops, "no hooks found in gen/family.h" unless %kind;
     # docs/ARCHITECTURE.md's table of the entry says the same: each hook
     # once, in family.h's order, with its mark.
-    my @order;
-    open my $h2, '<', 'gen/family.h' or die $!;
-    my $in2 = 0;
-    while (<$h2>) {
-        $in2 = 1 if /typedef struct at_family_ops \{/;
-        last if $in2 && /\} at_family_ops;/;
-        push @order, $1 if $in2 && /\(\*(\w+)\)\(/;
-    }
-    close $h2;
     open my $doc, '<', 'docs/ARCHITECTURE.md' or die $!;
     my ($sect, @rows) = (0);
     while (<$doc>) {

@@ -61,8 +61,7 @@ static int check_kernel(autotune_kernel *k, autotune_ctx *ctx)
         in[i] = at_pcg_next(&g);
     at_problem p;
     at_err e = {0};
-    if (at_problem_begin(&p, "transpose", "f32", &e) ||
-        at_problem_set_text(&p, PROB_TEXT, &e) || at_problem_finish(&p, &e))
+    if (at_problem_make(&p, "transpose", "f32", PROB_TEXT, &e))
         return -1;
     p.family->ops.reference(&p, in, ref, NULL, 0, p.family->ops.reference_parts(&p));
     CUdeviceptr din, dout;

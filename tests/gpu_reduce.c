@@ -39,8 +39,7 @@ static at_problem make(const char *type, const char *op, const char *shape)
     at_problem p;
     at_err e = {0};
     snprintf(text, sizeof text, "op=%s %s", op, shape);
-    if (at_problem_begin(&p, "reduce", type, &e) ||
-        at_problem_set_text(&p, text, &e) || at_problem_finish(&p, &e))
+    if (at_problem_make(&p, "reduce", type, text, &e))
         fail_msg("%s %s: %s", type, text, e.msg);
     return p;
 }

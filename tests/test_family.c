@@ -141,8 +141,7 @@ static void round_trip(const at_problem *p)
     at_problem q;
     at_err e = {0};
     at_problem_key_text(p, text, sizeof text);
-    if (at_problem_begin(&q, p->family->name, p->type->name, &e) ||
-        at_problem_set_text(&q, text, &e) || at_problem_finish(&q, &e))
+    if (at_problem_make(&q, p->family->name, p->type->name, text, &e))
         fail_msg("%s: key text '%s' does not parse: %s", p->family->name,
                  text, e.msg);
     at_problem_key_text(&q, again, sizeof again);

@@ -15,12 +15,7 @@
 static int make(at_problem *p, const char *type, const char *text,
                 at_err *e)
 {
-    int rc = at_problem_begin(p, "reduce", type, e);
-    if (!rc)
-        rc = at_problem_set_text(p, text, e);
-    if (!rc)
-        rc = at_problem_finish(p, e);
-    return rc;
+    return at_problem_make(p, "reduce", type, text, e);
 }
 
 static void problems(void **state)

@@ -19,19 +19,15 @@ const char *autotune_version(void) { return AUTOTUNE_VERSION; }
 
 int at_ctx_fail(autotune_ctx *c, at_err *e)
 {
-    if (c) {
-        last.ctx = c;
-        last.err = *e;
-        pthread_mutex_lock(&c->mu);
-        c->err = *e;
-        pthread_mutex_unlock(&c->mu);
+    if (!c) { /* autotune_last_error(NULL) says it */
+        create_err = *e;
+        return e->code;
     }
-    return e->code;
-}
-
-int at_api_fail_global(at_err *e)
-{
-    create_err = *e;
+    last.ctx = c;
+    last.err = *e;
+    pthread_mutex_lock(&c->mu);
+    c->err = *e;
+    pthread_mutex_unlock(&c->mu);
     return e->code;
 }
 
@@ -279,9 +275,10 @@ int autotune_get_with(autotune_ctx *c, const autotune_problem *p,
                 "AUTOTUNE_ESTIMATE)", (unsigned)effort);
         return at_ctx_fail(c, &e);
     }
-    if (!p)
-        return at_ctx_fail(c, (at_fail(&e, AUTOTUNE_EINVALID, "autotune_get: "
-                                       "problem is NULL"), &e));
+    if (!p) {
+        at_fail(&e, AUTOTUNE_EINVALID, "autotune_get: problem is NULL");
+        return at_ctx_fail(c, &e);
+    }
     at_problem prob = p->p;
     if (at_problem_finish(&prob, &e))
         return at_ctx_fail(c, &e);

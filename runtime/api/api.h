@@ -71,13 +71,11 @@ struct autotune_kernel {
  * planner's answer, loaded. */
 int at_ctx_get(autotune_ctx *ctx, const at_problem *p, const at_tune_opts *o,
                autotune_kernel **out);
-/* Keeps e as the calling thread's last error on c (c may be NULL); e's
- * code. at_ctx_clear forgets it at the start of a call. */
+/* Keeps e as the calling thread's last error on c (NULL: as
+ * autotune_last_error(NULL)'s); e's code. at_ctx_clear forgets it at the
+ * start of a call. */
 int at_ctx_fail(autotune_ctx *c, at_err *e);
 void at_ctx_clear(autotune_ctx *c);
-/* Keeps e as the calling thread's error without a context (what
- * autotune_last_error(NULL) gives); e's code. */
-int at_api_fail_global(at_err *e);
 /* Opens a context on an explicit cache path (NULL: the default). */
 int at_ctx_create(autotune_ctx **ctx, int device, const char *cache_path,
                   FILE *progress, at_err *e);

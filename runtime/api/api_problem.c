@@ -1,25 +1,22 @@
 /* The public API's problem: a family, a type and the family's fields set
  * by name (gen/problem.h does the work through the family's field
- * table); finished, and so checked as a whole, by autotune_get. */
+ * table); finished, and so checked as a whole, by autotune_get. Errors
+ * go to the problem's context (NULL: autotune_last_error(NULL)). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime/api/api.h"
 
-static int fail(autotune_ctx *c, at_err *e)
-{
-    return c ? at_ctx_fail(c, e) : at_api_fail_global(e);
-}
-
 int autotune_problem_create(autotune_ctx *ctx, const char *family,
                             const char *type, autotune_problem **out)
 {
     at_err e = {0};
-    if (!out || !family)
-        return fail(ctx, (at_fail(&e, AUTOTUNE_EINVALID,
-                                  "autotune_problem_create: %s is NULL",
-                                  out ? "family" : "the result"), &e));
+    if (!out || !family) {
+        at_fail(&e, AUTOTUNE_EINVALID, "autotune_problem_create: %s is "
+                "NULL", out ? "family" : "the result");
+        return at_ctx_fail(ctx, &e);
+    }
     *out = NULL;
     if (ctx)
         at_ctx_clear(ctx);
@@ -28,12 +25,14 @@ int autotune_problem_create(autotune_ctx *ctx, const char *family,
     if (!type && f && f->types && !strchr(f->types, ' '))
         type = f->types;
     autotune_problem *p = calloc(1, sizeof *p);
-    if (!p)
-        return fail(ctx, (at_fail(&e, AUTOTUNE_ENOMEM, "a problem"), &e));
+    if (!p) {
+        at_fail(&e, AUTOTUNE_ENOMEM, "a problem");
+        return at_ctx_fail(ctx, &e);
+    }
     p->ctx = ctx;
     if (at_problem_begin(&p->p, family, type, &e)) {
         free(p);
-        return fail(ctx, &e);
+        return at_ctx_fail(ctx, &e);
     }
     *out = p;
     return 0;
@@ -45,11 +44,11 @@ int autotune_problem_set(autotune_problem *p, const char *field,
     at_err e = {0};
     if (!p)
         return AUTOTUNE_EINVALID;
-    if (!field || !value)
-        return fail(p->ctx, (at_fail(&e, AUTOTUNE_EINVALID,
-                                     "autotune_problem_set: %s is NULL",
-                                     field ? "value" : "field"), &e));
-    return at_problem_set(&p->p, field, value, &e) ? fail(p->ctx, &e) : 0;
+    int rc = !field || !value
+                 ? at_fail(&e, AUTOTUNE_EINVALID, "autotune_problem_set: %s "
+                           "is NULL", field ? "value" : "field")
+                 : at_problem_set(&p->p, field, value, &e);
+    return rc ? at_ctx_fail(p->ctx, &e) : 0;
 }
 
 int autotune_problem_set_int(autotune_problem *p, const char *field,
@@ -65,11 +64,10 @@ int autotune_problem_set_text(autotune_problem *p, const char *text)
     at_err e = {0};
     if (!p)
         return AUTOTUNE_EINVALID;
-    if (!text)
-        return fail(p->ctx, (at_fail(&e, AUTOTUNE_EINVALID,
-                                     "autotune_problem_set_text: text is "
-                                     "NULL"), &e));
-    return at_problem_set_text(&p->p, text, &e) ? fail(p->ctx, &e) : 0;
+    int rc = !text ? at_fail(&e, AUTOTUNE_EINVALID, "autotune_problem_set_"
+                             "text: text is NULL")
+                   : at_problem_set_text(&p->p, text, &e);
+    return rc ? at_ctx_fail(p->ctx, &e) : 0;
 }
 
 const char *autotune_problem_field(const autotune_problem *p, int i,

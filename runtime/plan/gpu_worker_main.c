@@ -38,10 +38,7 @@ static int definition(const wire_request *q, at_err *e)
 
 static int problem(const wire_request *q, at_problem *p, at_err *e)
 {
-    int rc = at_problem_begin(p, q->family, q->type, e);
-    if (!rc)
-        rc = at_problem_set_text(p, q->problem, e);
-    return rc ? rc : at_problem_finish(p, e);
+    return at_problem_make(p, q->family, q->type, q->problem, e);
 }
 
 /* What a request opened: closed after the reply has gone, so that the

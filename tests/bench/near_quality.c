@@ -79,9 +79,7 @@ static int load(const char *path, size_rec *s)
 {
     at_err e = {0};
     if (at_record_load(path, &s->r, &e) ||
-        at_problem_begin(&s->p, s->r.family, s->r.type, &e) ||
-        at_problem_set_text(&s->p, s->r.problem, &e) ||
-        at_problem_finish(&s->p, &e)) {
+        at_problem_make(&s->p, s->r.family, s->r.type, s->r.problem, &e)) {
         fprintf(stderr, "near_quality: %s: %s\n", path, e.msg);
         return 1;
     }

@@ -109,9 +109,9 @@ static int problem_of(const at_entry *en, autotune_problem **u,
     long long v[5];
     if (strcmp(en->key.family, "transpose") != 0)
         snprintf(why, n, "family %s, not transpose", en->key.family);
-    else if (at_problem_begin(&p, en->key.family, en->key.type, &e) ||
-             at_problem_set_text(&p, en->key.problem, &e) ||
-             at_problem_finish(&p, &e) || fields(en->key.problem, v))
+    else if (at_problem_make(&p, en->key.family, en->key.type,
+                             en->key.problem, &e) ||
+             fields(en->key.problem, v))
         snprintf(why, n, "not a transpose problem here: %s", e.msg);
     else if (v[4] != 1)
         snprintf(why, n, "batch %lld, not 1", v[4]);
