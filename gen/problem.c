@@ -22,12 +22,14 @@ int at_problem_begin(at_problem *p, const char *family, const char *type,
                        family ? family : "(null)", known);
     }
     p->type = at_type_find(type);
+    const char *known = p->family->types ? p->family->types : at_type_list();
+    if (!type)
+        return at_fail(e, AUTOTUNE_ENOT_FOUND, "%s needs a type (one of: %s)",
+                       p->family->name, known);
     if (!p->type || !at_family_takes(p->family, p->type))
         return at_fail(e, AUTOTUNE_ENOT_FOUND,
-                       "unknown type '%s' for %s (known: %s)",
-                       type ? type : "(null)", p->family->name,
-                       p->family->types ? p->family->types
-                                        : at_type_list());
+                       "unknown type '%s' for %s (known: %s)", type,
+                       p->family->name, known);
     for (int i = 0; i < p->family->n_fields; ++i)
         p->v[i] = p->family->fields[i].def;
     return 0;

@@ -67,6 +67,11 @@ static void problems_by_name(void **state)
     assert_non_null(strstr(autotune_last_error(NULL), "transposer"));
     assert_int_equal(autotune_problem_create(NULL, "transpose", "f128", &p),
                      AUTOTUNE_ENOT_FOUND);
+    /* A family of several types needs one named. */
+    assert_int_equal(autotune_problem_create(NULL, "reduce", NULL, &p),
+                     AUTOTUNE_ENOT_FOUND);
+    assert_non_null(strstr(autotune_last_error(NULL),
+                           "reduce needs a type (one of: f16 bf16"));
     assert_string_equal(autotune_version(), "1.0.0");
 }
 
