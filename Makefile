@@ -24,7 +24,8 @@ endif
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
            -Wno-missing-field-initializers -Wno-format-truncation
 CPPFLAGS:= -I$(CUDA)/include -Iinclude -I. -D_GNU_SOURCE \
-           -DAT_WORKER_DEFAULT='"$(CURDIR)/$(B)/autotune"' 
+           -DAT_WORKER_DEFAULT='"$(CURDIR)/$(B)/autotune"' \
+           -DAT_PYTHON_DIR='"$(CURDIR)/python"'
 CFLAGS  ?= -O2 -g
 SAN     := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
            -fno-omit-frame-pointer
@@ -72,7 +73,7 @@ CLI_SRC := cli/main.c cli/options.c cli/option_values.c cli/paths.c cli/flags.c 
            cli/bench.c cli/compare.c cli/bench_families.c \
            cli/transpose_bench.c cli/transpose_baselines.c \
            cli/transpose_cublas.c cli/transpose_cutensor.c cli/bench_tune.c \
-           cli/reduce_bench.c cli/reduce_cub.c cli/cmd_cache.c \
+           cli/reduce_bench.c cli/reduce_cub.c cli/cmd_cache.c cli/cmd_plot.c \
            cli/wisdom_export.c cli/wisdom_import.c cli/wisdom_profile.c \
            cli/dump_data.c
 LIB_SRC := $(BASE_SRC) $(GEN_SRC_) $(SEARCH_SRC) $(SPEC_SRC) $(RUNTIME_SRC)
@@ -196,10 +197,10 @@ TEST_ENV := ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 \
             AUTOTUNE_REL=$(CURDIR)/$(B)/autotune
 
 check: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel examples \
-       $(B)/autotune-san $(B)/autotune fuzz-build
+       $(B)/autotune-san $(B)/autotune fuzz-build $(B)/pyenv/installed
 	$(TEST_ENV) prove -v tests/check_layers.pl \
 	    $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel \
-	    tests/test_install.sh tests/fuzz/smoke.sh
+	    tests/test_install.sh tests/fuzz/smoke.sh tests/python.sh
 
 # The CPU suite with its slower sweeps too (every point compiled for sm_80
 # as well as sm_90, every point with a tune's own paths, the sweep under
@@ -216,7 +217,7 @@ gpu-build: $(addprefix $(B)/tests/,$(GPU_TESTS)) $(B)/autotune $(B)/autotune-tes
            $(B)/examples/api_reduce $(B)/examples/api_spec \
            $(B)/bench/launch_overhead $(B)/bench/near_quality \
            $(B)/bench/estimate_latency $(B)/bench/near_retime
-gpu-check: gpu-build
+gpu-check: gpu-build python-wheel
 	sh tests/gpu/run.sh
 gpu-bench: $(B)/autotune
 	sh tests/gpu/bench.sh
@@ -248,6 +249,7 @@ clean:
 
 # make install PREFIX=..., the shared library and pkg-config file.
 include mk/install.mk
+include mk/python.mk
 
 -include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(CLI_REL:.o=.d) \
          $(CLI_SAN:.o=.d) $(FUZZ_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

@@ -1,12 +1,58 @@
 /* `autotune replay FILE.csv`: every strategy (or one) run against a
  * recorded space without a GPU. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "errors.h"
 #include "json.h"
+#include "base/safefile.h"
 #include "search/replay.h"
+
+/* --csv: each strategy's seeds evaluation by evaluation (the order of
+ * at_replay's own runs, seeds 1 to N), for `autotune plot --convergence`:
+ * strategy,seed,evaluation,point,median_ms (empty: failed). */
+static int write_trace(const opts *o, const at_record *r, at_err *e)
+{
+    at_safefile sf;
+    size_t *order = malloc(r->view.n * sizeof *order);
+    if (!order)
+        return at_fail(e, AUTOTUNE_ENOMEM, "replay trace %s", o->csv);
+    if (at_safefile_open(&sf, o->csv, e)) {
+        free(order);
+        return -1;
+    }
+    int rc = fprintf(sf.f, "strategy,seed,evaluation,point,median_ms\n") < 0;
+    for (size_t i = 0; at_strategy_at(i) && !rc; ++i) {
+        const at_strategy *s = at_strategy_at(i);
+        if (o->strategy && strcmp(o->strategy, s->name) != 0)
+            continue;
+        for (long long k = 1; k <= o->seeds && !rc; ++k) {
+            size_t a, b;
+            if (at_replay_one(s, r, (uint64_t)k, &a, &b, order, r->view.n,
+                              e)) {
+                at_safefile_discard(&sf);
+                free(order);
+                return -1;
+            }
+            size_t evals = a > b ? a : b;
+            for (size_t j = 0; j < evals && !rc; ++j) {
+                double ms = r->ms[order[j]];
+                rc = (ms > 0 ? fprintf(sf.f, "%s,%lld,%zu,%s,%.17g\n", s->name,
+                                       k, j + 1, r->point[order[j]], ms)
+                             : fprintf(sf.f, "%s,%lld,%zu,%s,\n", s->name, k,
+                                       j + 1, r->point[order[j]])) < 0;
+            }
+        }
+    }
+    free(order);
+    if (rc) {
+        at_safefile_discard(&sf);
+        return at_fail(e, AUTOTUNE_EIO, "writing replay trace %s", o->csv);
+    }
+    return at_safefile_commit(&sf, e);
+}
 
 /* autotune.replay/1: the record, then an object per strategy. */
 static int json_summary(const opts *o, const at_record *r,
@@ -56,6 +102,8 @@ int at_cmd_replay(const opts *o, int argc, char **argv)
             continue;
         rc = at_replay(s, &r, (int)o->seeds, &res[n++], &e);
     }
+    if (!rc && o->csv)
+        rc = write_trace(o, &r, &e);
     if (rc) {
         at_err_prefix(&e, "replay of %s: ", o->file);
         at_cli_fail(&e);

@@ -15,6 +15,8 @@ int at_cmd_bench_opts(const opts *o, int argc, char **argv); /* cmd_bench.c */
 int at_cmd_bench_tune(const opts *o, int argc, char **argv); /* bench_tune.c */
 /* `autotune cache ...`: parses its own options (cmd_cache.c). */
 int at_cmd_cache(int argc, char **argv);
+/* cmd_plot.c: `autotune plot ...`, run by the Python package. */
+int at_cmd_plot(int argc, char **argv);
 /* Its help: the subcommands and every flag they take. */
 void at_cache_help(FILE *f);
 

@@ -99,8 +99,9 @@ const at_flag at_flags[] = {
      NUMBER(seeds, 1, 1000000)},
     {"--csv", "FILE",
      "where the CSV goes (default bench_FAMILY.csv; bench tune:\n"
-     "GPU-tune.csv, as h100-tune.csv)",
-     B | BT, TEXT(csv)},
+     "GPU-tune.csv, as h100-tune.csv; replay: every evaluation of\n"
+     "every seed, for autotune plot --convergence)",
+     B | BT | R, TEXT(csv)},
     {"--sweep", "N",
      "N problems drawn at random from --seed instead of the suite (every\n"
      "type, 1 MiB to 1 GiB, thin, batched and padded ones)",

@@ -51,7 +51,8 @@ static const char *environment =
     "                        where those libraries are\n"
     "  AUTOTUNE_WORKER       the GPU worker binary (default this one;\n"
     "                        \"none\": tune in-process, a faulting variant\n"
-    "                        then ends the run)\n";
+    "                        then ends the run)\n"
+    "  AUTOTUNE_PYTHON       plot's Python, with matplotlib (default python3)\n";
 
 /* "  FLAG ARG  help", the help wrapped to 78 columns under its first
  * line (its own line breaks are spaces). */
@@ -132,6 +133,8 @@ static void overview(FILE *f)
         fprintf(f, "  %s\n", commands[i].usage);
     fputs("  autotune cache list|show|export FILE|import FILE|remove|clear "
           "[options]\n"
+          "  autotune plot RECORD.csv -o FILE.png|svg [--convergence] "
+          "[options]\n"
           "  autotune help [COMMAND] | --help | --version\n\n", f);
     fputs("options (autotune help COMMAND: those a command takes):\n", f);
     for (const at_flag *fl = at_flags; fl->flag; ++fl)
@@ -209,6 +212,8 @@ int at_help(int argc, char **argv)
         at_cache_help(stdout);
         return 0;
     }
+    if (strcmp(w[0], "plot") == 0) /* the Python package's argparse */
+        return at_cmd_plot(3, (char *[]){argv[0], "plot", "--help", NULL});
     const char *word = w[k];
     if (strcmp(word, "bench") == 0 && n > 1 && strcmp(w[1], "tune") == 0)
         word = "bench-tune", ++k;
@@ -228,7 +233,7 @@ int at_help(int argc, char **argv)
         char known[256];
         at_family_list(known, sizeof known);
         at_cli_say("help: no command or family '%s' (commands: kernel, "
-                   "space, replay, bench, bench tune, cache; families: "
+                   "space, replay, bench, bench tune, cache, plot; families: "
                    "%s)\n", what, known);
         return 2;
     }

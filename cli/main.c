@@ -6,6 +6,7 @@
  *   autotune bench FAMILY [--csv FILE] [problem flags] [tuning flags]
  *   autotune bench tune [FAMILY] [--csv FILE] [problem flags] [--jobs N]
  *   autotune cache list|show|export FILE|import FILE|remove|clear [...]
+ *   autotune plot RECORD.csv -o FILE [...] (the Python package draws it)
  *   autotune help [COMMAND], or -h/--help anywhere (help.c)
  *
  * Exit status: 0 done, 1 failed, 2 bad usage. Errors are one line on
@@ -71,6 +72,9 @@ int main(int argc, char **argv)
     }
     if (argc < 2)
         return at_bad_usage("%s", "missing command");
+    /* plot's flags and help are the Python package's. */
+    if (strcmp(argv[1], "plot") == 0)
+        return at_cmd_plot(argc, argv);
     if (at_help_wanted(argc, argv))
         return stdout_written(at_help(argc, argv));
     if (strcmp(argv[1], "--version") == 0) {

@@ -206,7 +206,8 @@ int autotune_launch_io(autotune_kernel *k, const void *in, void *out,
  * for the life of the process (at most 16 such families, none removed;
  * the same spec loaded again is the same family). *family gets its name,
  * the kernel's, for autotune_problem_create (type NULL); its fields are
- * its sizes and scalars ("size_x", "size_y", ...). Not thread-safe: load
+ * its sizes and scalars ("size_x", "size_y", ...). Needs no device: ctx
+ * may be NULL (errors: autotune_last_error(NULL)). Not thread-safe: load
  * families before other threads use the library. */
 int autotune_family_load(autotune_ctx *ctx, const char *path,
                          const char **family);

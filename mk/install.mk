@@ -47,17 +47,19 @@ $(AT_PIC_A): $(PIC_OBJ)
 
 # SQLite: Debian's libsqlite3.a is not position-independent (its objects
 # hold R_X86_64_PC32 relocations against data; the link fails), so the
-# shared library links the system's libsqlite3.so.0. libyaml.a happens to
-# link here, but only by its build's choice: libyaml-0.so.2 likewise.
-# The GPU machine (Ubuntu 24.04) has both; elsewhere they are the packages
-# libsqlite3-0 and libyaml-0-2. A static link (pkg-config --static) still
+# shared library links the system's libsqlite3.so.0 (the package
+# libsqlite3-0; the GPU machine, Ubuntu 24.04, has it). Debian's
+# libyaml.a links into it (its objects are position-independent), so the
+# library needs no libyaml-0.so.2 where it runs (the GPU machine has
+# none); without the archive, -lyaml. A static link (pkg-config --static)
 # takes the archives, as build/autotune does.
 # The version script exports autotune_* alone; -z defs fails the link on
 # anything left unresolved, rather than the user's first run.
 $(AT_SO): $(PIC_OBJ) mk/libautotune.map
 	$(CC) $(CFLAGS) -shared -pthread -Wl,-soname,$(AT_SONAME) \
 	    -Wl,--version-script=mk/libautotune.map -Wl,-z,defs \
-	    -Wl,--as-needed $(PIC_OBJ) -lsqlite3 -lyaml -ldl -lm -o $@
+	    -Wl,--as-needed $(PIC_OBJ) -lsqlite3 $(or $(YAML_A),-lyaml) -ldl -lm \
+	    -o $@
 
 # The libraries make install installs, built beforehand as yourself
 # (then `sudo make install` with the same PREFIX only copies).

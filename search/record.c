@@ -36,13 +36,14 @@ int at_record_write(FILE *f, const char *path, const at_record_row *r,
     int ok = strcmp(r->status, "ok") == 0;
     int n;
     if (ok)
-        n = fprintf(f, "%s,%s,%s,%s,%s,%s,%d,ok,%.17g,%.17g,%.17g,%d,%.17g\n",
-                    r->gpu, r->family, r->type, r->problem, r->point,
-                    r->params, r->verified != 0, r->median_ms, r->min_ms,
-                    r->max_ms, r->samples, r->gbps);
+        n = fprintf(f, "%s,%s,%s,%s,%s,%s,%d,ok,%.17g,%.17g,%.17g,%d,%.17g,"
+                    "%.3f\n", r->gpu, r->family, r->type, r->problem,
+                    r->point, r->params, r->verified != 0, r->median_ms,
+                    r->min_ms, r->max_ms, r->samples, r->gbps, r->elapsed_s);
     else
-        n = fprintf(f, "%s,%s,%s,%s,%s,%s,0,%s,,,,0,\n", r->gpu, r->family,
-                    r->type, r->problem, r->point, r->params, r->status);
+        n = fprintf(f, "%s,%s,%s,%s,%s,%s,0,%s,,,,0,,%.3f\n", r->gpu,
+                    r->family, r->type, r->problem, r->point, r->params,
+                    r->status, r->elapsed_s);
     return n < 0 ? io_fail(e, path) : 0;
 }
 
@@ -69,9 +70,13 @@ static int split(char *line, char **f, int max)
     return n;
 }
 
-/* Fields of a row (autotune 0.1's rows,cols are merged into problem). */
+/* Fields of a row (autotune 0.1's rows,cols are merged into problem;
+ * 0.2 to 1.0's rows end before elapsed_s). */
 enum { C_GPU, C_FAMILY, C_TYPE, C_PROBLEM, C_POINT, C_PARAMS, C_VERIFIED,
-       C_STATUS, C_MEDIAN, C_N = 13 };
+       C_STATUS, C_MEDIAN, C_ELAPSED = 13, C_N = 14 };
+
+/* Which header a record has: its rows' layout. */
+enum { REC_V1 = 1, REC_V2, REC_V3 };
 
 typedef struct raw {
     int v[AT_VIEW_MAX_AXES];
@@ -177,29 +182,34 @@ static int index_axes(at_record *r, const raw *rows, const char *path,
     return rc;
 }
 
-/* autotune 0.1's rows: "rows,cols" become problem "rows=R cols=C". */
-static int merge_v1(char **fld, int nf, char *buf, size_t n)
+/* autotune 0.1's rows: "rows,cols" become problem "rows=R cols=C", the
+ * fields after them one to the left. */
+static void merge_v1(char **fld, char *buf, size_t n)
 {
-    if (nf != C_N + 1)
-        return nf;
     snprintf(buf, n, "rows=%s cols=%s", fld[3], fld[4]);
     fld[C_PROBLEM] = buf;
     memmove(&fld[C_POINT], &fld[C_POINT + 1],
-            (size_t)(C_N - C_POINT) * sizeof *fld);
-    return C_N;
+            (size_t)(C_ELAPSED - C_POINT) * sizeof *fld);
 }
 
+/* The fields a row of each version has. */
+static const int row_fields[] = {[REC_V1] = C_N, [REC_V2] = C_N - 1,
+                                 [REC_V3] = C_N};
+
 /* One data line into x (and, for the first, r's run fields). */
-static int parse_row(at_record *r, char *line, int v1, size_t n, raw *x,
+static int parse_row(at_record *r, char *line, int ver, size_t n, raw *x,
                      const char *where, at_err *e)
 {
     char *fld[C_N + 2], v1_problem[128];
-    int nf = split(line, fld, C_N + v1);
-    if (v1)
-        nf = merge_v1(fld, nf, v1_problem, sizeof v1_problem);
-    if (nf != C_N)
+    const int want = row_fields[ver];
+    int nf = split(line, fld, want);
+    if (nf != want)
         return at_fail(e, AUTOTUNE_EINVALID, "%s: %d fields, want %d", where,
-                       nf > C_N + v1 ? C_N + v1 + 1 : nf, C_N + v1);
+                       nf, want);
+    if (ver == REC_V1)
+        merge_v1(fld, v1_problem, sizeof v1_problem);
+    if (ver != REC_V3)
+        fld[C_ELAPSED] = "";
     snprintf(x->point, sizeof x->point, "%s", fld[C_POINT]);
     if (n == 0) {
         snprintf(r->gpu, sizeof r->gpu, "%s", fld[C_GPU]);
@@ -225,6 +235,10 @@ static int parse_row(at_record *r, char *line, int v1, size_t n, raw *x,
     if (!ok && strcmp(fld[C_VERIFIED], "0") != 0)
         return at_fail(e, AUTOTUNE_EINVALID, "%s: verified, but status '%s'",
                        where, fld[C_STATUS]);
+    double t = strtod(fld[C_ELAPSED], &end);
+    if (fld[C_ELAPSED][0] && (*end || !(t >= 0) || !isfinite(t)))
+        return at_fail(e, AUTOTUNE_EINVALID, "%s: elapsed_s '%s' is not a "
+                       "time", where, fld[C_ELAPSED]);
     return 0;
 }
 
@@ -262,7 +276,7 @@ int at_record_load(const char *path, at_record *r, at_err *e)
     raw *rows = NULL;
     size_t cap = 0, n = 0;
     long lineno = 0;
-    int rc = 0, v1 = 0;
+    int rc = 0, ver = REC_V3;
     while (!rc && (got = getline(&line, &line_cap, f)) >= 0) {
         ++lineno;
         snprintf(where, sizeof where, "%s:%ld", path, lineno);
@@ -278,8 +292,10 @@ int at_record_load(const char *path, at_record *r, at_err *e)
         }
         line[strcspn(line, "\r\n")] = '\0';
         if (lineno == 1) {
-            v1 = strcmp(line, AT_RECORD_HEADER_V1) == 0;
-            if (!v1 && strcmp(line, AT_RECORD_HEADER) != 0)
+            ver = strcmp(line, AT_RECORD_HEADER_V1) == 0   ? REC_V1
+                  : strcmp(line, AT_RECORD_HEADER_V2) == 0 ? REC_V2
+                                                           : REC_V3;
+            if (ver == REC_V3 && strcmp(line, AT_RECORD_HEADER) != 0)
                 rc = at_fail(e, AUTOTUNE_EINVALID, "%s: not an autotune "
                              "record: the header must be '%s'", where,
                              AT_RECORD_HEADER);
@@ -296,7 +312,7 @@ int at_record_load(const char *path, at_record *r, at_err *e)
             }
             rows = g;
         }
-        if (!(rc = parse_row(r, line, v1, n, &rows[n], where, e)))
+        if (!(rc = parse_row(r, line, ver, n, &rows[n], where, e)))
             ++n;
     }
     if (!rc && ferror(f))

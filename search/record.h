@@ -22,6 +22,10 @@
 
 #define AT_RECORD_HEADER                                                     \
     "gpu,family,type,problem,point,params,verified,status,median_ms,"        \
+    "min_ms,max_ms,samples,gbps,elapsed_s"
+/* autotune 0.2 to 1.0's header: no elapsed_s. */
+#define AT_RECORD_HEADER_V2                                                  \
+    "gpu,family,type,problem,point,params,verified,status,median_ms,"        \
     "min_ms,max_ms,samples,gbps"
 /* autotune 0.1's header. */
 #define AT_RECORD_HEADER_V1                                                  \
@@ -33,7 +37,8 @@ typedef struct at_record_row {
     const char *point, *params, *status; /* status: "ok", ... */
     double median_ms, min_ms, max_ms, gbps;
     int samples;
-    int verified; /* on the problem itself */
+    int verified;     /* on the problem itself */
+    double elapsed_s; /* since the tune began, when this row was known */
 } at_record_row;
 
 /* Writes the header (once, at the start) or a row; 0 or AUTOTUNE_EIO. */

@@ -410,6 +410,10 @@ int main(void)
         cmocka_unit_test(strip_points_8_bytes),
         cmocka_unit_test(strip_points_16_bytes),
     };
+    /* AT_GPU_TESTS=every_point_8*: some tests only (the whole file takes
+     * longer than a lease's call). */
+    if (getenv("AT_GPU_TESTS"))
+        cmocka_set_test_filter(getenv("AT_GPU_TESTS"));
     int rc = AT_RUN_TESTS(tests);
     at_device_pop();
     at_device_close(&dev);

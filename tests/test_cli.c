@@ -698,6 +698,36 @@ static void replay_table_and_json(void **state)
     CHECK(fx, strstr(fx->err, "evals_to_1pct")); /* the table, on stderr */
 }
 
+/* --csv: every seed's evaluations in order, each with the record's time,
+ * seed by seed up to the point within 1% of the optimum. */
+static void replay_trace(void **state)
+{
+    fixture *fx = *state;
+    const char *rec = AT_DATA "/h100-transpose-f32-8192x8192.csv";
+    char path[600];
+    snprintf(path, sizeof path, "%s/trace.csv", fx->dir);
+    run(fx, (const char *[]){"replay", rec, "--seeds", "2", "--strategy",
+                             "random", "--csv", path, NULL},
+        NULL);
+    CHECK(fx, fx->status == 0);
+    const char *t = read_path(fx, path);
+    CHECK(fx, t && strncmp(t, "strategy,seed,evaluation,point,median_ms\n",
+                           41) == 0);
+    int rows = 0, seed2 = 0, order = 1;
+    long last_eval = 0;
+    for (const char *l = t ? strchr(t, '\n') : NULL; l && l[1];
+         l = strchr(l + 1, '\n')) {
+        int seed;
+        long ev;
+        CHECK(fx, sscanf(l + 1, "random,%d,%ld,", &seed, &ev) == 2);
+        order &= ev == (seed == 2 && !seed2 ? 1 : last_eval + 1);
+        seed2 |= seed == 2;
+        last_eval = ev;
+        ++rows;
+    }
+    CHECK(fx, rows > 2 && seed2 && order);
+}
+
 static void replay_missing_record(void **state)
 {
     fixture *fx = *state;
@@ -731,6 +761,7 @@ int main(void)
         BAD(30), BAD(31), BAD(32), BAD(33), BAD(34), BAD(35),
         BAD(36), BAD(37), BAD(38), BAD(39),
         TEST(replay_table_and_json),
+        TEST(replay_trace),
         TEST(replay_missing_record),
         TEST(missing_cache_dir),
         TEST(arch_auto_without_driver),

@@ -201,6 +201,7 @@ static void record_round_trip(void **state)
         row.status = ms[i] > 0 ? "ok" : "wrong";
         row.verified = i == 1; /* the others only on the check shapes */
         row.median_ms = row.min_ms = row.max_ms = ms[i];
+        row.elapsed_s = 1.25 + i;
         assert_int_equal(at_record_write(f, tmp_path, &row, &e), 0);
     }
     row.point = "a,b";
@@ -217,6 +218,10 @@ static void record_round_trip(void **state)
     assert_non_null(strstr(text, ",a1b2,a=1 b=20,1,ok,"));
     assert_non_null(strstr(text, ",a1b1,a=1 b=10,0,ok,"));
     assert_non_null(strstr(text, ",a2b1,a=2 b=10,0,wrong,"));
+    /* When each row was known, since the tune began (elapsed_s, last). */
+    assert_non_null(strstr(text, "samples,gbps,elapsed_s\n"));
+    assert_non_null(strstr(text, ",1.250\n"));
+    assert_non_null(strstr(text, ",wrong,,,,0,,3.250\n"));
     at_record r;
     assert_int_equal(at_record_load(tmp_path, &r, &e), 0);
     assert_int_equal(r.view.n, 4);
@@ -244,7 +249,18 @@ static void bad_records_name_the_line(void **state)
         {"x,y\n", ":1: not an autotune record"},
         /* Today's rows: the problem in one field. */
         {AT_RECORD_HEADER "\ng,f,t,rows=1,p,a=1,1,ok,0.5\n", ":2: 9 fields"},
-        {AT_RECORD_HEADER "\ng,f,t,rows=1,p,a=1,1,ok,-2,,,5,1\n",
+        {AT_RECORD_HEADER "\ng,f,t,rows=1,p,a=1,1,ok,-2,,,5,1,0.5\n",
+         ":2: status ok, but median_ms"},
+        {AT_RECORD_HEADER "\ng,f,t,rows=1,p,a=1,1,ok,2,,,5,1\n",
+         ":2: 13 fields, want 14"},
+        {AT_RECORD_HEADER "\ng,f,t,rows=1,p,a=1,1,ok,2,,,5,1,-1\n",
+         ":2: elapsed_s '-1' is not a time"},
+        {AT_RECORD_HEADER "\ng,f,t,rows=1,p,a=1,1,ok,2,,,5,1,soon\n",
+         ":2: elapsed_s 'soon' is not a time"},
+        /* autotune 0.2 to 1.0's rows: no elapsed_s. */
+        {AT_RECORD_HEADER_V2 "\ng,f,t,rows=1,p,a=1,1,ok,2,,,5,1,0.5\n",
+         ":2: 14 fields, want 13"},
+        {AT_RECORD_HEADER_V2 "\ng,f,t,rows=1,p,a=1,1,ok,-2,,,5,1\n",
          ":2: status ok, but median_ms"},
         /* autotune 0.1's rows: rows and cols in two. */
         {AT_RECORD_HEADER_V1 "\ng,f,t,1,1,p,a=1,1,ok,0.5\n", ":2: 10 fields"},
@@ -252,7 +268,7 @@ static void bad_records_name_the_line(void **state)
          ":2: status ok, but median_ms"},
         {AT_RECORD_HEADER_V1 "\ng,f,t,1,1,p,a=1,2,ok,1,,,5,1\n",
          ":2: verified is '2'"},
-        {AT_RECORD_HEADER "\ng,f,t,rows=1,p,a=1,1,wrong,,,,0,\n",
+        {AT_RECORD_HEADER "\ng,f,t,rows=1,p,a=1,1,wrong,,,,0,,\n",
          ":2: verified, but status 'wrong'"},
         {AT_RECORD_HEADER_V1 "\ng,f,t,1,1,p,a=1,1,ok,1,,,5,1\n"
                           "g,f,t,1,1,q,b=1,1,ok,1,,,5,1\n",

@@ -36,7 +36,9 @@ static void *tune(void *arg)
         at_plan pl;
         rc = at_plan_get(&env, &b->p, &o, &pl, &e);
         at_plan_free(&pl);
-        at_conn_give(c, conn);
+        at_err ge = {0};
+        if (at_conn_give(c, conn, &ge) && !rc)
+            rc = (e = ge).code;
     }
     pthread_mutex_lock(&c->mu);
     b->rc = rc;

@@ -8,11 +8,19 @@
 #include "runtime/api/api.h"
 #include "spec/spec.h"
 
+/* A NULL argument: said (ctx may be NULL: autotune_last_error(NULL)). */
+static int null_arg(autotune_ctx *c, const char *call)
+{
+    at_err e = {0};
+    at_fail(&e, AUTOTUNE_EINVALID, "%s: a NULL argument", call);
+    return at_ctx_fail(c, &e);
+}
+
 int autotune_family_load(autotune_ctx *c, const char *path,
                          const char **family)
 {
-    if (!c || !path || !family)
-        return AUTOTUNE_EINVALID;
+    if (!path || !family)
+        return null_arg(c, "autotune_family_load");
     at_err e = {0};
     const at_family *f;
     at_ctx_clear(c);
@@ -25,8 +33,8 @@ int autotune_family_load(autotune_ctx *c, const char *path,
 int autotune_family_load_text(autotune_ctx *c, const char *spec,
                               const char *source, const char **family)
 {
-    if (!c || !spec || !source || !family)
-        return AUTOTUNE_EINVALID;
+    if (!spec || !source || !family)
+        return null_arg(c, "autotune_family_load_text");
     at_err e = {0};
     const at_family *f;
     at_ctx_clear(c);
@@ -40,8 +48,8 @@ int autotune_family_load_text(autotune_ctx *c, const char *spec,
 int autotune_family_define(autotune_ctx *c, const autotune_family_desc *d,
                            const char **family)
 {
-    if (!c || !d || !d->source || !family)
-        return AUTOTUNE_EINVALID;
+    if (!d || !d->source || !family)
+        return null_arg(c, "autotune_family_define");
     at_err e = {0};
     const at_family *f;
     at_ctx_clear(c);

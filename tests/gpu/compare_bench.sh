@@ -6,22 +6,35 @@
 # largest gap in points of the copy. For a change that must not move
 # them (issue 37: 1.0's refactor): the same winners but near ties, the
 # figures within 1 point. Needs a GPU.
-# Usage: tests/gpu/compare_bench.sh OLD NEW FAMILY N SEED [bench flags]
-# (default flags: --strategy random --budget 60)
-[ $# -ge 5 ] || { echo "usage: $0 OLD NEW FAMILY N SEED [flags]" >&2; exit 2; }
+# N of "suite" runs the bench's own suite (`make gpu-bench`'s problems),
+# each tuned by its default search seeded with SEED. ORDER="new old" runs
+# the new build first (a build's place in the run must not be what
+# favours it); KEEP=DIR keeps both builds' CSVs and logs there.
+# Usage: tests/gpu/compare_bench.sh OLD NEW FAMILY N|suite SEED [flags]
+# (default flags for a sweep: --strategy random --budget 60)
+[ $# -ge 5 ] || { echo "usage: $0 OLD NEW FAMILY N|suite SEED [flags]" >&2; exit 2; }
 OLD=$1 NEW=$2 FAM=$3 N=$4 SEED=$5
 shift 5
-[ $# -gt 0 ] || set -- --strategy random --budget 60
+if [ "$N" = suite ]; then
+    draw="--seed $SEED"
+else
+    draw="--sweep $N --seed $SEED"
+    [ $# -gt 0 ] || set -- --strategy random --budget 60
+fi
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
-for b in old new; do
+for b in ${ORDER:-old new}; do
     bin=$OLD
     [ $b = new ] && bin=$NEW
     AUTOTUNE_CACHE="$T/$b.db" AUTOTUNE_CUBIN_CACHE="$T/$b-cubins.db" \
     AUTOTUNE_WORKER="$(readlink -f "$bin")" \
-        "$bin" bench "$FAM" --sweep "$N" --seed "$SEED" --csv "$T/$b.csv" \
+        "$bin" bench "$FAM" $draw --csv "$T/$b.csv" \
         "$@" > "$T/$b.log" 2>&1 || { cat "$T/$b.log"; exit 1; }
 done
+if [ -n "$KEEP" ]; then
+    mkdir -p "$KEEP" && cp "$T"/old.csv "$T"/new.csv "$T"/old.log \
+        "$T"/new.log "$KEEP"/
+fi
 python3 - "$T" "$FAM" <<'PY'
 import csv, re, sys, os
 d, fam = sys.argv[1], sys.argv[2]

@@ -5,6 +5,7 @@
 # a change to the template or the compiler options: the optimum must be
 # no slower, the tune faster. Needs a GPU. With KEEP=DIR, each build's
 # summary and record are kept there (old-tune.json, old-record.csv, ...).
+# ORDER="new old" runs the new build first.
 # Usage: tests/gpu/compare_builds.sh OLD_AUTOTUNE NEW_AUTOTUNE [tune flags]
 # (default flags: --type f32 --rows 8192 --cols 8192)
 [ $# -ge 2 ] || { echo "usage: $0 OLD NEW [tune flags]" >&2; exit 2; }
@@ -14,7 +15,7 @@ shift 2
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 export CUDA_CACHE_DISABLE=1
-for b in old new; do
+for b in ${ORDER:-old new}; do
     bin=$OLD
     [ $b = new ] && bin=$NEW
     mkdir -p "$T/$b"
