@@ -37,14 +37,15 @@ int at_cmd_plot(int argc, char **argv)
     const char *py = getenv("AUTOTUNE_PYTHON");
     if (!py || !*py)
         py = "python3";
+    /* This binary replays (without it, the package finds its own). */
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
+    int rc = 0;
+    if (n > 0 && !getenv("AUTOTUNE_CLI")) {
         self[n] = '\0';
-        if (!getenv("AUTOTUNE_CLI") && setenv("AUTOTUNE_CLI", self, 1) != 0)
-            n = -1;
+        rc = setenv("AUTOTUNE_CLI", self, 1);
     }
-    if (n <= 0 || python_path() != 0) {
+    if (rc != 0 || python_path() != 0) {
         at_cli_say("plot: setting the Python package's environment: %s\n",
                    strerror(errno));
         return 1;

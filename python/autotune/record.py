@@ -62,6 +62,17 @@ def load(path: str) -> Record:
     """Reads a record; a ValueError naming the file and line if it is not
     one."""
     rec = Record(str(path))
+    try:
+        _read(path, rec)
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not text (a record is a CSV file that "
+                         f"autotune --record wrote)") from None
+    if not rec.rows:
+        raise ValueError(f"{path}: a record with no points")
+    return rec
+
+
+def _read(path: str, rec: Record) -> None:
     with open(path, newline="", encoding="utf-8") as f:
         reader = csv.DictReader(f)
         need = {"point", "params", "status", "median_ms"}
@@ -80,6 +91,11 @@ def load(path: str) -> Record:
                 except ValueError:
                     raise ValueError(f"{path}:{line}: params {tok}: not a "
                                      f"whole number") from None
+            if rec.rows and list(params) != list(rec.rows[0].params):
+                raise ValueError(f"{path}:{line}: params "
+                                 f"{' '.join(params) or '(none)'}, the "
+                                 f"first row's are "
+                                 f"{' '.join(rec.rows[0].params)}")
             ok = row.get("status") == "ok"
             rec.rows.append(Row(
                 row["point"], params, row.get("status", ""),
@@ -91,6 +107,3 @@ def load(path: str) -> Record:
                 rec.type = row.get("type", "")
                 rec.problem = row.get("problem", "") or " ".join(
                     f"{k}={row[k]}" for k in ("rows", "cols") if k in row)
-    if not rec.rows:
-        raise ValueError(f"{path}: a record with no points")
-    return rec

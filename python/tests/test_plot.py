@@ -84,6 +84,28 @@ def test_the_command_draws_and_says_what_is_wrong(tmp_path):
     assert p.returncode == 1 and "AUTOTUNE_PYTHON" in p.stderr
 
 
+@pytest.mark.parametrize("body,says", [
+    (b"\xc0\xff\x00binary", "not text"),
+    (b"", "not an autotune record"),
+    (b"gpu,point,params,status,median_ms\ng,p,a=1,wrong,\n",
+     "no point passed its checks"),
+    (b"gpu,point,params,status,median_ms\ng,p,a=x,ok,1\n",
+     ":2: params a=x: not a whole number"),
+    (b"gpu,point,params,status,median_ms\ng,p,a=1,ok,1\ng,q,b=1,ok,2\n",
+     ":3: params b, the first row's are a"),
+    (b"gpu,point,params,status,median_ms\ng,p,a=1,ok,1\ng,q,a=1,ok,2\n",
+     "no parameter varies"),
+])
+def test_a_bad_record_is_one_line_naming_it(tmp_path, body, says):
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(body)
+    p = cli("plot", str(bad), "-o", str(tmp_path / "b.png"),
+            AUTOTUNE_PYTHON=os.environ.get("AUTOTUNE_PYTHON", "python3"))
+    assert p.returncode == 1, p.stderr
+    assert says in p.stderr and len(p.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "b.png").exists()
+
+
 def test_seconds_come_from_elapsed_s(tmp_path):
     """A record with elapsed_s (autotune writes it now): its pace (first
     result, then seconds a point), and the convergence has two panels."""

@@ -72,6 +72,7 @@ static void fill_request(wire_request *q, const at_plan_env *env,
     q->verify_all = o->verify_all;
     q->no_cubin_cache = o->no_cubin_cache || !env->cubins;
     q->seed = o->seed;
+    q->started_s = o->started_s ? o->started_s : at_now_s();
     q->budget_evals = o->budget_evals;
     q->budget_s = o->budget_s;
     q->budget_share = o->budget_share;

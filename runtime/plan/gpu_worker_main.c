@@ -116,6 +116,7 @@ static int serve(const wire_request *q, const at_eval *prior, served *s,
             .no_cubin_cache = q->no_cubin_cache, .record = record,
             .record_path = q->record_path[0] ? q->record_path : NULL,
             .prior = prior, .n_prior = prior ? q->n_prior : 0,
+            .started_s = q->started_s,
             .on_eval = send_eval};
         rc = at_plan_tune_here(&env, &p, &o, pl, e);
     }

@@ -33,6 +33,7 @@ typedef struct wire_request {
     /* A resumed tune: this many at_eval follow the definition (the
      * points earlier workers evaluated). */
     uint64_t n_prior;
+    double started_s; /* at_tune_opts.started_s: the first worker's */
 } wire_request;
 
 /* Sent by the worker as each point's outcome is known, before the

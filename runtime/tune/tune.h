@@ -63,6 +63,10 @@ typedef struct at_tune_opts {
      * are kept in the space though the failed list has them. */
     const at_eval *prior;
     size_t n_prior;
+    /* When the tune began (at_now_s, CLOCK_MONOTONIC: one clock for the
+     * host's processes), so that a record's elapsed_s counts from it
+     * across GPU workers; 0: this run's own start. */
+    double started_s;
     /* Told each point's outcome as it is known (NULL: nobody). */
     void (*on_eval)(void *ctx, const at_eval *ev);
     void *on_eval_ctx;

@@ -115,7 +115,8 @@ int at_tune_record(run *r, const cand *c, const char *status, at_err *e)
         .median_ms = c->t.median_ms, .min_ms = c->t.min_ms,
         .max_ms = c->t.max_ms, .samples = c->t.samples,
         .gbps = c->t.median_ms > 0 ? at_tune_gbps(r, c->t.median_ms) : 0,
-        .elapsed_s = at_now_s() - r->progress.t0};
+        .elapsed_s = at_now_s() - (r->o->started_s ? r->o->started_s
+                                                   : r->progress.t0)};
     return at_record_write(r->o->record, r->o->record_path, &row, e);
 }
 
