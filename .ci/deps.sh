@@ -14,8 +14,9 @@ pkgs="build-essential libsqlite3-dev libjansson-dev libyaml-dev"
 # the man page.
 [ "$1" = check ] && pkgs="$pkgs pkgconf groff-base"
 # The Python package's tests (python/, issue 39): Debian's Python with a
-# venv to install the package into, pytest, and matplotlib for the plots.
-[ "$1" = check ] && pkgs="$pkgs python3 python3-venv python3-pip python3-setuptools python3-wheel python3-pytest python3-numpy python3-matplotlib python3-yaml"
+# venv to install the package into, pytest, matplotlib for the plots and
+# mypy for its type hints.
+[ "$1" = check ] && pkgs="$pkgs python3 python3-venv python3-pip python3-setuptools python3-wheel python3-pytest python3-numpy python3-matplotlib python3-yaml mypy"
 need=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -99,8 +99,9 @@ def _candidates() -> list:
         out.append(os.environ["AUTOTUNE_LIBRARY"])
     so = sorted(_HERE.glob("libautotune.so*")) if _HERE.exists() else []
     out += [str(p) for p in so]
-    out += ["libautotune.so.1", ctypes.util.find_library("autotune")]
-    return [c for c in out if c]
+    out.append("libautotune.so.1")
+    found = ctypes.util.find_library("autotune")
+    return out + ([found] if found else [])
 
 
 def lib() -> ctypes.CDLL:

@@ -72,6 +72,15 @@ class DeviceArray:
         return True
 
 
+def _dense(shape: Tuple[int, ...]) -> Tuple[int, ...]:
+    """A C-contiguous array's strides, in elements."""
+    out, acc = [], 1
+    for d in reversed(shape):
+        out.append(acc)
+        acc *= d
+    return tuple(reversed(out))
+
+
 def _from_typestr(ts: str, itemsize_hint: int = 0) -> str:
     for name, (t, _) in TYPES.items():
         if t and t.replace("<", "") == ts.replace("<", "").replace("=", ""):
@@ -92,11 +101,7 @@ def _cai(obj: Any, what: str) -> DeviceArray:
         _from_typestr(ts)
     size = SIZES[dtype]
     if cai.get("strides") is None:
-        strides, acc = [], 1
-        for d in reversed(shape):
-            strides.append(acc)
-            acc *= d
-        strides = tuple(reversed(strides))
+        strides = _dense(shape)
     else:
         bs = cai["strides"]
         if any(b % size for b in bs):
@@ -141,14 +146,8 @@ def _dlpack(obj: Any, what: str) -> DeviceArray:
         raise ValueError(f"{what}: DLPack dtype {code}: not a type autotune "
                          f"takes")
     shape = tuple(t.shape[i] for i in range(t.ndim))
-    if t.strides:
-        strides = tuple(t.strides[i] for i in range(t.ndim))
-    else:
-        acc, st = 1, []
-        for d in reversed(shape):
-            st.append(acc)
-            acc *= d
-        strides = tuple(reversed(st))
+    strides = tuple(t.strides[i] for i in range(t.ndim)) if t.strides \
+        else _dense(shape)
     ptr = (t.data or 0) + t.byte_offset
     return DeviceArray(ptr, shape, strides, dtype, t.device.device_id,
                        (obj, capsule))
@@ -246,6 +245,8 @@ def empty_like_lib(like: Any, shape: Tuple[int, ...], dtype: str) -> Any:
                "f64": "float64", "c64": "complex64", "c128": "complex128",
                "i8": "int8", "u8": "uint8", "i32": "int32",
                "i64": "int64"}.get(dtype)
+    if np_name is None:
+        raise ValueError(f"cannot allocate a {dtype} result: pass out=")
     if mod == "cupy" and dtype != "bf16":
         import cupy
         with cupy.cuda.Device(like.device.id):

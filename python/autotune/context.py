@@ -146,7 +146,7 @@ class Context:
         h = ctypes.c_void_p()
         rc = L.autotune_create(ctypes.byref(h), ctypes.byref(opts))
         _fail(rc, None)
-        self._h = h
+        self._h: Optional[ctypes.c_void_p] = h
         self.device = int(device)
         self._kernels: list = []
 
@@ -218,7 +218,8 @@ class Kernel:
 
     def __init__(self, ctx: Context, h: ctypes.c_void_p, family: str,
                  dtype: Optional[str], fields: Dict[str, str]):
-        self._ctx, self._h = ctx, h
+        self._ctx = ctx
+        self._h: Optional[ctypes.c_void_p] = h
         self.family, self.dtype = family, dtype
         self.fields = dict(fields)
         self._ws: Any = None

@@ -41,17 +41,18 @@ def _wrap(text: str, width: int = 80) -> str:
 
 def value_of(row: rec_mod.Row, metric: str, flops: Optional[float]) -> float:
     """A row's figure in the metric (higher is better but for ms)."""
+    ms = rec_mod.ms_of(row)
     if metric == "ms":
-        return row.median_ms
+        return ms
     if metric == "gflops":
-        return flops / (row.median_ms * 1e6)
+        return (flops or math.nan) / (ms * 1e6)
     return row.gbps or 0.0
 
 
 def explained(rows: List[rec_mod.Row], param: str) -> float:
     """How much of the spread of log(time) a parameter explains alone:
     1 - (within its values' groups) / (total) sum of squares."""
-    ys = [math.log(r.median_ms) for r in rows]
+    ys = [math.log(rec_mod.ms_of(r)) for r in rows]
     mean = statistics.fmean(ys)
     total = sum((y - mean) ** 2 for y in ys)
     if total == 0:
@@ -87,7 +88,9 @@ def grid(rows: List[rec_mod.Row], x: str, y: Optional[str], metric: str,
          flops: Optional[float]):
     """Each (x, y) cell's best figure over the other parameters."""
     xs = sorted({r.params[x] for r in rows})
-    ys = sorted({r.params[y] for r in rows}) if y else [None]
+    ys: List[Optional[int]] = [None]
+    if y:
+        ys = list(sorted({r.params[y] for r in rows}))
     better = min if metric == "ms" else max
     cells: Dict[Tuple, float] = {}
     for r in rows:
@@ -142,7 +145,7 @@ def space(record: str, output: str, x: Optional[str] = None,
     ax.add_patch(plt.Rectangle((bi - 0.5, bj - 0.5), 1, 1, fill=False,
                                edgecolor="red", linewidth=2.5))
     fig.colorbar(im, ax=ax, label=METRICS[metric])
-    shown = f"{best.median_ms:.4g} ms"
+    shown = f"{rec_mod.ms_of(best):.4g} ms"
     if metric != "ms":
         shown += f", {value_of(best, metric, flops):.4g} {METRICS[metric]}"
     ax.set_title(_wrap(f"{rec.family} {rec.type} {rec.problem}, {rec.gpu}: "
@@ -177,7 +180,7 @@ def convergence(record: str, output: str, trace: Optional[str] = None,
     recorded tune spent on the points visited, for each strategy of a
     replay of the record (median over seeds, 10-90% band)."""
     rec = rec_mod.load(record)
-    opt = rec.best().median_ms
+    opt = rec.best_ms()
     tmp = None
     if trace is None:
         from . import cli

@@ -32,22 +32,31 @@ class Record:
         """The rows that passed their checks and have a time."""
         return [r for r in self.rows if r.median_ms is not None]
 
+    def best_ms(self) -> float:
+        """The fastest point's time."""
+        return ms_of(self.best())
+
     def best(self) -> Row:
         ok = self.ok
         if not ok:
             raise ValueError(f"{self.path}: no point passed its checks")
-        return min(ok, key=lambda r: r.median_ms)
+        return min(ok, key=ms_of)
 
     def pace(self) -> Optional[Tuple[float, float]]:
         """The recorded tune's pace: seconds to its first result (the
         setup, the first program compiled) and seconds a point after that
         (compiles and timing overlapped as they were); None for a record
         without elapsed_s, or of one point."""
-        t = [r.elapsed_s for r in self.rows]
-        if len(t) < 2 or any(v is None for v in t):
+        t = [r.elapsed_s for r in self.rows if r.elapsed_s is not None]
+        if len(t) < 2 or len(t) != len(self.rows):
             return None
         first, last = t[0], max(t)
         return first, max(last - first, 0.0) / (len(t) - 1)
+
+
+def ms_of(row: Row) -> float:
+    """A row's time (NaN for a failed one)."""
+    return row.median_ms if row.median_ms is not None else math.nan
 
 
 def _num(text: str) -> Optional[float]:

@@ -131,7 +131,7 @@ def _spec_args(family: str) -> Optional[list]:
         if text.lstrip().startswith("{"):
             doc = json.loads(text)
         else:
-            import yaml  # optional: without it, no types or counts checked
+            import yaml  # type: ignore  # optional: without it, none checked
             doc = yaml.safe_load(text)
         args = doc.get("arguments")
         return args if isinstance(args, list) else None

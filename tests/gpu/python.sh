@@ -4,7 +4,10 @@
 # CuPy's RawKernel (python/bench/launch_overhead.py; printed, not
 # asserted). The package: importable already, else the wheel `make
 # python-wheel` built (build/wheels), installed into a folder of its own;
-# pytest likewise from .whl/ where the machine has none. TAP.
+# pytest likewise from .whl/ where the machine has none (the GPU machine:
+# here, `python3 -m pip download --no-deps --only-binary=:all:
+# --python-version 3.12 -d .whl pytest pluggy iniconfig packaging`, and
+# carry .whl and build/wheels). TAP.
 cd "$(dirname "$0")/../.." || exit 1
 T=${AT_GPU_TMP:-$(mktemp -d)}/python
 rm -rf "$T" && mkdir -p -m 700 "$T/site"
