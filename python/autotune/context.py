@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ctypes
+import weakref
 from dataclasses import dataclass
 from typing import Any, Dict, Optional, Sequence
 
@@ -148,13 +149,15 @@ class Context:
         _fail(rc, None)
         self._h: Optional[ctypes.c_void_p] = h
         self.device = int(device)
-        self._kernels: list = []
+        # The kernels alive: closed with the context (a kernel dropped
+        # before is destroyed then, its module unloaded).
+        self._kernels: "weakref.WeakSet[Kernel]" = weakref.WeakSet()
 
     def close(self) -> None:
         """Frees the context and its kernels' handles (their kernels can
         no longer be launched)."""
         if getattr(self, "_h", None):
-            for k in self._kernels:
+            for k in list(self._kernels):
                 k._close()
             _native.lib().autotune_destroy(self._h)
             self._h = None
@@ -195,7 +198,7 @@ class Context:
             kern = Kernel(self, k, family, p.dtype, p.fields)
         finally:
             p.close()
-        self._kernels.append(kern)
+        self._kernels.add(kern)
         return kern
 
     def load_spec(self, path: str) -> str:
@@ -222,12 +225,22 @@ class Kernel:
         self._h: Optional[ctypes.c_void_p] = h
         self.family, self.dtype = family, dtype
         self.fields = dict(fields)
-        self._ws: Any = None
 
     def _close(self) -> None:
         if self._h:
             _native.lib().autotune_kernel_destroy(self._h)
             self._h = None
+
+    def close(self) -> None:
+        """Frees the kernel now (also done when it is dropped, or when its
+        context closes)."""
+        self._close()
+
+    def __del__(self) -> None:
+        try:
+            self._close()
+        except Exception:
+            pass
 
     def _handle(self) -> ctypes.c_void_p:
         if not self._h:

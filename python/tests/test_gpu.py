@@ -194,3 +194,18 @@ def test_jax_arrays_through_dlpack(ctx):
     k(x, y)  # read through __dlpack__ (JAX has no __cuda_array_interface__)
     cp.cuda.Device().synchronize()
     assert np.array_equal(cp.asnumpy(y), np.asarray(x).T)
+
+
+def test_a_dropped_kernel_is_freed(ctx):
+    """Asking again and again does not pile up modules: a kernel nobody
+    holds is destroyed; the context's own stay usable."""
+    import gc
+    gc.collect()
+    before = len(ctx._kernels)
+    for _ in range(20):
+        k = ctx.get("transpose", "float32", rows=64, cols=32)
+    del k
+    gc.collect()
+    assert len(ctx._kernels) == before
+    x = cp.asarray(host((64, 32), "float32"))
+    assert bool(cp.all(autotune.transpose(x, ctx=ctx) == x.T))
