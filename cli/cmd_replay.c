@@ -1,7 +1,6 @@
 /* `autotune replay FILE.csv`: every strategy (or one) run against a
  * recorded space without a GPU. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -10,48 +9,29 @@
 #include "base/safefile.h"
 #include "search/replay.h"
 
-/* --csv: each strategy's seeds evaluation by evaluation (the order of
- * at_replay's own runs, seeds 1 to N), for `autotune plot --convergence`:
+/* --csv: each strategy's seeds evaluation by evaluation, as the replay
+ * runs them, for `autotune plot --convergence`:
  * strategy,seed,evaluation,point,median_ms (empty: failed). */
-static int write_trace(const opts *o, const at_record *r, at_err *e)
-{
+typedef struct trace {
+    const at_record *r;
     at_safefile sf;
-    size_t *order = malloc(r->view.n * sizeof *order);
-    if (!order)
-        return at_fail(e, AUTOTUNE_ENOMEM, "replay trace %s", o->csv);
-    if (at_safefile_open(&sf, o->csv, e)) {
-        free(order);
-        return -1;
+} trace;
+
+static int trace_seed(void *ctx, const at_strategy *s, int seed,
+                      const size_t *order, size_t evals, at_err *e)
+{
+    trace *t = ctx;
+    for (size_t j = 0; j < evals; ++j) {
+        double ms = t->r->ms[order[j]];
+        int n = ms > 0 ? fprintf(t->sf.f, "%s,%d,%zu,%s,%.17g\n", s->name,
+                                 seed, j + 1, t->r->point[order[j]], ms)
+                       : fprintf(t->sf.f, "%s,%d,%zu,%s,\n", s->name, seed,
+                                 j + 1, t->r->point[order[j]]);
+        if (n < 0)
+            return at_fail(e, AUTOTUNE_EIO, "writing replay trace %s",
+                           t->sf.path);
     }
-    int rc = fprintf(sf.f, "strategy,seed,evaluation,point,median_ms\n") < 0;
-    for (size_t i = 0; at_strategy_at(i) && !rc; ++i) {
-        const at_strategy *s = at_strategy_at(i);
-        if (o->strategy && strcmp(o->strategy, s->name) != 0)
-            continue;
-        for (long long k = 1; k <= o->seeds && !rc; ++k) {
-            size_t a, b;
-            if (at_replay_one(s, r, (uint64_t)k, &a, &b, order, r->view.n,
-                              e)) {
-                at_safefile_discard(&sf);
-                free(order);
-                return -1;
-            }
-            size_t evals = a > b ? a : b;
-            for (size_t j = 0; j < evals && !rc; ++j) {
-                double ms = r->ms[order[j]];
-                rc = (ms > 0 ? fprintf(sf.f, "%s,%lld,%zu,%s,%.17g\n", s->name,
-                                       k, j + 1, r->point[order[j]], ms)
-                             : fprintf(sf.f, "%s,%lld,%zu,%s,\n", s->name, k,
-                                       j + 1, r->point[order[j]])) < 0;
-            }
-        }
-    }
-    free(order);
-    if (rc) {
-        at_safefile_discard(&sf);
-        return at_fail(e, AUTOTUNE_EIO, "writing replay trace %s", o->csv);
-    }
-    return at_safefile_commit(&sf, e);
+    return 0;
 }
 
 /* autotune.replay/1: the record, then an object per strategy. */
@@ -96,14 +76,23 @@ int at_cmd_replay(const opts *o, int argc, char **argv)
     }
     at_replay_result res[8];
     int n = 0, rc = 0;
+    trace t = {.r = &r};
+    if (o->csv && (rc = at_safefile_open(&t.sf, o->csv, &e)) == 0 &&
+        fprintf(t.sf.f, "strategy,seed,evaluation,point,median_ms\n") < 0)
+        rc = at_fail(&e, AUTOTUNE_EIO, "writing replay trace %s", o->csv);
     for (size_t i = 0; at_strategy_at(i) && n < 8 && !rc; ++i) {
         const at_strategy *s = at_strategy_at(i);
         if (o->strategy && strcmp(o->strategy, s->name) != 0)
             continue;
-        rc = at_replay(s, &r, (int)o->seeds, &res[n++], &e);
+        rc = at_replay(s, &r, (int)o->seeds, o->csv ? trace_seed : NULL, &t,
+                       &res[n++], &e);
     }
-    if (!rc && o->csv)
-        rc = write_trace(o, &r, &e);
+    if (o->csv && t.sf.f) {
+        if (rc)
+            at_safefile_discard(&t.sf);
+        else
+            rc = at_safefile_commit(&t.sf, &e);
+    }
     if (rc) {
         at_err_prefix(&e, "replay of %s: ", o->file);
         at_cli_fail(&e);

@@ -61,18 +61,27 @@ int at_replay_one(const at_strategy *s, const at_record *r, uint64_t seed,
 }
 
 int at_replay(const at_strategy *s, const at_record *r, int seeds,
-              at_replay_result *out, at_err *e)
+              at_replay_each each, void *each_ctx, at_replay_result *out,
+              at_err *e)
 {
     out->strategy = s->name;
     out->space_size = r->view.n;
     out->seeds = seeds;
     double sum1 = 0, sum2 = 0;
     out->worst_1pct = out->worst_2pct = 0;
-    for (int k = 1; k <= seeds; ++k) {
+    size_t *order = each ? malloc(r->view.n * sizeof *order) : NULL;
+    if (each && !order)
+        return at_fail(e, AUTOTUNE_ENOMEM, "replay of %s", s->name);
+    int rc = 0;
+    for (int k = 1; k <= seeds && !rc; ++k) {
         size_t a, b;
-        int rc = at_replay_one(s, r, (uint64_t)k, &a, &b, NULL, 0, e);
+        rc = at_replay_one(s, r, (uint64_t)k, &a, &b, order,
+                           order ? r->view.n : 0, e);
+        /* Within 1% is within 2% too: a is the later, the last one run. */
+        if (!rc && each)
+            rc = each(each_ctx, s, k, order, a > b ? a : b, e);
         if (rc)
-            return rc;
+            break;
         sum1 += (double)a;
         sum2 += (double)b;
         if (a > out->worst_1pct)
@@ -80,6 +89,9 @@ int at_replay(const at_strategy *s, const at_record *r, int seeds,
         if (b > out->worst_2pct)
             out->worst_2pct = b;
     }
+    free(order);
+    if (rc)
+        return rc;
     out->evals_to_1pct = sum1 / seeds;
     out->evals_to_2pct = sum2 / seeds;
     return 0;

@@ -17,9 +17,16 @@ typedef struct at_replay_result {
     size_t worst_1pct, worst_2pct;
 } at_replay_result;
 
-/* Seeds 1..seeds. */
+/* Told each seed's evaluations as the replay runs them: the points'
+ * indices in order, evals of them (`autotune replay --csv`). Nonzero
+ * stops the replay with that code (e said why). */
+typedef int (*at_replay_each)(void *ctx, const at_strategy *s, int seed,
+                              const size_t *order, size_t evals, at_err *e);
+
+/* Seeds 1..seeds; each (NULL: none) told every seed's evaluations. */
 int at_replay(const at_strategy *s, const at_record *r, int seeds,
-              at_replay_result *out, at_err *e);
+              at_replay_each each, void *each_ctx, at_replay_result *out,
+              at_err *e);
 /* One seed: the evaluation counts to within 1% and 2%; and, if order is
  * not NULL, the first max proposals in order (for reproducibility
  * checks). */

@@ -69,7 +69,7 @@ static void round_trip_and_misses(void **state)
     const char *kern = "at_kernel";
     assert_int_equal(at_cubins_put(f->c, &key90, 1, &src, &kern, cubin,
                                    sizeof cubin, &e), 0);
-    reopen(f); /* committed on close, read by a new handle */
+    reopen(f); /* read by a new handle */
     void *got = NULL;
     size_t n = 0;
     char kernel[AT_KERNEL_NAME];
@@ -105,9 +105,10 @@ static void corrupt_cubin_is_discarded(void **state)
     const char *src = srcs[1];
     unsigned char cubin[64] = {1, 2, 3};
     /* One cubin, two variants: a corrupt cubin takes both. */
+    at_cubins_batch_begin(f->c);
     assert_int_equal(at_cubins_put(f->c, &key90, 2, srcs, kerns, cubin,
                                    sizeof cubin, &e), 0);
-    assert_int_equal(at_cubins_flush(f->c, &e), 0);
+    assert_int_equal(at_cubins_batch_end(f->c, &e), 0);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, "UPDATE blobs SET cubin = "
@@ -134,7 +135,8 @@ static void corrupt_cubin_is_discarded(void **state)
                      0); /* its sibling too */
 }
 
-/* More puts than a transaction holds: all of them readable afterwards. */
+/* More puts in a batch than a transaction holds: all of them readable
+ * afterwards. */
 static void many_puts(void **state)
 {
     fixture *f = *state;
@@ -142,6 +144,7 @@ static void many_puts(void **state)
     assert_int_equal(at_cubins_open(&f->c, f->db, &e), 0);
     enum { N = 600 };
     char src[64];
+    at_cubins_batch_begin(f->c);
     for (int i = 0; i < N; ++i) {
         snprintf(src, sizeof src, "source %d", i);
         int v = i;
@@ -149,6 +152,7 @@ static void many_puts(void **state)
         assert_int_equal(at_cubins_put(f->c, &key90, 1, &sp, &kn, &v,
                                        sizeof v, &e), 0);
     }
+    assert_int_equal(at_cubins_batch_end(f->c, &e), 0);
     reopen(f);
     for (int i = 0; i < N; ++i) {
         snprintf(src, sizeof src, "source %d", i);
@@ -164,6 +168,46 @@ static void many_puts(void **state)
     const char *sp = "empty", *kn = "k";
     assert_int_equal(at_cubins_put(f->c, &key90, 1, &sp, &kn, "", 0, &e),
                      AUTOTUNE_EINVALID);
+}
+
+/* Whether another connection can write now (no wait for a lock). */
+static int others_can_write(const char *path)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    int rc = sqlite3_exec(db, "BEGIN IMMEDIATE; COMMIT", NULL, NULL, NULL);
+    sqlite3_close(db);
+    return rc == SQLITE_OK;
+}
+
+/* A put outside a batch leaves no write transaction open: another process
+ * (a GPU worker, a program beside this one) writes the file at once. A
+ * batch holds its transaction until it ends. (A reference kernel's put
+ * that stayed open made a background tune's worker fail with 'database
+ * is locked' after 30 s.) */
+static void only_a_batch_holds_a_transaction(void **state)
+{
+    fixture *f = *state;
+    at_err e = {0};
+    assert_int_equal(at_cubins_open(&f->c, f->db, &e), 0);
+    const char *src = "one put", *kern = "k";
+    int v = 7;
+    assert_int_equal(at_cubins_put(f->c, &key90, 1, &src, &kern, &v,
+                                   sizeof v, &e), 0);
+    assert_true(others_can_write(f->db));
+    at_cubins_batch_begin(f->c);
+    src = "a batch's put";
+    assert_int_equal(at_cubins_put(f->c, &key90, 1, &src, &kern, &v,
+                                   sizeof v, &e), 0);
+    assert_false(others_can_write(f->db));
+    assert_int_equal(at_cubins_batch_end(f->c, &e), 0);
+    assert_true(others_can_write(f->db));
+    void *got = NULL;
+    size_t n = 0;
+    char kernel[AT_KERNEL_NAME];
+    assert_int_equal(at_cubins_get(f->c, &key90, src, &got, &n, kernel, &e),
+                     1);
+    free(got);
 }
 
 static void default_path(void **state)
@@ -199,6 +243,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(corrupt_cubin_is_discarded, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(many_puts, setup, teardown),
+        cmocka_unit_test_setup_teardown(only_a_batch_holds_a_transaction,
+                                        setup, teardown),
         cmocka_unit_test(default_path),
     };
     return AT_RUN_TESTS(tests);

@@ -154,12 +154,12 @@ static void adaptive_beats_exhaustive_order(void **state)
     make_synth(&r);
     at_err e = {0};
     at_replay_result ex, ls, ga;
-    assert_int_equal(at_replay(at_strategy_find("exhaustive"), &r, 1, &ex,
-                               &e), 0);
-    assert_int_equal(at_replay(at_strategy_find("local"), &r, 10, &ls, &e),
-                     0);
-    assert_int_equal(at_replay(at_strategy_find("genetic"), &r, 10, &ga, &e),
-                     0);
+    assert_int_equal(at_replay(at_strategy_find("exhaustive"), &r, 1, NULL,
+                               NULL, &ex, &e), 0);
+    assert_int_equal(at_replay(at_strategy_find("local"), &r, 10, NULL, NULL,
+                               &ls, &e), 0);
+    assert_int_equal(at_replay(at_strategy_find("genetic"), &r, 10, NULL,
+                               NULL, &ga, &e), 0);
     printf("# synthetic bowl: to 1%%: exhaustive %.0f, local %.1f, genetic "
            "%.1f of %zu\n", ex.evals_to_1pct, ls.evals_to_1pct,
            ga.evals_to_1pct, r.view.n);
@@ -319,7 +319,7 @@ static void replay_recorded_h100_space(void **state)
     for (size_t i = 0; at_strategy_at(i); ++i) {
         const at_strategy *s = at_strategy_at(i);
         at_replay_result x;
-        assert_int_equal(at_replay(s, &r, 100, &x, &e), 0);
+        assert_int_equal(at_replay(s, &r, 100, NULL, NULL, &x, &e), 0);
         printf("# %-10s to 1%%: %7.1f  to 2%%: %7.1f  of %zu\n", s->name,
                x.evals_to_1pct, x.evals_to_2pct, x.space_size);
         if (strcmp(s->name, "exhaustive") == 0) {

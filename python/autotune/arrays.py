@@ -60,6 +60,12 @@ class DeviceArray:
             n *= s
         return n
 
+    def ordinal(self) -> Optional[int]:
+        """The device the memory is on: as the array says, else as the
+        driver knows its pointer; None for memory no device holds."""
+        return self.device if self.device is not None \
+            else pointer_device(self.ptr)
+
     def ndim_ok(self, *ndims: int) -> bool:
         return len(self.shape) in ndims
 

@@ -14,7 +14,7 @@ from .errors import error
 
 def _family_args(family: str, dtype: Any, fields: Dict[str, Any]) -> List[str]:
     """FAMILY (or kernel SPEC), --type and a flag per field."""
-    spec = shapes._SPECS.get(family)
+    spec = shapes.spec_path(family)
     if spec is None and os.path.isfile(family):
         spec = family
     out = ["kernel", spec] if spec else [family]

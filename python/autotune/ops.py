@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Dict, Optional, Tuple
 
-from . import arrays
+from . import arrays, shapes
 from .context import Context, Kernel
 
 _lock = threading.Lock()
@@ -35,7 +35,7 @@ def _kernel(ctx: Context, family: str, dtype: str, fields: Dict) -> Kernel:
 
 
 def _device_of(a: arrays.DeviceArray) -> int:
-    dev = a.device if a.device is not None else arrays.pointer_device(a.ptr)
+    dev = a.ordinal()
     if dev is None:
         raise ValueError("input: not device memory")
     return dev
@@ -96,8 +96,7 @@ def reduce(x: Any, op: str = "sum", axis: Optional[int] = None,
         r, c = a.shape
         fields.update(rows=r, cols=c, ld=a.strides[0] if r > 1 else c)
         shape = (r,) if fields["axis"] == "cols" else (c,)
-    acc = {"f16": "f32", "bf16": "f32", "f32": "f32", "f64": "f64",
-           "i32": "i64"}.get(a.dtype)
+    acc = shapes.ACC.get(a.dtype)
     if acc is None:
         raise ValueError(f"input: dtype {a.dtype}: reduce takes f16, bf16, "
                          f"f32, f64 and i32")

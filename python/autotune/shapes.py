@@ -13,12 +13,17 @@ from typing import Any, Dict, List, Optional, Tuple
 from . import arrays
 
 _SPECS: Dict[str, str] = {}  # a loaded spec's family -> its path
-_ACC = {"f16": "f32", "bf16": "f32", "f32": "f32", "f64": "f64",
-        "i32": "i64"}
+# A reduction's result type (the accumulator's), by input type.
+ACC = {"f16": "f32", "bf16": "f32", "f32": "f32", "f64": "f64", "i32": "i64"}
 
 
 def remember_spec(family: str, path: str) -> None:
     _SPECS[family] = path
+
+
+def spec_path(family: str) -> Optional[str]:
+    """The spec file a family was loaded from (None: not a loaded spec's)."""
+    return _SPECS.get(family)
 
 
 def _ints(fields: Dict[str, str]) -> Dict[str, int]:
@@ -78,7 +83,7 @@ def _transpose(k: Any, a: List[arrays.DeviceArray]) -> None:
 
 def _reduce(k: Any, a: List[arrays.DeviceArray]) -> None:
     f, x, y = _ints(k.fields), a[0], a[1]
-    acc, axis = _ACC[k.dtype], k.fields.get("axis", "all")
+    acc, axis = ACC[k.dtype], k.fields.get("axis", "all")
     if x.dtype != k.dtype:
         raise ValueError(f"input: dtype {x.dtype}, the kernel's is {k.dtype}")
     if axis == "all":
@@ -123,7 +128,7 @@ def _eval(expr: Any, names: Dict[str, int]) -> Optional[int]:
 
 
 def _spec_args(family: str) -> Optional[list]:
-    path = _SPECS.get(family)
+    path = spec_path(family)
     if not path:
         return None
     try:
@@ -200,7 +205,7 @@ def _spec(k: Any, args: tuple) -> Tuple[List[Optional[int]], list]:
 
 
 def _device(k: Any, a: arrays.DeviceArray, what: str) -> None:
-    dev = a.device if a.device is not None else arrays.pointer_device(a.ptr)
+    dev = a.ordinal()
     if dev is None:
         raise ValueError(f"{what}: not device memory (the driver does not "
                          f"know its pointer)")

@@ -79,17 +79,12 @@ int at_conn_take(autotune_ctx *c, at_conn **out, at_err *e)
     return 0;
 }
 
-/* A write transaction left open on the compiled-variant cache would hold
- * every other process (a GPU worker, another program) off the file until
- * the context is destroyed: committed before the connection idles. */
-int at_conn_give(autotune_ctx *c, at_conn *conn, at_err *e)
+void at_conn_give(autotune_ctx *c, at_conn *conn)
 {
-    int rc = conn->cubins ? at_cubins_flush(conn->cubins, e) : 0;
     pthread_mutex_lock(&c->mu);
     conn->next = c->idle;
     c->idle = conn;
     pthread_mutex_unlock(&c->mu);
-    return rc;
 }
 
 int at_ctx_create(autotune_ctx **out, int device, const char *cache_path,
@@ -237,9 +232,7 @@ int at_ctx_get(autotune_ctx *c, const at_problem *p, const at_tune_opts *o,
                            .dev = &c->dev, .progress = c->progress,
                            .worker = at_worker_path()};
         rc = at_plan_get(&env, p, o, &pl, &e);
-        at_err ge = {0};
-        if (at_conn_give(c, conn, &ge) && !rc)
-            rc = (e = ge).code;
+        at_conn_give(c, conn);
     }
     if (!rc) {
         k->pt = pl.pt;

@@ -79,11 +79,9 @@ void at_ctx_clear(autotune_ctx *c);
 /* Opens a context on an explicit cache path (NULL: the default). */
 int at_ctx_create(autotune_ctx **ctx, int device, const char *cache_path,
                   FILE *progress, at_err *e);
-/* A connection to the caches for this call, and its return with nothing
- * left uncommitted (0, or the commit's error; the connection is returned
- * either way). */
+/* A connection to the caches for this call, and its return. */
 int at_conn_take(autotune_ctx *c, at_conn **out, at_err *e);
-int at_conn_give(autotune_ctx *c, at_conn *conn, at_err *e);
+void at_conn_give(autotune_ctx *c, at_conn *conn);
 
 /* Background tunes (runtime/api/api_background.c): starts one for p at
  * effort unless one runs for p already; k->bg is set. */

@@ -36,9 +36,7 @@ static void *tune(void *arg)
         at_plan pl;
         rc = at_plan_get(&env, &b->p, &o, &pl, &e);
         at_plan_free(&pl);
-        at_err ge = {0};
-        if (at_conn_give(c, conn, &ge) && !rc)
-            rc = (e = ge).code;
+        at_conn_give(c, conn);
     }
     pthread_mutex_lock(&c->mu);
     b->rc = rc;

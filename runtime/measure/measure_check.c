@@ -29,11 +29,8 @@ int at_check_load(at_measure *b, const char *kname, at_cubins *cache,
                              e)))
             return rc;
         const char *srcs[] = {at_tmpl_check}, *kernels[] = {kname};
-        /* Committed now: an open write transaction would hold every
-         * other process off the file until this connection closes. */
-        if (cache && ((rc = at_cubins_put(cache, &key, 1, srcs, kernels,
-                                          cubin, size, e)) ||
-                      (rc = at_cubins_flush(cache, e)))) {
+        if (cache && (rc = at_cubins_put(cache, &key, 1, srcs, kernels,
+                                         cubin, size, e))) {
             free(cubin);
             return rc;
         }

@@ -119,11 +119,9 @@ int at_measure_compile(at_measure *b, const at_problem *p, const char *src,
     if ((rc = at_compile(src, label, &co, cubin, size, e)))
         return rc;
     const char *srcs[] = {src}, *kernels[] = {label};
-    /* Committed now (as measure_check.c's). */
     if (b->cubins &&
-        ((rc = at_cubins_put(b->cubins, &key, 1, srcs, kernels, *cubin,
-                             *size, e)) ||
-         (rc = at_cubins_flush(b->cubins, e)))) {
+        (rc = at_cubins_put(b->cubins, &key, 1, srcs, kernels, *cubin, *size,
+                            e))) {
         free(*cubin);
         *cubin = NULL;
     }

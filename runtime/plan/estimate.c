@@ -68,9 +68,8 @@ static int get_cubin(const at_device *d, const at_problem *p,
         const char *k = AT_KERNEL_SYMBOL;
         const char *srcs[] = {src};
         if (!rc && o->cubins &&
-            ((rc = at_cubins_put(o->cubins, &key, 1, srcs, &k, *cubin,
-                                 *size, e)) != 0 ||
-             (rc = at_cubins_flush(o->cubins, e)) != 0)) {
+            (rc = at_cubins_put(o->cubins, &key, 1, srcs, &k, *cubin,
+                                *size, e)) != 0) {
             free(*cubin);
             *cubin = NULL;
         }

@@ -17,7 +17,8 @@ enum { BATCH = 256 }; /* puts per transaction */
 struct at_cubins {
     sqlite3 *db;
     sqlite3_stmt *find, *blob, *put, *put_blob, *del, *del_blob;
-    int pending; /* puts in the open transaction */
+    int pending;  /* puts in the open transaction */
+    int batching; /* at_cubins_batch_begin: puts wait for the batch */
     char path[1024];
 };
 
@@ -112,7 +113,7 @@ int at_cubins_open(at_cubins **out, const char *path, at_err *e)
 
 const char *at_cubins_path(const at_cubins *c) { return c->path; }
 
-int at_cubins_flush(at_cubins *c, at_err *e)
+static int flush(at_cubins *c, at_err *e)
 {
     if (!c->pending)
         return 0;
@@ -125,7 +126,7 @@ int at_cubins_close(at_cubins *c, at_err *e)
 {
     if (!c)
         return 0;
-    int rc = c->db ? at_cubins_flush(c, e) : 0;
+    int rc = c->db ? flush(c, e) : 0;
     sqlite3_finalize(c->find);
     sqlite3_finalize(c->blob);
     sqlite3_finalize(c->put);
@@ -304,5 +305,16 @@ int at_cubins_put(at_cubins *c, const at_cubin_key *k, int n,
         }
         sqlite3_reset(st);
     }
-    return c->pending >= BATCH ? at_cubins_flush(c, e) : 0;
+    return c->batching && c->pending < BATCH ? 0 : flush(c, e);
+}
+
+void at_cubins_batch_begin(at_cubins *c)
+{
+    c->batching = 1;
+}
+
+int at_cubins_batch_end(at_cubins *c, at_err *e)
+{
+    c->batching = 0;
+    return flush(c, e);
 }

@@ -228,12 +228,18 @@ int at_cubins_get(at_cubins *c, const at_cubin_key *k, const char *src,
                   void **cubin, size_t *size, char kernel[AT_KERNEL_NAME],
                   at_err *e);
 /* One cubin holding n variants: srcs[i] (each point's own source, as
- * at_expand gives it) compiled as kernel kernels[i]. Queued in the open
- * transaction; committed every so many puts and on close. */
+ * at_expand gives it) compiled as kernel kernels[i]. Committed at once,
+ * unless in a batch. */
 int at_cubins_put(at_cubins *c, const at_cubin_key *k, int n,
                   const char *const *srcs, const char *const *kernels,
                   const void *cubin, size_t size, at_err *e);
-int at_cubins_flush(at_cubins *c, at_err *e);
+/* A tune's many puts share a write transaction (committed every so many
+ * puts, and when the batch ends, with what it holds); outside a batch a
+ * put is committed before it returns, so that no transaction stays open
+ * to hold other processes off the file. Ending a batch returns the
+ * commit's error. */
+void at_cubins_batch_begin(at_cubins *c);
+int at_cubins_batch_end(at_cubins *c, at_err *e);
 
 /* The tuning cache's key for a problem on a device (or, without one, an
  * architecture), and the check that an entry's point is valid here. */

@@ -239,6 +239,8 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
     }
     at_space_view v;
     unsigned char *coord = NULL;
+    if (o->cubins)
+        at_cubins_batch_begin(o->cubins);
     rc = setup(&r, &v, &coord, e);
     out->setup_s = at_now_s() - r.progress.t0; /* and the measurement's, in the walk */
     if (!rc)
@@ -255,10 +257,11 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
     if (!rc) /* the winner's check was the last */
         at_measure_check_note(r.b, out->check_note, sizeof out->check_note);
     out->retime_s = at_now_s() - t1;
-    /* After a fault too: the next worker compiles none of them again. */
-    if ((!rc || rc == AUTOTUNE_EFAULT) && o->cubins) {
+    /* After a failure too (after a fault the next worker compiles none
+     * of them again); no write transaction outlives the tune. */
+    if (o->cubins) {
         at_err w = {0};
-        int fr = at_cubins_flush(o->cubins, &w);
+        int fr = at_cubins_batch_end(o->cubins, &w);
         if (!rc && fr)
             rc = at_fail(e, fr, "%s", w.msg);
     }
