@@ -87,18 +87,20 @@ def _dense(shape: Tuple[int, ...]) -> Tuple[int, ...]:
     return tuple(reversed(out))
 
 
-def _from_typestr(ts: str, itemsize_hint: int = 0) -> str:
-    for name, (t, _) in TYPES.items():
-        if t and t.replace("<", "") == ts.replace("<", "").replace("=", ""):
-            return name
-    if ts in ("<V2", "|V2"):
-        return "bf16"
+# A typestr's type, byte order marks aside (looked up at every launch).
+_BY_TYPESTR = {t.lstrip("<|"): name for name, (t, _) in TYPES.items() if t}
+_BY_TYPESTR["V2"] = "bf16"
+
+
+def _from_typestr(ts: str) -> str:
+    name = _BY_TYPESTR.get(ts.lstrip("<|="))
+    if name is not None:
+        return name
     raise ValueError(f"an array of typestr {ts!r}: not a type autotune "
                      f"takes")
 
 
-def _cai(obj: Any, what: str) -> DeviceArray:
-    cai = obj.__cuda_array_interface__
+def _cai(obj: Any, cai: dict, what: str) -> DeviceArray:
     ptr = int(cai["data"][0] or 0)
     shape = tuple(int(s) for s in cai["shape"])
     ts = cai["typestr"]
@@ -162,11 +164,15 @@ def _dlpack(obj: Any, what: str) -> DeviceArray:
 def describe(obj: Any, what: str) -> DeviceArray:
     """The array's pointer, shape, strides, dtype (and, where it says so,
     device); a ValueError naming ``what`` if it is no device array."""
-    if hasattr(obj, "__cuda_array_interface__"):
+    try:  # asked once: CuPy builds the interface's dict at every ask
+        cai = getattr(obj, "__cuda_array_interface__", None)
+    except (AttributeError, RuntimeError, TypeError):
+        cai = None  # PyTorch refuses the interface for some dtypes
+    if cai is not None:
         try:
-            a = _cai(obj, what)
+            a: Optional[DeviceArray] = _cai(obj, cai, what)
         except (AttributeError, RuntimeError, TypeError):
-            a = None  # PyTorch refuses the interface for some dtypes
+            a = None
         if a is not None:
             a.device = _device_of_obj(obj)
             return a

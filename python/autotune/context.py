@@ -225,6 +225,10 @@ class Kernel:
         self._h: Optional[ctypes.c_void_p] = h
         self.family, self.dtype = family, dtype
         self.fields = dict(fields)
+        # Asked once: a launch should cost little more than the driver's.
+        self._n = _native.lib().autotune_kernel_arg_count(h)
+        self._plan: Optional[list] = None  # shapes.py's, at the first call
+        self._argv = ctypes.c_void_p * self._n
 
     def _close(self) -> None:
         if self._h:
@@ -280,17 +284,30 @@ class Kernel:
         return rc == 1
 
     def __call__(self, *args: Any, stream: Any = None) -> None:
-        n = self.arg_count
+        n = self._n
         if len(args) != n:
             given = f"{len(args)} argument" + ("" if len(args) == 1 else "s")
             raise ValueError(f"{self.family}: {given} given, the kernel "
                              f"takes {n}")
         ptrs, keep = shapes.check_args(self, args)
         handle = arrays.stream_of([a for a in args if a is not None], stream)
-        argv = (ctypes.c_void_p * n)(*ptrs)
+        argv = self._argv(*ptrs)
         rc = _native.lib().autotune_launch(self._handle(), argv, n,
                                            ctypes.c_void_p(handle))
         del keep
+        _fail(rc, self._ctx._h)
+
+    def launch(self, *ptrs: Optional[int], stream: int = 0) -> None:
+        """The launch without the checks, for a hot loop whose arrays were
+        checked once by a call: each argument as the C API takes it (a
+        device pointer as an int, a host pointer for a ``__constant__``
+        one, None for a scalar), ``stream`` an int handle. Nothing checks
+        them: a wrong pointer is a bad launch, as in C."""
+        if len(ptrs) != self._n:
+            raise ValueError(f"{self.family}: {len(ptrs)} pointers given, "
+                             f"the kernel takes {self._n}")
+        rc = _native.lib().autotune_launch(self._handle(), self._argv(*ptrs),
+                                           self._n, ctypes.c_void_p(stream))
         _fail(rc, self._ctx._h)
 
     def __repr__(self) -> str:

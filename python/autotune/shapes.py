@@ -13,12 +13,16 @@ from typing import Any, Dict, List, Optional, Tuple
 from . import arrays
 
 _SPECS: Dict[str, str] = {}  # a loaded spec's family -> its path
+# A spec's arguments as its file lists them, read once a load (parsing
+# YAML each launch cost a millisecond a call).
+_ARGS: Dict[str, Optional[list]] = {}
 # A reduction's result type (the accumulator's), by input type.
 ACC = {"f16": "f32", "bf16": "f32", "f32": "f32", "f64": "f64", "i32": "i64"}
 
 
 def remember_spec(family: str, path: str) -> None:
     _SPECS[family] = path
+    _ARGS.pop(family, None)  # read again at the next launch
 
 
 def spec_path(family: str) -> Optional[str]:
@@ -128,6 +132,12 @@ def _eval(expr: Any, names: Dict[str, int]) -> Optional[int]:
 
 
 def _spec_args(family: str) -> Optional[list]:
+    if family not in _ARGS:
+        _ARGS[family] = _read_spec_args(family)
+    return _ARGS[family]
+
+
+def _read_spec_args(family: str) -> Optional[list]:
     path = spec_path(family)
     if not path:
         return None
@@ -158,17 +168,30 @@ def _host_pointer(obj: Any, what: str) -> Tuple[int, Any]:
     return ctypes.addressof(buf), (buf, mv.nbytes)
 
 
-def _spec(k: Any, args: tuple) -> Tuple[List[Optional[int]], list]:
+def _spec_plan(k: Any, n: int) -> list:
+    """Each argument's name for messages, its description from the spec
+    (empty where the spec cannot be read here) and its count over the
+    kernel's fields: worked out at a kernel's first launch, kept on it."""
     desc = _spec_args(k.family)
-    if desc is not None and len(desc) != len(args):
+    if desc is not None and len(desc) != n:
         desc = None
     names = _ints(k.fields)
-    ptrs: List[Optional[int]] = []
-    keep: list = []
-    for i, obj in enumerate(args):
+    plan = []
+    for i in range(n):
         d = desc[i] if desc else {}
         what = f"argument {i + 1} ({d.get('name', '?')})" if d else \
             f"argument {i + 1}"
+        count = _eval(d.get("count"), names) if d else None
+        plan.append((what, d, count))
+    return plan
+
+
+def _spec(k: Any, args: tuple) -> Tuple[List[Optional[int]], list]:
+    if k._plan is None:
+        k._plan = _spec_plan(k, len(args))
+    ptrs: List[Optional[int]] = []
+    keep: list = []
+    for obj, (what, d, count) in zip(args, k._plan):
         if obj is None:
             if d and "value" not in d:
                 raise ValueError(f"{what}: a buffer, not None (None is for "
@@ -180,7 +203,6 @@ def _spec(k: Any, args: tuple) -> Tuple[List[Optional[int]], list]:
         if d.get("constant"):
             p, buf = _host_pointer(obj, what)
             nbytes = buf[1]
-            count = _eval(d.get("count"), names)
             size = arrays.SIZES.get(str(d.get("type")), 0)
             if count is not None and size and nbytes < count * size:
                 raise ValueError(f"{what}: {nbytes} bytes of host data, the "
@@ -195,7 +217,6 @@ def _spec(k: Any, args: tuple) -> Tuple[List[Optional[int]], list]:
         t = str(d.get("type", ""))
         if t and t in arrays.SIZES and _vector(a, t).dtype != t:
             raise ValueError(f"{what}: dtype {a.dtype}, the kernel's is {t}")
-        count = _eval(d.get("count"), names) if d else None
         if count is not None and _vector(a, t).size < count:
             raise ValueError(f"{what}: {a.size} elements, the kernel's "
                              f"count is {count}")

@@ -142,6 +142,7 @@ def test_arrays_are_read_through_the_interface():
 class FakeKernel:
     def __init__(self, family, dtype, fields):
         self.family, self.dtype, self.fields = family, dtype, fields
+        self._plan = None  # as a Kernel's: shapes.py fills it
 
         class Ctx:
             device = 0
@@ -199,3 +200,25 @@ def test_a_specs_arguments_are_checked_before_the_launch():
         shapes.check_args(k, (None,) + ok[1:])
     with pytest.raises(ValueError, match=r"argument 3 \(b\): dtype f64"):
         shapes.check_args(k, ok[:2] + (FakeArray((100,), "<f8"), None))
+
+
+def test_a_specs_file_is_read_once(tmp_path):
+    # Parsing the spec at each launch cost a millisecond a call: it is
+    # read at the first launch and kept (the library keeps a loaded
+    # family as it was loaded, too).
+    src = open(repo("examples", "kernels", "vector_add",
+                    "vector_add.yaml")).read()
+    spec = tmp_path / "once.yaml"
+    spec.write_text(src.replace("name: vector_add\n", "name: once\n"))
+    (tmp_path / "vector_add.cu").write_text(open(repo(
+        "examples", "kernels", "vector_add", "vector_add.cu")).read()
+        .replace("void vector_add(", "void once("))
+    fam = autotune.load_spec(str(spec))
+    assert fam == "once"
+    args = (FakeArray((100,)), FakeArray((100,)), FakeArray((100,)), None)
+    shapes.check_args(FakeKernel(fam, None, {"size_x": "100"}), args)
+    spec.write_text("not a spec any more")
+    k = FakeKernel(fam, None, {"size_x": "100"})
+    shapes.check_args(k, args)
+    with pytest.raises(ValueError, match=r"argument 2 \(a\): 99 elements"):
+        shapes.check_args(k, (args[0], FakeArray((99,))) + args[2:])

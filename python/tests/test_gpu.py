@@ -151,6 +151,12 @@ def test_a_specs_kernel(ctx):
     assert bool(cp.all(c == a + b))
     with pytest.raises(ValueError, match=r"argument 2 \(a\): 1048575"):
         k(c, a[1:], b, None)
+    c2 = cp.zeros(n, cp.float32)
+    k.launch(c2.data.ptr, a.data.ptr, b.data.ptr, None,
+             stream=cp.cuda.get_current_stream().ptr)
+    assert bool(cp.all(c2 == a + b))
+    with pytest.raises(ValueError, match="3 pointers given"):
+        k.launch(c2.data.ptr, a.data.ptr, b.data.ptr)
 
 
 def test_a_measured_tune_then_the_cache(tmp_path):
