@@ -197,10 +197,12 @@ TEST_ENV := ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 \
             AUTOTUNE_REL=$(CURDIR)/$(B)/autotune
 
 check: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel examples \
+       $(B)/tests/test_store \
        $(B)/autotune-san $(B)/autotune fuzz-build $(B)/pyenv/installed
 	$(TEST_ENV) prove -v tests/check_layers.pl \
 	    $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel \
-	    tests/test_install.sh tests/fuzz/smoke.sh tests/python.sh
+	    tests/test_install.sh tests/fuzz/smoke.sh tests/python.sh \
+	    tests/store.sh
 
 # The CPU suite with its slower sweeps too (every point compiled for sm_80
 # as well as sm_90, every point with a tune's own paths, the sweep under

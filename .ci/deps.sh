@@ -17,6 +17,10 @@ pkgs="build-essential libsqlite3-dev libjansson-dev libyaml-dev"
 # venv to install the package into, pytest, matplotlib for the plots and
 # mypy for its type hints.
 [ "$1" = check ] && pkgs="$pkgs python3 python3-venv python3-pip python3-setuptools python3-wheel python3-pytest python3-numpy python3-matplotlib python3-yaml mypy"
+# The shared store's tests (issue 38): a throwaway PostgreSQL server
+# (tests/pg_server.sh) and libpq, which autotune loads only for a
+# postgresql:// store.
+[ "$1" = check ] && pkgs="$pkgs postgresql libpq5"
 need=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -184,7 +184,8 @@ static int open_cache(const cache_args *a, char *path, size_t n,
         at_cli_fail(&e);
         return 1;
     }
-    if (a->sub == IMPORT || (access(path, F_OK) != 0 && errno == ENOENT))
+    if (a->sub == IMPORT || (!at_cache_is_store(path) &&
+                             access(path, F_OK) != 0 && errno == ENOENT))
         return 0;
     if (at_cache_open(c, path, &e)) {
         at_cli_fail(&e);

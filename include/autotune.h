@@ -64,7 +64,8 @@ const char *autotune_version(void);
     X(NO_VARIANT, -13, "no variant of the space passed verification")        \
     X(RANGE, -14, "size out of range")                                      \
     X(FAULT, -15, "kernel variant faulted or hung on the GPU")              \
-    X(LAUNCH, -16, "kernel variant cannot launch on this device")
+    X(LAUNCH, -16, "kernel variant cannot launch on this device")           \
+    X(STORE, -17, "shared store (PostgreSQL) call failed")
 
 enum autotune_error {
 #define AUTOTUNE_ENUM_(name, value, msg) AUTOTUNE_E##name = value,

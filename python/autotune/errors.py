@@ -6,7 +6,7 @@ NAMES = {
     0: "OK", -1: "INVALID", -2: "NOMEM", -3: "NO_DRIVER", -4: "NO_DEVICE",
     -5: "CUDA", -6: "NO_NVRTC", -7: "NVRTC", -8: "COMPILE", -9: "WRONG",
     -10: "SQLITE", -11: "IO", -12: "NOT_FOUND", -13: "NO_VARIANT",
-    -14: "RANGE", -15: "FAULT", -16: "LAUNCH",
+    -14: "RANGE", -15: "FAULT", -16: "LAUNCH", -17: "STORE",
 }
 
 

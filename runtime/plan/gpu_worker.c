@@ -52,7 +52,7 @@ static void fill_request(wire_request *q, const at_plan_env *env,
     q->device = env->dev->ordinal;
     q->record = o->record != NULL;
     q->progress = env->progress != NULL;
-    snprintf(q->cache, sizeof q->cache, "%s", at_cache_path(env->cache));
+    snprintf(q->cache, sizeof q->cache, "%s", at_cache_source(env->cache));
     if (env->cubins && !o->no_cubin_cache)
         snprintf(q->cubins, sizeof q->cubins, "%s",
                  at_cubins_path(env->cubins));

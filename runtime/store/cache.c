@@ -13,6 +13,8 @@
 #include "base/hash.h"
 #include "base/text.h"
 #include "runtime/store/cache_impl.h"
+#include "runtime/store/pg_cache.h"
+#include "runtime/store/pq.h"
 #include "runtime/store/sqlite_file.h"
 
 
@@ -88,41 +90,6 @@ static int add_column(at_cache *c, const char *name, const char *decl,
     return 0;
 }
 
-int at_cache_default_path(char *buf, size_t n, at_err *e)
-{
-    int rc = at_cache_path_named(buf, n, e);
-    const char *env = getenv("AUTOTUNE_CACHE");
-    if (rc || (env && *env))
-        return rc; /* a path the user names: its folder is theirs to make */
-    return at_mkdirs(buf, e);
-}
-
-int at_cache_path_named(char *buf, size_t n, at_err *e)
-{
-    const char *env = getenv("AUTOTUNE_CACHE");
-    if (env && *env) {
-        if (strlen(env) >= n)
-            return at_fail(e, AUTOTUNE_EIO, "AUTOTUNE_CACHE too long (%zu "
-                           "bytes, at most %zu)", strlen(env), n - 1);
-        snprintf(buf, n, "%s", env);
-        return 0;
-    }
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    int k;
-    if (xdg && *xdg)
-        k = snprintf(buf, n, "%s/autotune/cache.db", xdg);
-    else if (home && *home)
-        k = snprintf(buf, n, "%s/.cache/autotune/cache.db", home);
-    else
-        return at_fail(e, AUTOTUNE_EIO,
-                       "no cache path: set AUTOTUNE_CACHE, XDG_CACHE_HOME or "
-                       "HOME");
-    if (k < 0 || (size_t)k >= n)
-        return at_fail(e, AUTOTUNE_EIO, "cache path too long");
-    return 0;
-}
-
 int at_cache_open(at_cache **out, const char *path, at_err *e)
 {
     *out = NULL;
@@ -132,6 +99,16 @@ int at_cache_open(at_cache **out, const char *path, at_err *e)
     at_cache *c = calloc(1, sizeof *c);
     if (!c)
         return at_fail(e, AUTOTUNE_ENOMEM, "cache");
+    if (at_pq_is_uri(path)) {
+        int rc = at_pg_open(c, path, e);
+        if (!rc) {
+            *out = c;
+            return 0;
+        }
+        int unreachable = !c->pg; /* not a refusal: no connection */
+        at_cache_close(c);
+        return unreachable && e ? at_cache_fall_back(out, e) : rc;
+    }
     snprintf(c->path, sizeof c->path, "%s", path);
     at_sqlite_spec sp = spec;
     sp.schema = schema;
@@ -154,11 +131,19 @@ void at_cache_close(at_cache *c)
 {
     if (!c)
         return;
+    at_pg_close(c);
     sqlite3_close(c->db);
     free(c);
 }
 
 const char *at_cache_path(const at_cache *c) { return c->path; }
+
+int at_cache_is_store(const char *path) { return at_pq_is_uri(path); }
+
+const char *at_cache_source(const at_cache *c)
+{
+    return c->uri ? c->uri : c->path;
+}
 
 void at_key_text(const at_key *k, char *buf, size_t n)
 {
@@ -301,6 +286,8 @@ static int lookup(at_cache *c, sqlite3_stmt *st, at_entry *out, at_err *e,
 
 int at_cache_get(at_cache *c, const at_key *k, at_entry *out, at_err *e)
 {
+    if (c->pg)
+        return at_pg_get(c, k, out, e);
     char key[2048], sql[1024];
     at_key_text(k, key, sizeof key);
     snprintf(sql, sizeof sql, "SELECT %s, rowid FROM wisdom WHERE key = ?1",
@@ -322,6 +309,8 @@ int at_cache_get(at_cache *c, const at_key *k, at_entry *out, at_err *e)
 int at_cache_find_arch(at_cache *c, const at_key *k, at_entry *out,
                        at_err *e)
 {
+    if (c->pg)
+        return at_pg_find_arch(c, k, out, e);
     char sql[1024];
     snprintf(sql, sizeof sql,
              "SELECT %s, rowid FROM wisdom WHERE cc = ?1 AND"
@@ -352,6 +341,8 @@ int at_cache_find_arch(at_cache *c, const at_key *k, at_entry *out,
 int at_cache_stored(at_cache *c, const char *key, double *ms, int *effort,
                     char hash[17], at_err *e)
 {
+    if (c->pg)
+        return at_pg_stored(c, key, ms, effort, hash, e);
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(c->db, "SELECT median_ms, effort, "
                                 "entry_hash FROM wisdom WHERE key = ?1",
@@ -386,6 +377,8 @@ int at_cache_keeps_old(double old_ms, int old_effort, const at_entry *en)
 
 int at_cache_put(at_cache *c, const at_entry *en, int replace, at_err *e)
 {
+    if (c->pg)
+        return at_pg_put(c, en, replace, e);
     /* One transaction: of processes that tuned the same key at once, the
      * fastest entry stays, whichever stores last. */
     int rc = sqlite3_exec(c->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
@@ -412,24 +405,19 @@ int at_cache_put(at_cache *c, const at_entry *en, int replace, at_err *e)
 int at_cache_insert(at_cache *c, const at_entry *en, const char *key,
                     at_err *e)
 {
+    if (c->pg)
+        return at_pg_insert(c, en, key, e);
     char hash[17], created[32], sql[1024];
-    if (!en->cubin || en->cubin_size == 0 || en->cubin_size > INT_MAX)
-        return at_fail(e, AUTOTUNE_EINVALID, "cache entry for %s: cubin of "
-                       "%zu bytes cannot be stored", en->point,
-                       en->cubin_size);
-    at_cache_entry_hash(en->point, en->params, en->cubin, en->cubin_size,
-                        hash);
-    if (en->created[0])
-        snprintf(created, sizeof created, "%s", en->created);
-    else
-        at_utc_now(created, sizeof created);
+    int rc = at_cache_entry_stamp(en, hash, created, e);
+    if (rc)
+        return rc;
     snprintf(sql, sizeof sql,
              "INSERT OR REPLACE INTO wisdom(key, %s) VALUES(?1, ?2, ?3, ?4,"
              " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"
              " ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)",
              cols_sql);
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
+    rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
     if (rc != SQLITE_OK)
         return at_sql_fail(e, c->db, rc, "sqlite3_prepare_v2(INSERT)", c->path);
     const at_key *k = &en->key;
@@ -461,6 +449,22 @@ int at_cache_insert(at_cache *c, const at_entry *en, const char *key,
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
         return at_sql_fail(e, c->db, rc, "INSERT INTO wisdom", c->path);
+    return 0;
+}
+
+int at_cache_entry_stamp(const at_entry *en, char hash[17], char created[32],
+                         at_err *e)
+{
+    if (!en->cubin || en->cubin_size == 0 || en->cubin_size > INT_MAX)
+        return at_fail(e, AUTOTUNE_EINVALID, "cache entry for %s: cubin of "
+                       "%zu bytes cannot be stored", en->point,
+                       en->cubin_size);
+    at_cache_entry_hash(en->point, en->params, en->cubin, en->cubin_size,
+                        hash);
+    if (en->created[0])
+        snprintf(created, 32, "%s", en->created);
+    else
+        at_utc_now(created, 32);
     return 0;
 }
 

@@ -8,6 +8,7 @@
 
 #include "base/hash.h"
 #include "runtime/store/cache_impl.h"
+#include "runtime/store/pg_cache.h"
 #include "runtime/store/sqlite_file.h"
 
 void at_cache_entry_hash(const char *point, const char *params,
@@ -147,27 +148,33 @@ void at_cache_entries_free(at_entry *en, size_t n)
     free(en);
 }
 
-/* Runs sql (with ?1 bound to text, if given) within the caller's
- * transaction; *changed: the rows it changed. */
-static int run_sql(at_cache *c, const char *sql, const char *text,
-                   size_t *changed, at_err *e)
+/* DELETE FROM table (wisdom or failed), of key's row only if key is
+ * given, within the caller's transaction; *changed: the rows removed. */
+static int delete_rows(at_cache *c, const char *table, const char *key,
+                       size_t *changed, at_err *e)
 {
+    if (c->pg)
+        return at_pg_delete(c, table, key, changed, e);
+    char sql[96];
+    snprintf(sql, sizeof sql, "DELETE FROM %s%s", table,
+             key ? " WHERE key = ?1" : "");
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
-    if (rc == SQLITE_OK && text)
-        rc = sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK && key)
+        rc = sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
     if (rc == SQLITE_OK)
         rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
         return at_sql_fail(e, c->db, rc, sql, c->path);
-    if (changed)
-        *changed += (size_t)sqlite3_changes(c->db);
+    *changed += (size_t)sqlite3_changes(c->db);
     return 0;
 }
 
 static int begin(at_cache *c, at_err *e)
 {
+    if (c->pg)
+        return at_pg_begin(c, e);
     char *msg = NULL;
     int rc = at_sql_exec_retry(c->db, "BEGIN IMMEDIATE", &msg);
     sqlite3_free(msg);
@@ -179,6 +186,8 @@ static int begin(at_cache *c, at_err *e)
 /* COMMIT after success, else ROLLBACK; rc, or COMMIT's failure. */
 static int end(at_cache *c, int rc, at_err *e)
 {
+    if (c->pg)
+        return at_pg_end(c, rc, e);
     int end_rc = sqlite3_exec(c->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL,
                               NULL);
     if (!rc && end_rc != SQLITE_OK) {
@@ -198,8 +207,7 @@ int at_cache_remove(at_cache *c, const at_entry *en, size_t n,
     for (size_t i = 0; !rc && i < n; ++i) {
         char key[2048];
         at_key_text(&en[i].key, key, sizeof key);
-        rc = run_sql(c, "DELETE FROM wisdom WHERE key = ?1", key, removed,
-                     e);
+        rc = delete_rows(c, "wisdom", key, removed, e);
     }
     rc = end(c, rc, e);
     if (rc)
@@ -212,9 +220,9 @@ int at_cache_clear(at_cache *c, size_t *entries, size_t *failed, at_err *e)
     *entries = *failed = 0;
     int rc = begin(c, e);
     if (!rc)
-        rc = run_sql(c, "DELETE FROM wisdom", NULL, entries, e);
+        rc = delete_rows(c, "wisdom", NULL, entries, e);
     if (!rc)
-        rc = run_sql(c, "DELETE FROM failed", NULL, failed, e);
+        rc = delete_rows(c, "failed", NULL, failed, e);
     rc = end(c, rc, e);
     if (rc)
         *entries = *failed = 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "runtime/store/cache_impl.h"
+#include "runtime/store/pg_cache.h"
 #include "runtime/store/sqlite_file.h"
 
 /* The WHERE clause for like's set fields, bound from ?1 on. */
@@ -66,6 +67,8 @@ int at_cache_each(at_cache *c, const at_key *like,
                   int (*each)(const at_entry *en, void *arg), void *arg,
                   FILE *warn, at_err *e)
 {
+    if (c->pg)
+        return at_pg_each(c, like, each, arg, warn, e);
     sqlite3_stmt *st = NULL;
     char what[1024];
     snprintf(what, sizeof what, "%s, rowid", at_cache_cols_sql());
@@ -120,6 +123,8 @@ int at_cache_each(at_cache *c, const at_key *like,
 
 int at_cache_any(at_cache *c, const at_key *like, at_err *e)
 {
+    if (c->pg)
+        return at_pg_any(c, like, e);
     sqlite3_stmt *st = NULL;
     int rc = prepare(c, like, "1", " LIMIT 1", &st, e);
     if (rc)

@@ -6,6 +6,7 @@
 
 #include "base/clock.h"
 #include "runtime/store/cache_impl.h"
+#include "runtime/store/pg_cache.h"
 #include "runtime/store/sqlite_file.h"
 
 static int prepare_key(at_cache *c, const char *sql, const at_key *k,
@@ -28,6 +29,8 @@ static int prepare_key(at_cache *c, const char *sql, const at_key *k,
 int at_cache_failed_put(at_cache *c, const at_key *k, const char *point,
                         const char *error, at_err *e)
 {
+    if (c->pg)
+        return at_pg_failed_put(c, k, point, error, e);
     sqlite3_stmt *st = NULL;
     char now[32];
     at_utc_now(now, sizeof now);
@@ -51,6 +54,8 @@ int at_cache_failed_put(at_cache *c, const at_key *k, const char *point,
 int at_cache_failed_list(at_cache *c, const at_key *k, at_failed **out,
                          size_t *n, at_err *e)
 {
+    if (c->pg)
+        return at_pg_failed_list(c, k, out, n, e);
     *out = NULL;
     *n = 0;
     sqlite3_stmt *st = NULL;
@@ -85,6 +90,8 @@ int at_cache_failed_list(at_cache *c, const at_key *k, at_failed **out,
 
 int at_cache_failed_clear(at_cache *c, const at_key *k, at_err *e)
 {
+    if (c->pg)
+        return at_pg_failed_clear(c, k, e);
     sqlite3_stmt *st = NULL;
     int rc = prepare_key(c, "DELETE FROM failed WHERE key = ?1", k, &st, e);
     if (rc)

@@ -9,6 +9,7 @@
 
 #include "base/hash.h"
 #include "runtime/store/cache_impl.h"
+#include "runtime/store/pg_cache.h"
 
 static int lock_byte(int fd, off_t at, int cmd, short type)
 {
@@ -23,6 +24,9 @@ static int lock_byte(int fd, off_t at, int cmd, short type)
 int at_cache_lock(at_cache *c, const at_key *k, FILE *progress,
                   at_cache_held *h, at_err *e)
 {
+    if (c->pg)
+        return at_pg_lock(c, k, progress, h, e);
+    h->pg = NULL;
     char path[1100], key[2048];
     snprintf(path, sizeof path, "%s.lock", c->path);
     at_key_text(k, key, sizeof key);
@@ -47,6 +51,8 @@ int at_cache_lock(at_cache *c, const at_key *k, FILE *progress,
 
 void at_cache_unlock(at_cache_held *h)
 {
+    if (h->pg)
+        at_pg_unlock(h);
     if (h->fd < 0)
         return;
     lock_byte(h->fd, h->at, F_SETLK, F_UNLCK);

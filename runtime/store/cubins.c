@@ -45,6 +45,8 @@ int at_cubins_default_path(const char *wisdom_path, char *buf, size_t n,
     int k;
     if (env && *env)
         k = snprintf(buf, n, "%s", env);
+    else if (at_cache_is_store(wisdom_path)) /* shared: cubins stay local */
+        return at_cache_local_path(buf, n, "cache-cubins.db", e);
     else if (len > 3 && strcmp(wisdom_path + len - 3, ".db") == 0)
         k = snprintf(buf, n, "%.*s-cubins.db", (int)(len - 3), wisdom_path);
     else

@@ -58,13 +58,23 @@ typedef struct at_cache at_cache;
 int at_cache_default_path(char *buf, size_t n, at_err *e);
 /* The same path, nothing made (to compare with others). */
 int at_cache_path_named(char *buf, size_t n, at_err *e);
+/* A file of this user's own beside the default cache (its folders made):
+ * ${XDG_CACHE_HOME:-$HOME/.cache}/autotune/NAME. */
+int at_cache_local_path(char *buf, size_t n, const char *name, at_err *e);
 /* Opens (creating the file and schema). The directory must exist and be
  * writable, except the default one, which is created. A file in the layout
  * of autotune 0.1 (transpose columns) is refused with a message saying
  * so: its entries could not be used (the version is part of every key). */
 int at_cache_open(at_cache **c, const char *path, at_err *e);
+/* Whether path names a shared store (PostgreSQL, docs/SCALE.md) rather
+ * than a file. */
+int at_cache_is_store(const char *path);
 void at_cache_close(at_cache *c);
+/* The file, or the store's URI with its password hidden (for messages). */
 const char *at_cache_path(const at_cache *c);
+/* What opens the same cache again (another process's at_cache_open): the
+ * file, or the URI as given. */
+const char *at_cache_source(const at_cache *c);
 
 /* The canonical text of a key (the primary key in the table). */
 void at_key_text(const at_key *k, char *buf, size_t n);
@@ -115,6 +125,7 @@ int at_cache_failed_clear(at_cache *c, const at_key *k, at_err *e);
 typedef struct at_cache_held {
     int fd;
     long long at;
+    void *pg; /* a PostgreSQL store's: the connection holding the lock */
 } at_cache_held;
 int at_cache_lock(at_cache *c, const at_key *k, FILE *progress,
                   at_cache_held *h, at_err *e);
