@@ -72,8 +72,8 @@ int at_pg_lock(at_cache *c, const at_key *k, FILE *progress,
     h->pg = NULL;
     /* A connection of the lock's own: the lock lives as long as it, and
      * the server drops both when a process dies. Object 0 is setup's. */
-    snprintf(id, sizeof id, "%ld",
-             (long)(at_hash(AT_HASH_INIT, key, strlen(key)) % 0x7ffffffe) + 1);
+    uint64_t h64 = at_hash(AT_HASH_INIT, key, strlen(key));
+    snprintf(id, sizeof id, "%ld", (long)(h64 % 0x7ffffffe) + 1);
     PGconn *conn = NULL;
     int rc = at_pq_connect(c->uri, &conn, e);
     if (rc)

@@ -6,7 +6,9 @@
  * ours (autotune.meta says so, at our schema version): any other is
  * refused before anything is written. A key is tuned by one process at a
  * time under a session advisory lock, which the server drops with the
- * connection of a process that dies. */
+ * connection of a process that dies. pg_open.c opens (and checks the
+ * database), pg_cache.c keeps entries, pg_admin.c the failed variants,
+ * the lock and the cache tools' transaction and deletes. */
 #ifndef AT_PG_CACHE_H
 #define AT_PG_CACHE_H
 

@@ -15,8 +15,8 @@ int at_pg_run(at_cache *c, const char *what, const char *sql, at_err *e)
     return at_pq_run(c->pg, c->path, what, sql, 0, NULL, e);
 }
 
-/* Made once per database, under a transaction-scoped advisory lock so
- * that many processes may open a fresh store at once. */
+/* Made once per database. The columns are the SQLite file's
+ * (runtime/store/cache.c), in PostgreSQL's types. */
 static const char *const schema[] = {
     "CREATE SCHEMA autotune",
     "CREATE TABLE autotune.meta(name TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -38,10 +38,10 @@ static const char *const schema[] = {
     "CREATE TABLE autotune.failed("
     " key TEXT NOT NULL, point TEXT NOT NULL, error TEXT NOT NULL,"
     " created TEXT NOT NULL, PRIMARY KEY(key, point))",
+    /* 'schema' is AT_PG_SCHEMA (pg_cache.h); check_ours reads it. */
     "INSERT INTO autotune.meta VALUES('made_by', 'autotune'),"
     " ('schema', '1')",
     NULL};
-
 
 /* Whether the database may be ours: 0 ours (*fresh: nothing there yet),
  * else the refusal, nothing written. */
@@ -65,16 +65,17 @@ static int check_ours(at_cache *c, int *fresh, at_err *e)
             return rc;
         if (atol(v) != 0)
             return at_fail(e, AUTOTUNE_ESTORE, "store %s: the database holds "
-                           "%s tables and no autotune schema: not ours, not "
-                           "modified; give autotune a database of its own "
-                           "(CREATE DATABASE autotune)", c->path, v);
+                           "tables or views (%s) and no autotune schema: not "
+                           "ours, not modified; give autotune a database of "
+                           "its own (CREATE DATABASE autotune)", c->path, v);
         *fresh = 1;
         return 0;
     }
     *fresh = 0;
     rc = at_pq_value(c->pg, c->path, "reading autotune.meta",
                      "SELECT string_agg(name || '=' || value, ' '"
-                     " ORDER BY name) FROM autotune.meta", 0, NULL, v, sizeof v, e);
+                     " ORDER BY name) FROM autotune.meta", 0, NULL, v,
+                     sizeof v, e);
     if (rc < 0 && strcmp(at_pq_last_state(), "42P01") == 0) /* no table */
         return at_fail(e, AUTOTUNE_ESTORE, "store %s: a schema 'autotune' "
                        "that autotune did not make (no autotune.meta): not "
@@ -106,7 +107,8 @@ int at_pg_open(at_cache *c, const char *uri, at_err *e)
     int fresh = 0;
     if (!(rc = at_pg_run(c, "BEGIN", "BEGIN", e)) &&
         !(rc = at_pg_run(c, "pg_advisory_xact_lock (setting the store up)",
-                   "SELECT pg_advisory_xact_lock(" AT_PG_CLASS ", 0)", e)) &&
+                         "SELECT pg_advisory_xact_lock(" AT_PG_CLASS ", 0)",
+                         e)) &&
         !(rc = check_ours(c, &fresh, e)))
         for (int i = 0; fresh && !rc && schema[i]; ++i)
             rc = at_pg_run(c, "making the store's tables", schema[i], e);
