@@ -259,7 +259,8 @@ class Kernel:
     @property
     def arg_count(self) -> int:
         """How many arguments a launch takes."""
-        return _native.lib().autotune_kernel_arg_count(self._handle())
+        self._handle()  # a closed kernel says so
+        return self._n
 
     @property
     def figures(self) -> Figures:

@@ -215,9 +215,10 @@ def _spec(k: Any, args: tuple) -> Tuple[List[Optional[int]], list]:
         if not a.contiguous():
             raise ValueError(f"{what}: not contiguous (strides {a.strides})")
         t = str(d.get("type", ""))
-        if t and t in arrays.SIZES and _vector(a, t).dtype != t:
+        v = _vector(a, t)
+        if t and t in arrays.SIZES and v.dtype != t:
             raise ValueError(f"{what}: dtype {a.dtype}, the kernel's is {t}")
-        if count is not None and _vector(a, t).size < count:
+        if count is not None and v.size < count:
             raise ValueError(f"{what}: {a.size} elements, the kernel's "
                              f"count is {count}")
         ptrs.append(a.ptr)

@@ -96,11 +96,10 @@ int at_pq_connect(const char *uri, PGconn **out, at_err *e)
     /* What reading rows relies on, whatever the server's defaults: bytea
      * as hex, doubles printed to round-trip (servers before 12 print 15
      * digits by default). */
-    int rc2 = at_pq_run(c, shown, "SET bytea_output", "SET bytea_output = "
-                        "'hex'", 0, NULL, e);
-    if (!rc2)
-        rc2 = at_pq_run(c, shown, "SET extra_float_digits", "SET "
-                        "extra_float_digits = 3", 0, NULL, e);
+    int rc2 = at_pq_run(c, shown, "setting bytea_output and "
+                        "extra_float_digits", "SELECT set_config("
+                        "'bytea_output', 'hex', false), set_config("
+                        "'extra_float_digits', '3', false)", 0, NULL, e);
     if (rc2) {
         at_pq.PQfinish(c);
         return rc2;

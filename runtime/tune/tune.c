@@ -191,6 +191,31 @@ static void say_start(const run *r, const char *prob)
                 r->o->n_prior, r->o->n_prior > 1 ? "s" : "");
 }
 
+/* What a tune holds once it is over, its outcome rc. */
+static void release(run *r, int rc, unsigned char *coord, at_point *pts)
+{
+    at_pool_destroy(r->cc.pool);
+    at_alone_free(r);
+    /* After a fault the context is lost, or busy forever with a hung
+     * kernel that a module unload or a free would wait for: leave the
+     * device alone (the GPU worker exits next). */
+    int gpu_ok = rc != AUTOTUNE_EFAULT;
+    for (int i = 0; i < r->leaders.n; ++i) {
+        if (!gpu_ok)
+            r->leaders.c[i].mod = NULL;
+        at_cand_free(&r->leaders.c[i]);
+    }
+    for (size_t i = 0; r->same.codes && i < r->same.n_codes_cap; ++i)
+        free(r->same.codes[i].text);
+    free(r->same.codes);
+    free(coord);
+    if (gpu_ok)
+        at_measure_destroy(r->b);
+    at_device_pop();
+    free(r->prior_of);
+    free(pts);
+}
+
 int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
             at_tuned *out, at_err *e)
 {
@@ -268,26 +293,7 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
     out->seconds = at_now_s() - r.progress.t0;
     if (!rc)
         at_tune_progress(&r, 1);
-    at_pool_destroy(r.cc.pool);
-    at_alone_free(&r);
-    /* After a fault the context is lost, or busy forever with a hung
-     * kernel that a module unload or a free would wait for: leave the
-     * device alone (the GPU worker exits next). */
-    int gpu_ok = rc != AUTOTUNE_EFAULT;
-    for (int i = 0; i < r.leaders.n; ++i) {
-        if (!gpu_ok)
-            r.leaders.c[i].mod = NULL;
-        at_cand_free(&r.leaders.c[i]);
-    }
-    for (size_t i = 0; r.same.codes && i < r.same.n_codes_cap; ++i)
-        free(r.same.codes[i].text);
-    free(r.same.codes);
-    free(coord);
-    if (gpu_ok)
-        at_measure_destroy(r.b);
-    at_device_pop();
-    free(r.prior_of);
-    free(pts);
+    release(&r, rc, coord, pts);
     if (rc)
         at_err_prefix(e, "tuning %s: ", prob);
     return rc;
