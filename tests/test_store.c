@@ -580,6 +580,14 @@ static void a_store_that_is_down_is_a_clear_error(void **state)
     assert_int_equal(rc, 0);
     assert_string_equal(at_cache_path(c), local);
     at_cache_close(c);
+    /* A fallback that is itself a store: one line saying what it takes. */
+    setenv("AUTOTUNE_STORE_FALLBACK", "postgresql:///x", 1);
+    memset(&e, 0, sizeof e);
+    rc = at_cache_open(&c, "postgresql:///autotune?host=/nonexistent&port=1",
+                       &e);
+    unsetenv("AUTOTUNE_STORE_FALLBACK");
+    assert_int_equal(rc, AUTOTUNE_EINVALID);
+    assert_non_null(strstr(e.msg, "it takes 1 or a local file"));
     /* A refusal is no reason to fall back: the store is there. */
     const char *other = getenv("AUTOTUNE_TEST_PG_OTHER");
     if (other) {
