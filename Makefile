@@ -68,7 +68,7 @@ RUNTIME_SRC := $(filter-out $(TEST_SRC),\
 # The command line, its subcommands and the benchmark with its contenders:
 # in the autotune binary, not in libautotune.a.
 CLI_SRC := cli/main.c cli/options.c cli/option_values.c cli/paths.c cli/flags.c cli/help.c cli/tune_lists.c cli/errors.c cli/cmd_tune.c \
-           cli/cmd_space.c \
+           cli/cmd_space.c cli/cmd_tune_list.c \
            cli/cmd_replay.c cli/cmd_bench.c cli/report.c cli/json.c \
            cli/bench.c cli/compare.c cli/bench_families.c \
            cli/transpose_bench.c cli/transpose_baselines.c \
@@ -96,7 +96,7 @@ CPU_TESTS := test_pcg test_expr test_spec test_spec_inputs test_space test_famil
              test_nodevice test_wisdom test_effort test_host_pool
 GPU_TESTS := gpu_variants gpu_api gpu_reduce gpu_runtime
 
-.PHONY: all check check-full gpu-check gpu-bench gpu-tune-bench gpu-crosscheck \
+.PHONY: all check check-full gpu-check gpu-bench gpu-tune-bench gpu-list-bench gpu-crosscheck \
         gpu-build clean fuzz fuzz-build \
         examples
 all: $(B)/autotune
@@ -197,12 +197,12 @@ TEST_ENV := ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 \
             AUTOTUNE_REL=$(CURDIR)/$(B)/autotune
 
 check: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel examples \
-       $(B)/tests/test_store \
+       $(B)/tests/test_store $(B)/tests/test_jobs \
        $(B)/autotune-san $(B)/autotune fuzz-build $(B)/pyenv/installed
 	$(TEST_ENV) prove -v tests/check_layers.pl \
 	    $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel \
 	    tests/test_install.sh tests/fuzz/smoke.sh tests/python.sh \
-	    tests/store.sh
+	    tests/store.sh tests/jobs.sh
 
 # The CPU suite with its slower sweeps too (every point compiled for sm_80
 # as well as sm_90, every point with a tune's own paths, the sweep under
@@ -225,6 +225,10 @@ gpu-bench: $(B)/autotune
 	sh tests/gpu/bench.sh
 gpu-tune-bench: $(B)/autotune
 	sh tests/gpu/tune_bench.sh
+# A list of 16 problems on one GPU and on two, and through a store by two
+# hosts (docs/PERFORMANCE.md, "A list on every GPU"; needs two GPUs).
+gpu-list-bench: $(B)/autotune
+	sh tests/gpu/list_bench.sh
 gpu-crosscheck: $(B)/autotune
 	sh tests/gpu/crosscheck.sh
 	sh tests/gpu/crosscheck_reduce.sh

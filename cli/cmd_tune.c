@@ -371,6 +371,12 @@ static int tune_multi(const opts *o, int *archs, int n_archs,
     at_problem *sized = NULL;
     int n_sized = 0, n = 0, rc = o->sizes ? at_sized_problems(o, &sized,
                                                            &n_sized) : 0;
+    if (!rc && o->devices && (!o->sizes || n_archs > 1 || archs[0]))
+        rc = at_bad_usage("%s", "--devices tunes --sizes's problems on "
+                          "this machine's GPUs: with --arch auto only");
+    /* Tuned on every device first; the file then takes them as hits. */
+    if (!rc && o->devices)
+        rc = at_tune_on_devices(o, sized, n_sized, stderr);
     place pl = {0};
     if (!rc && open_place(o, archs[0], &pl))
         rc = 1;
@@ -425,6 +431,9 @@ int at_cmd_tune(const opts *o, int argc, char **argv)
     }
     char cmdline[2048];
     command_line(argc, argv, cmdline, sizeof cmdline);
+    if (o->devices && !o->sizes)
+        return at_bad_usage("%s", "--devices needs a list of problems: "
+                            "--sizes, or autotune tune-list FILE");
     if (o->sizes || o->from_cache || n_archs > 1)
         return tune_multi(o, archs, n_archs, cmdline);
     at_problem p;

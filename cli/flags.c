@@ -10,6 +10,7 @@
 #define R AT_CMD_REPLAY
 #define B AT_CMD_BENCH
 #define BT AT_CMD_BENCH_TUNE
+#define TL AT_CMD_TUNE_LIST
 #define TEXT(field) AT_FLAG_TEXT, offsetof(opts, field), 0, 0
 #define NUMBER(field, lo, hi) AT_FLAG_NUMBER, offsetof(opts, field), lo, hi
 #define SWITCH(field) AT_FLAG_SWITCH, offsetof(opts, field), 0, 0
@@ -49,7 +50,7 @@ const at_flag at_flags[] = {
      "space), measure (a budgeted search over 10% of it), estimate (no\n"
      "search: the nearest tuned problem's point or the default one,\n"
      "checked, not timed), wisdom-only (the cache or an error)",
-     T, TEXT(effort_text)},
+     T | TL, TEXT(effort_text)},
     {"--record", "F.csv",
      "write every evaluation (implies --retune; needs a GPU to tune on)",
      T, TEXT(record)},
@@ -59,13 +60,17 @@ const at_flag at_flags[] = {
      T, TEXT(data)},
     {"--device", "N", "CUDA device ordinal (default 0)", T | B | BT,
      NUMBER(device, 0, 1023)},
+    {"--devices", "all|N,N,...",
+     "tune a list's problems on these GPUs at once, one GPU worker each\n"
+     "and one compile pool (--sizes, tune-list)",
+     T | TL, TEXT(devices)},
     {"--jobs", "N", "compile worker processes (default: processors)",
-     T | B | BT, NUMBER(jobs, 1, 256)},
+     T | B | BT | TL, NUMBER(jobs, 1, 256)},
     {"--seed", "S",
      "seed of the random input and the search (default: fresh, printed)",
-     T | B, AT_FLAG_SEED, 0, 0, 0},
+     T | B | TL, AT_FLAG_SEED, 0, 0, 0},
     {"--strategy", "S", "exhaustive (default), random, local, genetic",
-     T | B | R, TEXT(strategy)},
+     T | B | R | TL, TEXT(strategy)},
     {"--budget", "N|Ts",
      "stop after N evaluations or T seconds of search; a budgeted winner\n"
      "is not stored in the cache",
@@ -73,28 +78,30 @@ const at_flag at_flags[] = {
     {"--retune", NULL,
      "tune even if the cache has an answer, and retry variants that\n"
      "failed before",
-     T | B, SWITCH(retune)},
+     T | B | TL, SWITCH(retune)},
     {"--json", NULL,
      "the run's summary as one JSON object on stdout (docs/schema)",
      T | S | R | B | BT, SWITCH(json)},
     {"--compile-limit", "S",
-     "seconds a variant's compilation may take (default 60)", T | B | BT,
+     "seconds a variant's compilation may take (default 60)",
+     T | B | BT | TL,
      TEXT(limit)},
     {"--kernel-limit", "S",
      "seconds a variant's launch may run on the GPU before it counts as\n"
      "hung (default: 1000 times the copy's time, at least 1)",
-     T | B | BT, TEXT(klimit)},
+     T | B | BT | TL, TEXT(klimit)},
     {"--no-compile-cache", NULL,
-     "compile every variant (no compiled-variant cache)", T | B,
+     "compile every variant (no compiled-variant cache)", T | B | TL,
      SWITCH(no_cubins)},
     {"--warm-l2", NULL, "time from L2 (no buffer rotation for small inputs)",
-     T | B, SWITCH(warm_l2)},
+     T | B | TL, SWITCH(warm_l2)},
     {"--verify-all", NULL,
      "check every variant on the problem itself before timing it\n"
      "(default: on the check shapes, and on the problem once it could\n"
      "lead)",
-     T | B, SWITCH(verify_all)},
-    {"--quiet", NULL, "no progress on stderr", T | B | BT, SWITCH(quiet)},
+     T | B | TL, SWITCH(verify_all)},
+    {"--quiet", NULL, "no progress on stderr", T | B | BT | TL,
+     SWITCH(quiet)},
     {"--seeds", "N", "seeds per strategy (default 100)", R,
      NUMBER(seeds, 1, 1000000)},
     {"--csv", "FILE",
@@ -116,7 +123,8 @@ static const struct {
     int bit;
 } cmds[] = {{"tune", "tuning", T},       {"space", "space", S},
             {"replay", "replay", R},     {"bench", "bench", B},
-            {"bench-tune", "bench tune", BT}};
+            {"bench-tune", "bench tune", BT},
+            {"tune-list", "tune-list", TL}};
 
 int at_cmd_bit(const char *cmd)
 {

@@ -13,7 +13,8 @@ enum {
     AT_CMD_SPACE = 2,      /* autotune space */
     AT_CMD_REPLAY = 4,     /* autotune replay */
     AT_CMD_BENCH = 8,      /* autotune bench FAMILY */
-    AT_CMD_BENCH_TUNE = 16 /* autotune bench tune */
+    AT_CMD_BENCH_TUNE = 16, /* autotune bench tune */
+    AT_CMD_TUNE_LIST = 32   /* autotune tune-list */
 };
 
 enum at_flag_kind {
@@ -37,7 +38,7 @@ typedef struct at_flag {
 /* The table, ended by a NULL flag. */
 extern const at_flag at_flags[];
 /* The bit of a command ("tune", "space", "replay", "bench",
- * "bench-tune"); 0 if none. */
+ * "bench-tune", "tune-list"); 0 if none. */
 int at_cmd_bit(const char *cmd);
 /* "tuning", "space", "replay", "bench", "bench tune": how messages say a
  * command. */

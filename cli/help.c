@@ -36,6 +36,12 @@ static const struct {
      "and what a user would pick instead (cuBLAS, cuTENSOR, CUB): the\n"
      "suite, --sweep N problems drawn at random, or the problem the\n"
      "flags give"},
+    {"tune-list", AT_CMD_TUNE_LIST, "autotune tune-list FILE [--devices "
+     "all|N,N,...] [options]",
+     "tune and store every problem of a list (a problem a line, as\n"
+     "`transpose --type f32 --size 8192x8192`), on every GPU asked for\n"
+     "(default device 0); with a PostgreSQL store, shared with every host\n"
+     "running the list (docs/SCALE.md)"},
     {"bench-tune", AT_CMD_BENCH_TUNE, "autotune bench tune [FAMILY] "
      "[options]",
      "tuning times: cold, warm and cache-hit runs of 8192x8192 f32 and\n"

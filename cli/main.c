@@ -39,6 +39,7 @@ static int run(int argc, char **argv)
         {"bench", at_cmd_bench_opts},
         {"bench-tune", at_cmd_bench_tune},
         {"tune", at_cmd_tune},
+        {"tune-list", at_cmd_tune_list},
     };
     for (size_t i = 0; i < sizeof commands / sizeof *commands; ++i)
         if (strcmp(o.cmd, commands[i].name) == 0)

@@ -109,7 +109,8 @@ static int load_spec(const char *path, opts *o)
 /* The command word and the family (or the record, for replay). */
 static int parse_command(int argc, char **argv, opts *o, int *i)
 {
-    static const char *const cmds[] = {"space", "bench", "replay"};
+    static const char *const cmds[] = {"space", "bench", "replay",
+                                       "tune-list"};
     o->cmd = "tune";
     for (size_t k = 0; *i < argc && k < sizeof cmds / sizeof *cmds; ++k)
         if (strcmp(argv[*i], cmds[k]) == 0) {
@@ -119,9 +120,12 @@ static int parse_command(int argc, char **argv, opts *o, int *i)
         }
     if (strcmp(o->cmd, "space") == 0)
         o->arch = "sm_90";
-    if (strcmp(o->cmd, "replay") == 0) {
+    if (strcmp(o->cmd, "replay") == 0 || strcmp(o->cmd, "tune-list") == 0) {
         if (*i >= argc || argv[*i][0] == '-')
-            return at_bad_usage("%s", "replay needs a record (FILE.csv)");
+            return at_bad_usage("%s", strcmp(o->cmd, "replay") == 0
+                                ? "replay needs a record (FILE.csv)"
+                                : "tune-list needs a list of problems "
+                                  "(FILE: a problem a line)");
         o->file = argv[(*i)++];
         return 0;
     }
@@ -244,9 +248,9 @@ static int not_for(const at_flag *fl, int bit)
     size_t k = 0;
     int left = 0;
     msg[0] = '\0';
-    for (int b = 1; b <= AT_CMD_BENCH_TUNE; b <<= 1)
+    for (int b = 1; b <= AT_CMD_TUNE_LIST; b <<= 1)
         left += (fl->cmds & b) != 0;
-    for (int b = 1; b <= AT_CMD_BENCH_TUNE && k < sizeof msg; b <<= 1)
+    for (int b = 1; b <= AT_CMD_TUNE_LIST && k < sizeof msg; b <<= 1)
         if (fl->cmds & b) /* "tuning, space and bench" */
             k += (size_t)snprintf(msg + k, sizeof msg - k, "%s%s",
                                   !k ? "" : --left == 1 ? " and " : ", ",

@@ -11,7 +11,8 @@
 #include "runtime/tune/tune.h"
 
 typedef struct opts {
-    const char *cmd;    /* "tune", "space", "bench", "replay" */
+    const char *cmd;    /* "tune", "space", "bench", "replay",
+                         * "tune-list" */
     const char *family, *type, *arch, *out, *name;
     const char *strategy, *budget, *record, *limit, *klimit, *file;
     const char *csv;
@@ -30,6 +31,7 @@ typedef struct opts {
     const char *spec; /* the spec file the family came from, or NULL */
     char size_text[3][24]; /* --size's values */
     const char *sizes; /* --sizes: a comma list of --size's */
+    const char *devices; /* --devices: all, or a comma list of ordinals */
     int from_cache;    /* --from-cache */
 } opts;
 
@@ -63,6 +65,10 @@ int at_parse_archs(const char *s, int *sm, int max);
 /* The problems --sizes lists (the other fields as given), repeats out:
  * *n of them in *ps (malloc'd); 2 (said) if one is not a problem. */
 int at_sized_problems(const opts *o, at_problem **ps, int *n);
+/* --devices: all (the driver's count), or ordinals apart by commas,
+ * each once: *out (malloc'd), *n; 2 (said) if not, 1 (said) if "all"
+ * finds no device (tune_lists.c). */
+int at_parse_devices(const char *s, int **out, int *n);
 /* Whether a word names a spec file: .yaml, .yml or .json. */
 int at_looks_like_spec(const char *w);
 /* "sm_90" -> 90; 0 unless "sm_" and two or three digits, no leading 0. */

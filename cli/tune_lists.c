@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errors.h"
 #include "gen/family.h"
+#include "runtime/driver/driver.h"
 
 /* --arch: auto (0), or sm_XX and lists of them (sm_80,sm_90), repeats
  * out; how many, 0 if not one of those. */
@@ -59,6 +61,52 @@ int at_sized_problems(const opts *o, at_problem **ps, int *n)
         while (k < *n && !at_problem_equal(&(*ps)[k], &(*ps)[*n]))
             ++k;
         *n += k == *n;
+        if (!*(c += len))
+            return 0;
+    }
+}
+
+/* --devices: all (the driver's count), or ordinals apart by commas, each
+ * once; 2 (said) if not, 1 (said) if "all" finds no driver or device. */
+int at_parse_devices(const char *s, int **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (strcmp(s, "all") == 0) {
+        at_err e = {0};
+        int count = 0;
+        if (at_device_count(&count, &e) || count == 0) {
+            if (!e.code)
+                at_fail(&e, AUTOTUNE_ENO_DEVICE, "--devices all: the driver "
+                        "reports 0 CUDA devices");
+            at_cli_fail_hint(&e, " (tuning a list needs a CUDA GPU)");
+            return 1; /* not the command line's fault */
+        }
+        if (!(*out = calloc((size_t)count, sizeof **out)))
+            return at_bad_usage("%s", "--devices: out of memory");
+        for (*n = 0; *n < count; ++*n)
+            (*out)[*n] = *n;
+        return 0;
+    }
+    int cap = 1;
+    for (const char *c = s; *c; ++c)
+        cap += *c == ',';
+    if (!(*out = calloc((size_t)cap, sizeof **out)))
+        return at_bad_usage("%s", "--devices: out of memory");
+    for (const char *c = s;; ++c) {
+        size_t len = strcspn(c, ",");
+        char item[16], *end;
+        snprintf(item, sizeof item, "%.*s", (int)len, c);
+        long v = strtol(item, &end, 10);
+        int ok = len > 0 && len < sizeof item && item[0] >= '0' &&
+                 item[0] <= '9' && !*end && v <= 1023;
+        for (int k = 0; ok && k < *n; ++k)
+            ok = (*out)[k] != (int)v;
+        if (!ok)
+            return at_bad_usage("--devices needs all, or device ordinals "
+                                "(0 to 1023) apart by commas, each once, "
+                                "as 0,1; got '%s'", s);
+        (*out)[(*n)++] = (int)v;
         if (!*(c += len))
             return 0;
     }

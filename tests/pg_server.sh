@@ -5,7 +5,8 @@
 # "postgres" (or nobody) when run as root, since PostgreSQL refuses to run
 # as root. Two databases: "autotune" (empty, the store's) and "other" (a
 # table of another program's). Debian's postgresql package
-# (.ci/deps.sh installs it).
+# (.ci/deps.sh installs it), or the one in $PG_BIN (its libraries in
+# $PG_LIBS).
 #   tests/pg_server.sh start DIR   prints the store's URI, then the other's
 #   tests/pg_server.sh stop DIR    stops it (immediately) and removes DIR
 #   tests/pg_server.sh kill DIR    kills the server at once (-9), DIR kept
@@ -13,7 +14,9 @@
 set -u
 cmd=${1:-} dir=${2:-}
 [ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop|kill|restart DIR" >&2; exit 2; }
-bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+# A server carried to a machine without one: its libraries in $PG_LIBS.
+[ -n "${PG_LIBS:-}" ] && LD_LIBRARY_PATH=$PG_LIBS && export LD_LIBRARY_PATH
+bin=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
 if [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; then
     echo "no PostgreSQL server here (Debian: apt-get install postgresql)" >&2
     exit 3

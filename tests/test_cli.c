@@ -270,7 +270,7 @@ static const bad_case bad[] = {
      {"--arch is for tuning and space", "not bench"}},
     {"usage: bench tune with a flag that changes the tune",
      {"bench", "tune", "--seed", "3"},
-     {"--seed is for tuning and bench", "not bench tune"}},
+     {"--seed is for tuning, bench and tune-list", "not bench tune"}},
     {"usage: --sweep outside bench", {"transpose", "--sweep", "3"},
      {"--sweep", "bench"}},
     {"usage: --sweep with a problem", {"bench", "transpose", "--sweep", "3",
@@ -305,6 +305,17 @@ static const bad_case bad[] = {
      {"space", AT_EXAMPLES "/kernels/matmul/matmul.yaml", "--size",
       "1000x1024"},
      {"no point of the 108", "removed the most"}},
+    {"usage: --devices listing a device twice",
+     {"transpose", "--sizes", "64x64,128x128", "--devices", "0,0"},
+     {"--devices needs", "each once"}},
+    {"usage: --devices for one problem",
+     {"transpose", "--size", "64x64", "--devices", "0"},
+     {"--devices needs a list", "tune-list"}},
+    {"usage: tune-list without its list", {"tune-list"},
+     {"tune-list needs a list", "a problem a line"}},
+    {"usage: tune-list with a problem's flag",
+     {"tune-list", "list.txt", "--size", "3x3"},
+     {"--size is for", "not tune-list"}},
     {"usage: bench of an impossible problem",
      {"bench", "transpose", "--type", "c128", "--rows", "2000000000",
       "--cols", "2000000000"},
@@ -738,6 +749,67 @@ static void replay_missing_record(void **state)
     CHECK(fx, strstr(fx->err, "nothing-here.csv"));
 }
 
+/* tune-list's file: a problem a line as the command line reads it,
+ * comments and repeats allowed, anything else refused naming the line;
+ * a good list without a GPU fails saying it needs one, having tuned and
+ * written nothing. */
+static void tune_list_reads_its_list(void **state)
+{
+    fixture *fx = *state;
+    static const struct {
+        const char *text, *env, *devices;
+        int status;
+        const char *says[2];
+    } cases[] = {
+        {"# sizes\ntranspose --type f32 --size 64x64\n\n"
+         "transpose --type f32 --size 64x64   # again\n"
+         "reduce --n 4096\n",
+         NULL, NULL, 1, {"no CUDA driver", "tuning a list needs a CUDA GPU"}},
+        {"transpose --seed 3 --size 64x64\n", NULL, NULL, 2,
+         {"line 1", "give it to tune-list"}},
+        {"transpose --size 64x64\nspace transpose\n", NULL, NULL, 2,
+         {"line 2", "is a command, not a family"}},
+        {"transpose --size 3x\n", NULL, NULL, 2,
+         {"--size needs", "line 1: not a problem"}},
+        {"transpose --type f99\n", NULL, NULL, 2, {"f99", "line 1"}},
+        {"# nothing\n\n", NULL, NULL, 2, {"no problem in it", "a line"}},
+        {"transpose --size 64x64\n", "AUTOTUNE_JOB_LEASE=soon", NULL, 2,
+         {"AUTOTUNE_JOB_LEASE needs seconds", "'soon'"}},
+        {"transpose --size 64x64\n", NULL, "0,x", 2,
+         {"--devices needs", "'0,x'"}},
+        {"transpose --size 64x64\n", NULL, "all", 1,
+         {"no CUDA driver", "tuning a list needs a CUDA GPU"}},
+    };
+    char path[128];
+    snprintf(path, sizeof path, "%s/list.txt", fx->dir);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(cases[i].text, f);
+        fclose(f);
+        const char *extra[] = {cases[i].env, NULL};
+        const char *args[] = {"tune-list", "list.txt", "--devices",
+                              cases[i].devices, NULL};
+        if (!cases[i].devices)
+            args[2] = NULL;
+        run(fx, args, extra);
+        CHECK(fx, fx->status == cases[i].status);
+        CHECK(fx, fx->out[0] == '\0');
+        CHECK(fx, strstr(fx->err, cases[i].says[0]));
+        CHECK(fx, strstr(fx->err, cases[i].says[1]));
+        CHECK(fx, count_entries(fx, ".cu") == 0);
+    }
+    /* A NUL byte, and a list that is not there. */
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite("transpose\0--size 64x64\n", 1, 24, f);
+    fclose(f);
+    run(fx, (const char *[]){"tune-list", "list.txt", NULL}, NULL);
+    CHECK(fx, fx->status == 2 && strstr(fx->err, "a NUL byte"));
+    run(fx, (const char *[]){"tune-list", "none.txt", NULL}, NULL);
+    CHECK(fx, fx->status == 2 && strstr(fx->err, "none.txt"));
+}
+
 #define BAD(i) {bad[i].name, bad_input, setup, teardown, (void *)&bad[i]}
 #define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
@@ -751,7 +823,7 @@ int main(void)
         printf("Bail out! AUTOTUNE_BIN=%s: %s\n", bin, strerror(errno));
         return 1;
     }
-    _Static_assert(sizeof bad / sizeof bad[0] == 40, "a BAD() per case");
+    _Static_assert(sizeof bad / sizeof bad[0] == 44, "a BAD() per case");
     const struct CMUnitTest tests[] = {
         BAD(0),  BAD(1),  BAD(2),  BAD(3),  BAD(4),  BAD(5),
         BAD(6),  BAD(7),  BAD(8),  BAD(9),  BAD(10), BAD(11),
@@ -759,7 +831,9 @@ int main(void)
         BAD(18), BAD(19), BAD(20), BAD(21), BAD(22), BAD(23),
         BAD(24), BAD(25), BAD(26), BAD(27), BAD(28), BAD(29),
         BAD(30), BAD(31), BAD(32), BAD(33), BAD(34), BAD(35),
-        BAD(36), BAD(37), BAD(38), BAD(39),
+        BAD(36), BAD(37), BAD(38), BAD(39), BAD(40), BAD(41),
+        BAD(42), BAD(43),
+        TEST(tune_list_reads_its_list),
         TEST(replay_table_and_json),
         TEST(replay_trace),
         TEST(replay_missing_record),

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "runtime/store/store.h"
 
 typedef struct fixture {
@@ -180,34 +181,96 @@ static int others_can_write(const char *path)
     return rc == SQLITE_OK;
 }
 
-/* A put outside a batch leaves no write transaction open: another process
- * (a GPU worker, a program beside this one) writes the file at once. A
- * batch holds its transaction until it ends. (A reference kernel's put
- * that stayed open made a background tune's worker fail with 'database
- * is locked' after 30 s.) */
-static void only_a_batch_holds_a_transaction(void **state)
+/* No put holds the file's write lock, in a batch or not: another process
+ * (a GPU worker, another device's tune of the same list) writes the file
+ * at once. (A reference kernel's put that stayed open made a background
+ * tune's worker fail with 'database is locked' after 30 s; a batch held
+ * open made two devices' tunes wait for each other.) A batch's puts wait
+ * in memory: this handle finds them at once, another once the batch
+ * ends. */
+static void no_put_holds_the_write_lock(void **state)
 {
     fixture *f = *state;
     at_err e = {0};
+    at_cubins *other = NULL;
     assert_int_equal(at_cubins_open(&f->c, f->db, &e), 0);
+    assert_int_equal(at_cubins_open(&other, f->db, &e), 0);
     const char *src = "one put", *kern = "k";
     int v = 7;
+    void *got = NULL;
+    size_t n = 0;
+    char kernel[AT_KERNEL_NAME];
     assert_int_equal(at_cubins_put(f->c, &key90, 1, &src, &kern, &v,
                                    sizeof v, &e), 0);
     assert_true(others_can_write(f->db));
+    assert_int_equal(at_cubins_get(other, &key90, src, &got, &n, kernel, &e),
+                     1);
+    free(got);
     at_cubins_batch_begin(f->c);
     src = "a batch's put";
     assert_int_equal(at_cubins_put(f->c, &key90, 1, &src, &kern, &v,
                                    sizeof v, &e), 0);
-    assert_false(others_can_write(f->db));
-    assert_int_equal(at_cubins_batch_end(f->c, &e), 0);
     assert_true(others_can_write(f->db));
-    void *got = NULL;
-    size_t n = 0;
-    char kernel[AT_KERNEL_NAME];
     assert_int_equal(at_cubins_get(f->c, &key90, src, &got, &n, kernel, &e),
                      1);
+    assert_int_equal(n, sizeof v);
+    assert_int_equal(memcmp(got, &v, sizeof v), 0);
     free(got);
+    assert_int_equal(at_cubins_get(other, &key90, src, &got, &n, kernel, &e),
+                     0);
+    assert_int_equal(at_cubins_batch_end(f->c, &e), 0);
+    assert_int_equal(at_cubins_get(other, &key90, src, &got, &n, kernel, &e),
+                     1);
+    free(got);
+    at_cubins_close(other, NULL);
+}
+
+/* A cubin found while its put waited in memory is still read after the
+ * batch was written (its id then names the written row). */
+static void a_waiting_put_is_read_after_it_is_written(void **state)
+{
+    fixture *f = *state;
+    at_err e = {0};
+    assert_int_equal(at_cubins_open(&f->c, f->db, &e), 0);
+    at_cubins_batch_begin(f->c);
+    const char *src = "waits", *kern = "k";
+    int v = 42;
+    assert_int_equal(at_cubins_put(f->c, &key90, 1, &src, &kern, &v,
+                                   sizeof v, &e), 0);
+    int64_t blob = 0;
+    char kernel[AT_KERNEL_NAME];
+    assert_int_equal(at_cubins_find(f->c, &key90, src, &blob, kernel, &e), 1);
+    assert_string_equal(kernel, "k");
+    assert_int_equal(at_cubins_batch_end(f->c, &e), 0);
+    void *got = NULL;
+    size_t n = 0;
+    assert_int_equal(at_cubins_blob(f->c, blob, &got, &n, &e), 1);
+    assert_int_equal(n, sizeof v);
+    assert_int_equal(memcmp(got, &v, sizeof v), 0);
+    free(got);
+}
+
+/* Opening a file already set up writes nothing: it opens at once while
+ * another process holds the write lock (two devices' GPU workers open
+ * the caches while each other's tunes write them). */
+static void opening_takes_no_write_lock(void **state)
+{
+    fixture *f = *state;
+    at_err e = {0};
+    assert_int_equal(at_cubins_open(&f->c, f->db, &e), 0); /* set up */
+    at_cubins_close(f->c, NULL);
+    f->c = NULL;
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL),
+                     SQLITE_OK);
+    double t0 = at_now_s();
+    int rc = at_cubins_open(&f->c, f->db, &e);
+    double took = at_now_s() - t0;
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(db);
+    assert_int_equal(rc, 0);
+    assert_true(took < 1.0);
 }
 
 static void default_path(void **state)
@@ -243,8 +306,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(corrupt_cubin_is_discarded, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(many_puts, setup, teardown),
-        cmocka_unit_test_setup_teardown(only_a_batch_holds_a_transaction,
-                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(no_put_holds_the_write_lock, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            a_waiting_put_is_read_after_it_is_written, setup, teardown),
+        cmocka_unit_test_setup_teardown(opening_takes_no_write_lock, setup,
+                                        teardown),
         cmocka_unit_test(default_path),
     };
     return AT_RUN_TESTS(tests);

@@ -135,6 +135,7 @@ static const char *const *const lines[] = {
     (const char *[]){"replay", NULL},
     (const char *[]){"bench", NULL},
     (const char *[]){"bench", "tune", NULL},
+    (const char *[]){"tune-list", NULL},
     (const char *[]){"cache", NULL},
     (const char *[]){"plot", NULL}, /* the Python package's argparse */
 };
@@ -282,7 +283,7 @@ static const char *sample(const char *flag)
         {"--strategy", "random"},     {"--budget", "5"},
         {"--compile-limit", "5"},     {"--kernel-limit", "5"},
         {"--seeds", "3"},             {"--csv", "b.csv"},
-        {"--sweep", "2"},
+        {"--sweep", "2"},             {"--devices", "0"},
     };
     for (size_t i = 0; i < sizeof v / sizeof *v; ++i)
         if (strcmp(v[i][0], flag) == 0)
@@ -308,6 +309,7 @@ static void commands_take_what_help_lists(void **state)
         {{"replay", NULL}, {"replay", "r.csv", NULL}},
         {{"bench", NULL}, {"bench", "transpose", "--list", NULL}},
         {{"bench", "tune", NULL}, {"bench", "tune", NULL}},
+        {{"tune-list", NULL}, {"tune-list", "list.txt", NULL}},
     };
     flag_set every = {{0}, 0};
     char *top = help_of((const char *[]){NULL});

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/hash.h"
 #include "runtime/store/store.h"
 #include "runtime/driver/driver.h"
 #include "runtime/store/sqlite_file.h"
@@ -273,6 +274,45 @@ static void tune_lock_serialises(void **state)
     at_cache_close(c);
 }
 
+/* Two keys locked in one process (two devices' threads, tune-list): one
+ * unlocked, the other still excludes another process. */
+static void tune_locks_of_one_process_are_apart(void **state)
+{
+    (void)state;
+    at_cache *c = open_named("lock2.db");
+    at_err e = {0};
+    at_entry a, b;
+    entry(&a, "first", 1.0);
+    entry(&b, "second", 1.0);
+    at_cache_held ha, hb;
+    assert_int_equal(at_cache_lock(c, &a.key, NULL, &ha, &e), 0);
+    assert_int_equal(at_cache_lock(c, &b.key, NULL, &hb, &e), 0);
+    at_cache_unlock(&ha); /* its descriptor closed: b's lock stays */
+    pid_t pid = fork();
+    if (pid == 0) {
+        at_cache_held h;
+        int got_a = at_cache_lock(c, &a.key, NULL, &h, &e) == 0;
+        at_cache_unlock(&h);
+        /* b: held by the parent; waiting would hang, so try once. */
+        char path[1100];
+        snprintf(path, sizeof path, "%s.lock", at_cache_path(c));
+        int fd = open(path, O_RDWR);
+        char key[2048];
+        at_key_text(&b.key, key, sizeof key);
+        struct flock l = {.l_type = F_WRLCK, .l_whence = SEEK_SET,
+                          .l_start = (off_t)(at_hash(AT_HASH_INIT, key,
+                                             strlen(key)) & 0x3fffffff),
+                          .l_len = 1};
+        int free_b = fcntl(fd, F_OFD_SETLK, &l) == 0;
+        _exit(got_a && !free_b ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    at_cache_unlock(&hb);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    at_cache_close(c);
+}
+
 /* Failed variants: remembered per key, listed, forgotten on request. */
 static void failed_variants_remembered(void **state)
 {
@@ -359,6 +399,7 @@ int main(void)
         cmocka_unit_test(better_entry_kept),
         cmocka_unit_test(eight_processes_fresh_cache),
         cmocka_unit_test(tune_lock_serialises),
+        cmocka_unit_test(tune_locks_of_one_process_are_apart),
         cmocka_unit_test(failed_variants_remembered),
         cmocka_unit_test(compile_worker_replaced),
     };

@@ -6,7 +6,7 @@
  * discarded, export-style import and removal, and 16 processes x 50
  * rounds on one fresh store (every key tuned once). PostgreSQL's own:
  * a database not ours refused untouched, a schema of another version
- * refused, a store that is down a clear error (its password never
+ * refused (schema 1 upgraded), a store that is down a clear error (its password never
  * shown), and the server killed in the middle of writes (no partial
  * entry, a clear error). No GPU. */
 #include "tap.h"
@@ -543,16 +543,29 @@ static void a_schema_of_another_version_is_refused(void **state)
     at_err e = {0};
     assert_int_equal(at_pq_connect(where[PG], &conn, &e), 0);
     assert_int_equal(at_pq_run(conn, "test", "bump", "UPDATE autotune.meta "
-                               "SET value = '2' WHERE name = 'schema'", 0,
+                               "SET value = '3' WHERE name = 'schema'", 0,
                                NULL, &e), 0);
     at_cache *c = NULL;
     int rc = at_cache_open(&c, where[PG], &e);
     at_pq_run(conn, "test", "restore", "UPDATE autotune.meta SET value = "
-              "'1' WHERE name = 'schema'", 0, NULL, &e);
-    at_pq.PQfinish(conn);
+              "'2' WHERE name = 'schema'", 0, NULL, &e);
     assert_int_equal(rc, AUTOTUNE_ESTORE);
-    assert_non_null(strstr(e.msg, "schema=2"));
-    assert_non_null(strstr(e.msg, "reads schema=1 only"));
+    assert_non_null(strstr(e.msg, "schema=3"));
+    assert_non_null(strstr(e.msg, "reads schema=2 only"));
+    /* Schema 1 (0.x's stores, without the jobs table) is upgraded. */
+    assert_int_equal(at_pq_run(conn, "test", "downgrade", "DROP TABLE "
+                               "autotune.jobs", 0, NULL, &e), 0);
+    assert_int_equal(at_pq_run(conn, "test", "downgrade", "UPDATE "
+                               "autotune.meta SET value = '1' WHERE name = "
+                               "'schema'", 0, NULL, &e), 0);
+    at_cache_close(open_store(PG));
+    char v[64];
+    assert_int_equal(at_pq_value(conn, "test", "look", "SELECT value || "
+                                 "(SELECT count(*) FROM autotune.jobs) FROM"
+                                 " autotune.meta WHERE name = 'schema'", 0,
+                                 NULL, v, sizeof v, &e), 1);
+    assert_string_equal(v, "20");
+    at_pq.PQfinish(conn);
 }
 
 static void a_store_that_is_down_is_a_clear_error(void **state)

@@ -221,6 +221,8 @@ static void *worker(void *arg)
 {
     slot *me = arg;
     at_pool *p = me->pool;
+    at_slot shared;
+    at_slot_open(&shared);
     pthread_mutex_lock(&p->mu);
     for (;;) {
         while (!p->head && !p->stop)
@@ -234,6 +236,7 @@ static void *worker(void *arg)
         me->running = 1;
         pthread_mutex_unlock(&p->mu);
 
+        at_slot_take(&shared, (int)(me - p->slots) + getpid());
         double t0 = at_now_s();
         at_err_clear(&j->err);
         if (!me->proc.pid && at_cproc_spawn(&me->proc, &j->err))
@@ -242,6 +245,7 @@ static void *worker(void *arg)
             j->rc = at_cproc_compile(&me->proc, j->src, j->variant,
                                      &j->opts, &j->cubin, &j->size, &j->err);
         j->ms = (at_now_s() - t0) * 1e3;
+        at_slot_give(&shared);
 
         pthread_mutex_lock(&p->mu);
         me->running = 0;
@@ -249,6 +253,7 @@ static void *worker(void *arg)
         pthread_cond_broadcast(&p->done);
     }
     pthread_mutex_unlock(&p->mu);
+    at_slot_close(&shared);
     return NULL;
 }
 

@@ -38,6 +38,16 @@ static void read_driver_build(char *buf, size_t n)
     fclose(f);
 }
 
+int at_device_count(int *n, at_err *e)
+{
+    *n = 0;
+    int rc = at_cu_load(e);
+    if (rc)
+        return rc;
+    AT_CU_TRY(e, NULL, cuDeviceGetCount, n);
+    return 0;
+}
+
 int at_device_open(at_device *d, int ordinal, at_err *e)
 {
     memset(d, 0, sizeof *d);
@@ -56,7 +66,15 @@ int at_device_open(at_device *d, int ordinal, at_err *e)
                        "no CUDA device %d: the driver reports %d", ordinal,
                        count);
     d->ordinal = ordinal;
+    d->visible = count;
     AT_CU_TRY(e, NULL, cuDeviceGet, &d->dev, ordinal);
+    CUuuid id;
+    AT_CU_TRY(e, NULL, cuDeviceGetUuid, &id, d->dev);
+    const unsigned char *b = (const unsigned char *)id.bytes;
+    snprintf(d->uuid, sizeof d->uuid, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-"
+             "%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3],
+             b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+             b[14], b[15]);
     AT_CU_TRY(e, NULL, cuDeviceGetName, d->name, (int)sizeof d->name, d->dev);
     AT_CU_TRY(e, NULL, cuDriverGetVersion, &d->driver_version);
     read_driver_build(d->driver_build, sizeof d->driver_build);

@@ -30,7 +30,7 @@
     X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)              \
     X(cuEventQuery) X(cuStreamQuery) X(cuFuncGetModule)                      \
     X(cuModuleGetGlobal) X(cuMemcpyHtoDAsync) X(cuCtxGetCurrent)             \
-    X(cuMemHostRegister) X(cuMemHostUnregister)
+    X(cuMemHostRegister) X(cuMemHostUnregister) X(cuDeviceGetUuid)
 
 #define AT_CU_MEMBER_(fn) __typeof__(fn) *fn;
 typedef struct at_cu_api {
@@ -140,6 +140,8 @@ typedef struct at_device {
     char driver_build[32]; /* "580.159.04", or "unknown" */
     char nvrtc[32];      /* "13.0" */
     size_t total_mem;
+    char uuid[48];       /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" */
+    int visible;         /* devices this process sees */
 } at_device;
 
 /* Loads the driver and NVRTC, checks the ordinal and reads the
@@ -147,6 +149,8 @@ typedef struct at_device {
  * process that only looks the device up (a cache hit, or a tune its GPU
  * worker does) never pays for creating one. */
 int at_device_open(at_device *d, int ordinal, at_err *e);
+/* How many CUDA devices the driver reports (the driver loaded). */
+int at_device_count(int *n, at_err *e);
 void at_device_close(at_device *d);
 at_limits at_device_limits(const at_device *d);
 /* Makes d's context current for the calling thread (pairs with pop). */
@@ -249,6 +253,21 @@ typedef struct at_job {
     int done;
     struct at_job *next;
 } at_job;
+
+/* Compile slots shared by the GPU workers of a host (compile_slots.c):
+ * at_slots_share, before GPU workers are started, makes n slots their
+ * pools take (through the environment, inherited); a pool thread holds
+ * one for each compile. Without shared slots every take is free. */
+int at_slots_share(int n, at_err *e);
+typedef struct at_slot {
+    int fd, n, held;
+} at_slot;
+/* 1 if the process has shared slots (s to be closed), else 0. */
+int at_slot_open(at_slot *s);
+/* Waits for a slot (hint: where to start looking). */
+void at_slot_take(at_slot *s, int hint);
+void at_slot_give(at_slot *s);
+void at_slot_close(at_slot *s);
 
 typedef struct at_pool at_pool;
 

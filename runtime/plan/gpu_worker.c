@@ -16,6 +16,8 @@
 #include "base/sockio.h"
 #include "runtime/plan/gpu_worker_wire.h"
 
+extern char **environ;
+
 #ifndef AT_WORKER_DEFAULT
 #define AT_WORKER_DEFAULT ""
 #endif
@@ -50,6 +52,14 @@ static void fill_request(wire_request *q, const at_plan_env *env,
     q->size = sizeof *q;
     snprintf(q->version, sizeof q->version, "%s", AUTOTUNE_VERSION);
     q->device = env->dev->ordinal;
+    /* Where this process sees other GPUs, the worker sees its own alone
+     * (by its UUID; not for MIG instances, named otherwise). */
+    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+    if (env->dev->visible > 1 && env->dev->uuid[0] &&
+        !(vis && strstr(vis, "MIG"))) {
+        snprintf(q->uuid, sizeof q->uuid, "%s", env->dev->uuid);
+        q->device = 0;
+    }
     q->record = o->record != NULL;
     q->progress = env->progress != NULL;
     snprintf(q->cache, sizeof q->cache, "%s", at_cache_source(env->cache));
@@ -86,9 +96,11 @@ static void fill_request(wire_request *q, const at_plan_env *env,
 }
 
 /* Forks and execs the worker with the socket, the record and the
- * progress stream on descriptors 3, 4 and 5. Between fork and exec only
- * async-signal-safe calls: the parent may have threads and CUDA. */
-static pid_t start(const char *path, int sock, FILE *record, FILE *progress)
+ * progress stream on descriptors 3, 4 and 5, and the environment envp
+ * (NULL: this one's). Between fork and exec only async-signal-safe calls:
+ * the parent may have threads and CUDA. */
+static pid_t start(const char *path, int sock, FILE *record, FILE *progress,
+                   char *const *envp)
 {
     int rec = record ? fileno(record) : -1;
     int prog = progress ? fileno(progress) : -1;
@@ -106,7 +118,8 @@ static pid_t start(const char *path, int sock, FILE *record, FILE *progress)
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives the tuner */
     if (getppid() != parent)
         _exit(126);
-    execl(path, path, "__gpu-worker", (char *)NULL);
+    char *const argv[] = {(char *)path, "__gpu-worker", NULL};
+    execve(path, argv, envp ? envp : environ);
     _exit(127);
 }
 
@@ -135,46 +148,93 @@ static void reap(pid_t pid, double grace, char *why, size_t n)
 
 /* A worker that has answered well only exits (its context's teardown
  * takes tens of ms): a thread of ours reaps it while the tuner goes on.
- * The next worker starts only once it is gone, so that two contexts of
- * ours never meet (an exclusive-process GPU takes one). */
+ * The next worker of its device starts only once it is gone, so that
+ * two contexts of ours never meet on one GPU (an exclusive-process GPU
+ * takes one); other devices' workers do not wait (tune-list's devices
+ * tune at once). */
+enum { ENDING_DEVICES = 1024 }; /* ordinals, as --device takes them */
 static pthread_mutex_t ending_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ending_cv = PTHREAD_COND_INITIALIZER;
-static int ending; /* workers being reaped on a thread */
+static int ending[ENDING_DEVICES]; /* each device's workers being reaped */
+
+typedef struct ended {
+    pid_t pid;
+    int device;
+} ended;
 
 static void *reaper(void *arg)
 {
+    ended w = *(ended *)arg;
+    free(arg);
     char why[96];
-    reap((pid_t)(intptr_t)arg, 30, why, sizeof why);
+    reap(w.pid, 30, why, sizeof why);
     pthread_mutex_lock(&ending_mu);
-    --ending;
+    --ending[w.device];
     pthread_cond_broadcast(&ending_cv);
     pthread_mutex_unlock(&ending_mu);
     return NULL;
 }
 
-static void reap_later(pid_t pid)
+static void reap_later(pid_t pid, int device)
 {
+    device = device >= 0 && device < ENDING_DEVICES ? device : 0;
+    ended *w = malloc(sizeof *w);
+    if (!w) { /* no memory for a thread's argument: reaped here */
+        char why[96];
+        reap(pid, 30, why, sizeof why);
+        return;
+    }
+    *w = (ended){pid, device};
+    pthread_mutex_lock(&ending_mu);
+    ++ending[device];
+    pthread_mutex_unlock(&ending_mu);
     pthread_t t;
     pthread_attr_t a;
-    pthread_mutex_lock(&ending_mu);
-    ++ending;
-    pthread_mutex_unlock(&ending_mu);
     int ok = pthread_attr_init(&a) == 0;
     if (ok) {
         ok = pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED) == 0 &&
-             pthread_create(&t, &a, reaper, (void *)(intptr_t)pid) == 0;
+             pthread_create(&t, &a, reaper, w) == 0;
         pthread_attr_destroy(&a);
     }
     if (!ok)
-        reaper((void *)(intptr_t)pid);
+        reaper(w); /* here, as the thread would */
 }
 
-static void wait_ended(void)
+static void wait_ended(int device)
 {
+    device = device >= 0 && device < ENDING_DEVICES ? device : 0;
     pthread_mutex_lock(&ending_mu);
-    while (ending > 0)
+    while (ending[device] > 0)
         pthread_cond_wait(&ending_cv, &ending_mu);
     pthread_mutex_unlock(&ending_mu);
+}
+
+/* The worker's environment when it is to see only its GPU (q->uuid set):
+ * this one's with CUDA_VISIBLE_DEVICES naming that GPU (malloc'd, its
+ * last string too; NULL: no memory, or no need). A worker that sees the
+ * host's other GPUs makes its context and tears it down with theirs
+ * initialised too, while other devices' workers run on them. */
+static char **worker_env(const wire_request *q)
+{
+    if (!q->uuid[0])
+        return NULL;
+    size_t n = 0;
+    while (environ[n])
+        ++n;
+    char **v = malloc((n + 2) * sizeof *v), *mine = malloc(80);
+    if (!v || !mine) {
+        free(v);
+        free(mine);
+        return NULL;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (strncmp(environ[i], "CUDA_VISIBLE_DEVICES=", 21) != 0)
+            v[k++] = environ[i];
+    snprintf(mine, 80, "CUDA_VISIBLE_DEVICES=%s", q->uuid);
+    v[k++] = mine;
+    v[k] = NULL;
+    return v;
 }
 
 /* The points evaluated so far, over every worker of one tune. */
@@ -227,7 +287,7 @@ static int read_answer(int fd, evals *x, wire_reply *r)
 /* One worker, start to end: its reply in *r (cubin malloc'd), or an
  * error saying how it ended without one. The points of x are sent (a
  * resumed tune's), and those it evaluates added. */
-static int one_pass(const char *path, const wire_request *q,
+static int one_pass(const char *path, const wire_request *q, int ordinal,
                     const at_family *f, FILE *record, FILE *progress,
                     evals *x, wire_reply *r, void **cubin, at_err *e)
 {
@@ -239,8 +299,21 @@ static int one_pass(const char *path, const wire_request *q,
         fflush(record);
     if (progress)
         fflush(progress);
-    wait_ended();
-    pid_t pid = start(path, sv[1], record, progress);
+    wait_ended(ordinal);
+    char **envp = worker_env(q);
+    if (q->uuid[0] && !envp) {
+        close(sv[0]);
+        close(sv[1]);
+        return at_fail(e, AUTOTUNE_ENOMEM, "the GPU worker's environment");
+    }
+    pid_t pid = start(path, sv[1], record, progress, envp);
+    if (envp) {
+        size_t k = 0;
+        while (envp[k + 1])
+            ++k;
+        free(envp[k]); /* ours; the rest are environ's */
+        free(envp);
+    }
     close(sv[1]);
     if (pid < 0) {
         close(sv[0]);
@@ -265,7 +338,7 @@ static int one_pass(const char *path, const wire_request *q,
      * the next worker must not meet this one's context (a hung kernel's
      * teardown is the driver's), so wait for it here. */
     if (!bad && r->rc == 0) {
-        reap_later(pid);
+        reap_later(pid, ordinal);
         return 0;
     }
     char why[96];
@@ -303,8 +376,8 @@ int at_worker_tune(const at_plan_env *env, const at_problem *p,
          * (the one that faulted among them), and none is evaluated again;
          * their record rows stay as written. */
         q.n_prior = x.n;
-        rc = one_pass(env->worker, &q, p->family, o->record, env->progress,
-                      &x, r, &cubin, e);
+        rc = one_pass(env->worker, &q, env->dev->ordinal, p->family,
+                      o->record, env->progress, &x, r, &cubin, e);
         if (fault_t && x.first_t && x.first_t - fault_t > worst)
             worst = x.first_t - fault_t;
         fault_t = rc == AUTOTUNE_EFAULT ? at_now_s() : 0;

@@ -89,6 +89,10 @@ static int serve(const wire_request *q, const at_eval *prior, served *s,
     int rc = problem(q, &p, e);
     if (!rc)
         rc = at_device_open(&s->dev, q->device, e);
+    if (!rc && q->uuid[0] && strcmp(s->dev.uuid, q->uuid) != 0)
+        rc = at_fail(e, AUTOTUNE_ENO_DEVICE, "GPU worker: with "
+                     "CUDA_VISIBLE_DEVICES=%s it sees device 0 as %s (%s), "
+                     "not that GPU", q->uuid, s->dev.name, s->dev.uuid);
     if (rc)
         return rc;
     s->dev_open = 1;

@@ -34,6 +34,9 @@ typedef struct wire_request {
      * points earlier workers evaluated). */
     uint64_t n_prior;
     double started_s; /* at_tune_opts.started_s: the first worker's */
+    /* The GPU's UUID where the worker sees it alone (its environment's
+     * CUDA_VISIBLE_DEVICES; device is then 0): checked on opening. */
+    char uuid[48];
 } wire_request;
 
 /* Sent by the worker as each point's outcome is known, before the

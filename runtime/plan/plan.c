@@ -148,9 +148,35 @@ static int tune_remembering(const at_plan_env *env, const at_key *key,
     return rc;
 }
 
-/* One tune at a time in a process: threads (background tunes among
- * them) would time their variants against each other on the GPU. */
-static pthread_mutex_t tuning = PTHREAD_MUTEX_INITIALIZER;
+/* One tune at a time on a device in a process: threads (background
+ * tunes among them) would time their variants against each other on its
+ * GPU. Tunes on other devices go on (tune-list's devices at once). */
+enum { TUNING_DEVICES = 1024 }; /* ordinals, as --device takes them */
+static pthread_mutex_t tuning_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t tuning_cv = PTHREAD_COND_INITIALIZER;
+static unsigned char tuning[TUNING_DEVICES];
+
+static int tuning_slot(const at_device *d)
+{
+    return d->ordinal >= 0 && d->ordinal < TUNING_DEVICES ? d->ordinal : 0;
+}
+
+static void tuning_take(const at_device *d)
+{
+    pthread_mutex_lock(&tuning_mu);
+    while (tuning[tuning_slot(d)])
+        pthread_cond_wait(&tuning_cv, &tuning_mu);
+    tuning[tuning_slot(d)] = 1;
+    pthread_mutex_unlock(&tuning_mu);
+}
+
+static void tuning_give(const at_device *d)
+{
+    pthread_mutex_lock(&tuning_mu);
+    tuning[tuning_slot(d)] = 0;
+    pthread_cond_broadcast(&tuning_cv);
+    pthread_mutex_unlock(&tuning_mu);
+}
 
 /* Tunes under the key's lock: a process (or thread) that waited for
  * another's tune takes its answer from the cache instead of tuning
@@ -160,10 +186,10 @@ static int tune_locked(const at_plan_env *env, const at_key *key,
                        at_plan *pl, at_err *e)
 {
     at_cache_held held;
-    pthread_mutex_lock(&tuning);
+    tuning_take(env->dev);
     int rc = at_cache_lock(env->cache, key, env->progress, &held, e);
     if (rc) {
-        pthread_mutex_unlock(&tuning);
+        tuning_give(env->dev);
         return rc;
     }
     if (!o->retune)
@@ -176,7 +202,7 @@ static int tune_locked(const at_plan_env *env, const at_key *key,
     else if (rc == 0)
         rc = tune_remembering(env, key, o, pl, e);
     at_cache_unlock(&held);
-    pthread_mutex_unlock(&tuning);
+    tuning_give(env->dev);
     return rc < 0 ? rc : 0;
 }
 

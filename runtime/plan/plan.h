@@ -154,4 +154,51 @@ int at_worker_tune(const at_plan_env *env, const at_problem *p,
 /* Worker: serves the request on descriptor 3; the process's exit status. */
 int at_worker_main(void);
 
+/* A list of problems answered on every device asked for (autotune
+ * tune-list, --devices; runtime/plan/plan_list.c, docs/SCALE.md). A
+ * thread a device, each with its own cache connection, takes the next
+ * problem not yet answered for its GPU model and answers it as at_plan_get
+ * does (a GPU worker of its device tunes a miss); devices of one model
+ * share the list, so a problem is tuned once per model. The GPU workers'
+ * compile pools share one set of slots, a core each (at_slots_share).
+ * With a PostgreSQL store the list is shared with every host running it
+ * through the store's jobs table (runtime/store/store.h): each host adds
+ * the list, takes jobs while any is left, waits for the other hosts'
+ * jobs (taking again one whose host's lease ran out), then reads their
+ * answers from the store. */
+typedef struct at_list_result {
+    int item;          /* the problem's index */
+    int model;         /* the GPU model's index */
+    char gpu[256];     /* its name */
+    int device;        /* the ordinal that answered; -1: another host */
+    int how;           /* AUTOTUNE_HOW_* */
+    int rc;            /* 0, or the problem's error code */
+    char msg[1100];    /* its error */
+    char point[128];
+    double seconds;    /* the answer's wall time here */
+    double frac_copy, median_ms;
+    size_t evaluated;
+    /* A tune's own: its wall time in the GPU worker, of it on the GPU,
+     * and the variants compiled here (not from the compiled cache). */
+    double tune_s, gpu_s;
+    size_t compiled;
+} at_list_result;
+
+typedef struct at_list_env {
+    const char *cache_path; /* the cache each device's thread opens */
+    const int *devices;     /* ordinals */
+    int n_devices;
+    FILE *progress;         /* a line a problem; NULL: quiet */
+    double lease_s;         /* a shared list's leases; <= 0: 60 s */
+} at_list_env;
+
+/* ps[0..n) answered on every GPU model of env's devices: *out
+ * (malloc'd, even on an error: what was answered) holds n x *n_models
+ * results, by problem then model. 0 (a problem's own failure is its
+ * result's rc), or an error of the whole run: a device or the store that
+ * cannot be opened. */
+int at_plan_list(const at_list_env *env, const at_problem *ps, int n,
+                 const at_tune_opts *o, at_list_result **out, int *n_models,
+                 at_err *e);
+
 #endif

@@ -223,6 +223,9 @@ int at_cache_clear(at_cache *c, size_t *entries, size_t *failed, at_err *e)
         rc = delete_rows(c, "wisdom", NULL, entries, e);
     if (!rc)
         rc = delete_rows(c, "failed", NULL, failed, e);
+    size_t jobs = 0; /* a store's shared lists: tuned again if listed */
+    if (!rc && c->pg)
+        rc = delete_rows(c, "jobs", NULL, &jobs, e);
     rc = end(c, rc, e);
     if (rc)
         *entries = *failed = 0;

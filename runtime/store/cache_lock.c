@@ -1,6 +1,9 @@
-/* One tune per key at a time across processes: a POSIX record lock on one
- * byte of CACHE.lock, chosen by the key's hash. The kernel drops it when
- * the process ends, however it ends. */
+/* One tune per key at a time across processes and threads: an
+ * open-file-description record lock on one byte of CACHE.lock, chosen by
+ * the key's hash (not a classic POSIX lock: closing one thread's
+ * descriptor would drop every lock of the process, another device's
+ * thread's among them). The kernel drops it when the process ends,
+ * however it ends. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -35,17 +38,17 @@ int at_cache_lock(at_cache *c, const at_key *k, FILE *progress,
         return at_fail(e, AUTOTUNE_EIO, "cannot open the tuning lock %s: %s",
                        path, strerror(errno));
     h->at = (off_t)(at_hash(AT_HASH_INIT, key, strlen(key)) & 0x3fffffff);
-    if (lock_byte(h->fd, h->at, F_SETLK, F_WRLCK) == 0)
+    if (lock_byte(h->fd, h->at, F_OFD_SETLK, F_WRLCK) == 0)
         return 0;
     if (progress)
         fprintf(progress, "autotune: another process is tuning this "
                 "problem; waiting for its answer\n");
-    if (lock_byte(h->fd, h->at, F_SETLKW, F_WRLCK) == 0)
+    if (lock_byte(h->fd, h->at, F_OFD_SETLKW, F_WRLCK) == 0)
         return 0;
     int err = errno;
     close(h->fd);
     h->fd = -1;
-    return at_fail(e, AUTOTUNE_EIO, "fcntl(F_SETLKW) on %s: %s", path,
+    return at_fail(e, AUTOTUNE_EIO, "fcntl(F_OFD_SETLKW) on %s: %s", path,
                    strerror(err));
 }
 
@@ -55,7 +58,7 @@ void at_cache_unlock(at_cache_held *h)
         at_pg_unlock(h);
     if (h->fd < 0)
         return;
-    lock_byte(h->fd, h->at, F_SETLK, F_UNLCK);
+    lock_byte(h->fd, h->at, F_OFD_SETLK, F_UNLCK);
     close(h->fd);
     h->fd = -1;
 }

@@ -13,12 +13,32 @@
 #include "runtime/store/sqlite_file.h"
 
 enum { BATCH = 256 }; /* puts per transaction */
+/* Seconds a put waits in memory at most before its batch is written. */
+#define BATCH_S 0.2
+
+/* A put not yet written. Puts wait here, not in an open transaction: the
+ * file's write lock is held only while a batch is written, so processes
+ * that share the file (two devices' tunes of one list) never wait long
+ * for each other. A lookup sees them as if written. */
+typedef struct pending {
+    struct pending *next;
+    int n, sm;
+    char **keys, **srcs, **kernels; /* n each; one allocation */
+    char *nvrtc, *options;
+    void *cubin;
+    size_t size;
+    int64_t id; /* negative until written: at_cubins_blob takes it */
+} pending;
 
 struct at_cubins {
     sqlite3 *db;
     sqlite3_stmt *find, *blob, *put, *put_blob, *del, *del_blob;
-    int pending;  /* puts in the open transaction */
+    int pending;  /* puts waiting in memory */
     int batching; /* at_cubins_batch_begin: puts wait for the batch */
+    double begun; /* when the first of them came */
+    pending *head, *tail;
+    int64_t *written; /* a pending id -k's blob once written: written[k-1] */
+    size_t n_written;
     char path[1024];
 };
 
@@ -115,13 +135,52 @@ int at_cubins_open(at_cubins **out, const char *path, at_err *e)
 
 const char *at_cubins_path(const at_cubins *c) { return c->path; }
 
+static void pending_free(pending *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->n; ++i) {
+        free(p->keys[i]);
+        free(p->srcs[i]);
+        free(p->kernels[i]);
+    }
+    free(p->keys);
+    free(p->nvrtc);
+    free(p->options);
+    free(p->cubin);
+    free(p);
+}
+
+static int write_one(at_cubins *c, pending *p, at_err *e);
+
+/* Writes the puts waiting in memory, in one transaction; on a failure
+ * they are dropped (compiled again when next asked for). */
 static int flush(at_cubins *c, at_err *e)
 {
     if (!c->pending)
         return 0;
+    int rc = sqlite3_exec(c->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    if (rc != SQLITE_OK)
+        rc = fail(c, rc, "BEGIN IMMEDIATE", e);
+    for (pending *p = c->head; !rc && p; p = p->next)
+        rc = write_one(c, p, e);
+    if (!rc && (rc = sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL)) !=
+                   SQLITE_OK)
+        rc = fail(c, rc, "COMMIT", e);
+    if (rc) {
+        sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+        for (pending *p = c->head; p; p = p->next)
+            if (p->id < 0 && (size_t)-p->id <= c->n_written)
+                c->written[-p->id - 1] = 0; /* none: a miss */
+    }
+    while (c->head) {
+        pending *p = c->head;
+        c->head = p->next;
+        pending_free(p);
+    }
+    c->tail = NULL;
     c->pending = 0;
-    int rc = sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL);
-    return rc == SQLITE_OK ? 0 : fail(c, rc, "COMMIT", e);
+    return rc;
 }
 
 int at_cubins_close(at_cubins *c, at_err *e)
@@ -129,6 +188,7 @@ int at_cubins_close(at_cubins *c, at_err *e)
     if (!c)
         return 0;
     int rc = c->db ? flush(c, e) : 0;
+    free(c->written);
     sqlite3_finalize(c->find);
     sqlite3_finalize(c->blob);
     sqlite3_finalize(c->put);
@@ -165,12 +225,32 @@ static int exec1(at_cubins *c, sqlite3_stmt *st, int64_t v, const char *what,
     return rc == SQLITE_DONE ? 0 : fail(c, rc, what, e);
 }
 
+/* A put waiting in memory for key and src: its blob id, else 0. */
+static int64_t pending_find(const at_cubins *c, const char *key,
+                            const char *src, char kernel[AT_KERNEL_NAME])
+{
+    for (const pending *p = c->head; p; p = p->next)
+        for (int i = 0; i < p->n; ++i)
+            if (strcmp(p->keys[i], key) == 0 &&
+                strcmp(p->srcs[i], src) == 0) {
+                snprintf(kernel, AT_KERNEL_NAME, "%s", p->kernels[i]);
+                return p->id;
+            }
+    return 0;
+}
+
 int at_cubins_find(at_cubins *c, const at_cubin_key *k, const char *src,
                    int64_t *blob, char kernel[AT_KERNEL_NAME], at_err *e)
 {
     char key[512];
     key_text(k, src, key, sizeof key);
-    int rc = sqlite3_bind_text(c->find, 1, key, -1, SQLITE_TRANSIENT);
+    int rc = c->pending && at_now_s() - c->begun >= BATCH_S ? flush(c, e)
+                                                           : 0;
+    if (rc)
+        return rc;
+    if ((*blob = pending_find(c, key, src, kernel)) != 0)
+        return 1;
+    rc = sqlite3_bind_text(c->find, 1, key, -1, SQLITE_TRANSIENT);
     if (rc != SQLITE_OK)
         return fail(c, rc, "sqlite3_bind_text", e);
     rc = sqlite3_step(c->find);
@@ -200,6 +280,17 @@ int at_cubins_blob(at_cubins *c, int64_t blob, void **cubin, size_t *size,
                    at_err *e)
 {
     *cubin = NULL;
+    for (const pending *p = c->head; blob < 0 && p; p = p->next)
+        if (p->id == blob) {
+            if (!(*cubin = malloc(p->size)))
+                return at_fail(e, AUTOTUNE_ENOMEM, "cubin of %zu bytes",
+                               p->size);
+            memcpy(*cubin, p->cubin, p->size);
+            *size = p->size;
+            return 1;
+        }
+    if (blob < 0) /* written since it was found (0: it failed to be) */
+        blob = (size_t)-blob <= c->n_written ? c->written[-blob - 1] : 0;
     int rc = sqlite3_bind_int64(c->blob, 1, blob);
     if (rc != SQLITE_OK)
         return fail(c, rc, "sqlite3_bind_int64", e);
@@ -253,14 +344,42 @@ int at_cubins_get(at_cubins *c, const at_cubin_key *k, const char *src,
     return rc <= 0 ? rc : at_cubins_blob(c, blob, cubin, size, e);
 }
 
-static int begin(at_cubins *c, at_err *e)
+/* One waiting put into the open transaction. */
+static int write_one(at_cubins *c, pending *p, at_err *e)
 {
+    char hash[17], created[32];
+    cubin_hash(p->cubin, p->size, hash);
+    at_utc_now(created, sizeof created);
+    sqlite3_stmt *st = c->put_blob;
     int rc;
-    if (!c->pending &&
-        (rc = sqlite3_exec(c->db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) !=
-            SQLITE_OK)
-        return fail(c, rc, "BEGIN IMMEDIATE", e);
-    c->pending++;
+    if ((rc = sqlite3_bind_blob(st, 1, p->cubin, (int)p->size,
+                                SQLITE_TRANSIENT)) ||
+        (rc = sqlite3_bind_text(st, 2, hash, -1, SQLITE_TRANSIENT)) ||
+        (rc = sqlite3_bind_text(st, 3, created, -1, SQLITE_TRANSIENT)) ||
+        (rc = sqlite3_step(st)) != SQLITE_DONE) {
+        sqlite3_reset(st);
+        return fail(c, rc, "INSERT INTO blobs", e);
+    }
+    sqlite3_reset(st);
+    sqlite3_int64 blob = sqlite3_last_insert_rowid(c->db);
+    c->written[-p->id - 1] = blob;
+    st = c->put;
+    for (int i = 0; i < p->n; ++i) {
+        if ((rc = sqlite3_bind_text(st, 1, p->keys[i], -1, SQLITE_STATIC)) ||
+            (rc = sqlite3_bind_int(st, 2, p->sm)) ||
+            (rc = sqlite3_bind_text(st, 3, p->nvrtc, -1, SQLITE_STATIC)) ||
+            (rc = sqlite3_bind_text(st, 4, p->options, -1, SQLITE_STATIC)) ||
+            (rc = sqlite3_bind_blob(st, 5, p->srcs[i],
+                                    (int)strlen(p->srcs[i]), SQLITE_STATIC)) ||
+            (rc = sqlite3_bind_int64(st, 6, blob)) ||
+            (rc = sqlite3_bind_text(st, 7, p->kernels[i], -1,
+                                    SQLITE_STATIC)) ||
+            (rc = sqlite3_step(st)) != SQLITE_DONE) {
+            sqlite3_reset(st);
+            return fail(c, rc, "INSERT INTO variants", e);
+        }
+        sqlite3_reset(st);
+    }
     return 0;
 }
 
@@ -272,42 +391,48 @@ int at_cubins_put(at_cubins *c, const at_cubin_key *k, int n,
         return at_fail(e, AUTOTUNE_EINVALID, "compiled-variant cache: a "
                        "cubin of %zu bytes for %d variants cannot be stored",
                        size, n);
-    int rc = begin(c, e);
-    if (rc)
-        return rc;
-    char key[512], hash[17], created[32];
-    cubin_hash(cubin, size, hash);
-    at_utc_now(created, sizeof created);
-    sqlite3_stmt *st = c->put_blob;
-    if ((rc = sqlite3_bind_blob(st, 1, cubin, (int)size, SQLITE_TRANSIENT)) ||
-        (rc = sqlite3_bind_text(st, 2, hash, -1, SQLITE_TRANSIENT)) ||
-        (rc = sqlite3_bind_text(st, 3, created, -1, SQLITE_TRANSIENT)) ||
-        (rc = sqlite3_step(st)) != SQLITE_DONE) {
-        sqlite3_reset(st);
-        return fail(c, rc, "INSERT INTO blobs", e);
-    }
-    sqlite3_reset(st);
-    sqlite3_int64 blob = sqlite3_last_insert_rowid(c->db);
-    st = c->put;
-    for (int i = 0; i < n; ++i) {
-        key_text(k, srcs[i], key, sizeof key);
-        if ((rc = sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT)) ||
-            (rc = sqlite3_bind_int(st, 2, k->sm)) ||
-            (rc = sqlite3_bind_text(st, 3, k->nvrtc, -1, SQLITE_TRANSIENT)) ||
-            (rc = sqlite3_bind_text(st, 4, k->options, -1,
-                                    SQLITE_TRANSIENT)) ||
-            (rc = sqlite3_bind_blob(st, 5, srcs[i], (int)strlen(srcs[i]),
-                                    SQLITE_TRANSIENT)) ||
-            (rc = sqlite3_bind_int64(st, 6, blob)) ||
-            (rc = sqlite3_bind_text(st, 7, kernels[i], -1,
-                                    SQLITE_TRANSIENT)) ||
-            (rc = sqlite3_step(st)) != SQLITE_DONE) {
-            sqlite3_reset(st);
-            return fail(c, rc, "INSERT INTO variants", e);
+    pending *p = calloc(1, sizeof *p);
+    int64_t *w = realloc(c->written, (c->n_written + 1) * sizeof *w);
+    if (w)
+        c->written = w;
+    int ok = p && w && (p->keys = calloc(3 * (size_t)n, sizeof *p->keys)) &&
+             (p->nvrtc = strdup(k->nvrtc)) &&
+             (p->options = strdup(k->options)) && (p->cubin = malloc(size));
+    if (ok) {
+        p->srcs = p->keys + n;
+        p->kernels = p->srcs + n;
+        p->sm = k->sm;
+        p->size = size;
+        memcpy(p->cubin, cubin, size);
+        for (int i = 0; i < n; ++i, ++p->n) {
+            char key[512];
+            key_text(k, srcs[i], key, sizeof key);
+            if (!(p->keys[i] = strdup(key)) ||
+                !(p->srcs[i] = strdup(srcs[i])) ||
+                !(p->kernels[i] = strdup(kernels[i]))) {
+                ++p->n; /* what this one got is freed with it */
+                ok = 0;
+                break;
+            }
         }
-        sqlite3_reset(st);
     }
-    return c->batching && c->pending < BATCH ? 0 : flush(c, e);
+    if (!ok) {
+        pending_free(p);
+        return at_fail(e, AUTOTUNE_ENOMEM, "compiled-variant cache: a put");
+    }
+    p->id = -(int64_t)++c->n_written;
+    c->written[-p->id - 1] = 0;
+    if (!c->pending++)
+        c->begun = at_now_s();
+    if (c->tail)
+        c->tail->next = p;
+    else
+        c->head = p;
+    c->tail = p;
+    return c->batching && c->pending < BATCH &&
+                   at_now_s() - c->begun < BATCH_S
+               ? 0
+               : flush(c, e);
 }
 
 void at_cubins_batch_begin(at_cubins *c)

@@ -15,7 +15,7 @@
 #include "runtime/store/store.h"
 
 /* The schema version this build writes and reads (autotune.meta). */
-enum { AT_PG_SCHEMA = 1 };
+enum { AT_PG_SCHEMA = 2 };
 /* Advisory locks' class (the two-int form: 0x6174, 'at'); object 0 sets
  * a database up, the others are keys' tunes. */
 #define AT_PG_CLASS "24948"

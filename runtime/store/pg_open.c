@@ -38,14 +38,26 @@ static const char *const schema[] = {
     "CREATE TABLE autotune.failed("
     " key TEXT NOT NULL, point TEXT NOT NULL, error TEXT NOT NULL,"
     " created TEXT NOT NULL, PRIMARY KEY(key, point))",
-    /* 'schema' is AT_PG_SCHEMA (pg_cache.h); check_ours reads it. */
+    /* 'schema' is 1 here; upgrade[] takes it to AT_PG_SCHEMA. */
     "INSERT INTO autotune.meta VALUES('made_by', 'autotune'),"
     " ('schema', '1')",
     NULL};
 
-/* Whether the database may be ours: 0 ours (*fresh: nothing there yet),
- * else the refusal, nothing written. */
-static int check_ours(at_cache *c, int *fresh, at_err *e)
+/* Schema 1 -> 2: the jobs table of a list shared by hosts (pg_jobs.c):
+ * one row a problem on one GPU model (id: the hash of its wisdom key). */
+static const char *const upgrade[] = {
+    "CREATE TABLE autotune.jobs("
+    " id TEXT PRIMARY KEY, key TEXT NOT NULL, problem TEXT NOT NULL,"
+    " state TEXT NOT NULL DEFAULT 'queued', owner TEXT NOT NULL DEFAULT '',"
+    " lease_until TIMESTAMPTZ, tries INTEGER NOT NULL DEFAULT 0,"
+    " error TEXT NOT NULL DEFAULT '', seq BIGSERIAL,"
+    " updated TIMESTAMPTZ NOT NULL DEFAULT now())",
+    "UPDATE autotune.meta SET value = '2' WHERE name = 'schema'",
+    NULL};
+
+/* Whether the database may be ours: 0 ours (*fresh: nothing there yet;
+ * *old: at schema 1, to upgrade), else the refusal, nothing written. */
+static int check_ours(at_cache *c, int *fresh, int *old, at_err *e)
 {
     char v[64];
     int rc = at_pq_value(c->pg, c->path, "looking for the autotune schema",
@@ -88,7 +100,8 @@ static int check_ours(at_cache *c, int *fresh, at_err *e)
         return at_fail(e, AUTOTUNE_ESTORE, "store %s: autotune.meta says "
                        "'%s', not autotune's: not ours, not modified",
                        c->path, rc ? v : "");
-    if (strcmp(v, want) != 0)
+    *old = strcmp(v, "made_by=autotune schema=1") == 0;
+    if (strcmp(v, want) != 0 && !*old)
         return at_fail(e, AUTOTUNE_ESTORE, "store %s: its schema is '%s', "
                        "this build (%s) reads schema=%d only: not modified; "
                        "use the autotune that made it, or another database",
@@ -104,14 +117,16 @@ int at_pg_open(at_cache *c, const char *uri, at_err *e)
     int rc = at_pq_connect(uri, &c->pg, e);
     if (rc)
         return rc;
-    int fresh = 0;
+    int fresh = 0, old = 0;
     if (!(rc = at_pg_run(c, "BEGIN", "BEGIN", e)) &&
         !(rc = at_pg_run(c, "pg_advisory_xact_lock (setting the store up)",
                          "SELECT pg_advisory_xact_lock(" AT_PG_CLASS ", 0)",
                          e)) &&
-        !(rc = check_ours(c, &fresh, e)))
+        !(rc = check_ours(c, &fresh, &old, e)))
         for (int i = 0; fresh && !rc && schema[i]; ++i)
             rc = at_pg_run(c, "making the store's tables", schema[i], e);
+    for (int i = 0; (fresh || old) && !rc && upgrade[i]; ++i)
+        rc = at_pg_run(c, "upgrading the store to schema 2", upgrade[i], e);
     return at_pg_end(c, rc, e);
 }
 

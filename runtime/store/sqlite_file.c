@@ -164,11 +164,35 @@ static int older_ours(sqlite3 *db, const at_sqlite_spec *s)
     return rc == SQLITE_ROW ? ours_too : -1;
 }
 
-/* Refuses a database that is not ours: another application_id, or a table
- * that our schema does not make. Nothing is written before this passes. */
-static int ours(sqlite3 *db, const char *path, const at_sqlite_spec *s,
-                at_err *e)
+/* Whether every table and index spec's schema makes is in the file
+ * (names read from its CREATE ... IF NOT EXISTS statements): 1, 0, or
+ * -1 on an SQLite error. */
+static int complete(sqlite3 *db, const at_sqlite_spec *s)
 {
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE name = ?1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int all = 1;
+    for (const char *c = s->schema; all && (c = strstr(c, "IF NOT EXISTS "));) {
+        c += strlen("IF NOT EXISTS ");
+        int len = (int)strcspn(c, " (;");
+        sqlite3_bind_text(st, 1, c, len, SQLITE_TRANSIENT);
+        int rc = sqlite3_step(st);
+        all = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return all;
+}
+
+/* Refuses a database that is not ours: another application_id, or a table
+ * that our schema does not make. Nothing is written before this passes.
+ * *done: ours with everything its schema makes (no setup to write). */
+static int ours(sqlite3 *db, const char *path, const at_sqlite_spec *s,
+                int *done, at_err *e)
+{
+    *done = 0;
     /* The tables first: another process's setup commits tables and id
      * together, so tables seen here come with the id read next. */
     sqlite3_stmt *st = NULL;
@@ -222,6 +246,10 @@ static int ours(sqlite3 *db, const char *path, const at_sqlite_spec *s,
                        "(it has a table '%.64s'): not modified; set "
                        "%s to a file of its own", s->what, path, foreign,
                        s->env);
+    if (app == AT_SQLITE_APP_ID && (rc = complete(db, s)) < 0)
+        return at_sql_fail(e, db, sqlite3_errcode(db), "reading the schema",
+                           path);
+    *done = app == AT_SQLITE_APP_ID && rc == 1;
     return 0;
 }
 
@@ -271,10 +299,14 @@ int at_sqlite_open(const char *path, const at_sqlite_spec *s, sqlite3 **out,
      * as setup does. */
     double t0 = at_now_s();
     unsigned seed = (unsigned)getpid();
-    while ((rc = ours(db, path, s, e)) == AUTOTUNE_ESQLITE &&
+    int done = 0;
+    while ((rc = ours(db, path, s, &done, e)) == AUTOTUNE_ESQLITE &&
            busy(sqlite3_extended_errcode(db)) && !given_up(t0, &seed))
         ;
-    if (!rc)
+    /* A file set up already is only read here: opening it takes no write
+     * lock, so no process waits on another's writes to open (two devices'
+     * GPU workers open the caches while each other's tunes write). */
+    if (!rc && !done)
         rc = setup(db, path, s, e);
     if (rc) {
         sqlite3_close(db);

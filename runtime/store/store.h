@@ -131,6 +131,46 @@ int at_cache_lock(at_cache *c, const at_key *k, FILE *progress,
                   at_cache_held *h, at_err *e);
 void at_cache_unlock(at_cache_held *h);
 
+/* A list of problems shared by the hosts of a PostgreSQL store (the
+ * table autotune.jobs, runtime/store/pg_jobs.c; docs/SCALE.md): one job a
+ * problem on one GPU model, named by its wisdom key. A host adds its
+ * list's jobs (those there already stay as they are), takes one at a time
+ * with FOR UPDATE SKIP LOCKED (a queued job, or a running one whose lease
+ * has expired: its host died), renews its leases while it tunes, and
+ * marks each done or failed. A job taken AT_JOB_TRIES times whose lease
+ * expires again fails: the problem may be what kills its hosts. */
+enum { AT_JOB_TRIES = 3 };
+enum at_job_state { AT_JOB_QUEUED, AT_JOB_RUNNING, AT_JOB_DONE,
+                    AT_JOB_FAILED };
+typedef struct at_jobs at_jobs;
+
+/* A connection of its own to c's store (AUTOTUNE_EINVALID if c is a
+ * file), taking jobs as owner (a host's name and process: its leases are
+ * renewed together) for leases of lease_s seconds. */
+int at_jobs_open(at_jobs **j, const at_cache *c, const char *owner,
+                 double lease_s, at_err *e);
+void at_jobs_close(at_jobs *j);
+/* A job's name: 16 hex digits of its key's hash. */
+void at_job_id(const at_key *k, char id[17]);
+/* Adds a job (queued) unless the store has it. */
+int at_jobs_add(at_jobs *j, const at_key *k, const char *problem,
+                at_err *e);
+/* Takes the first job of ids[0..n) that may be taken, in the order they
+ * were added: 1 (*which its index, *tries how often it has been taken,
+ * this time included), 0 none now, < 0 error. */
+int at_jobs_take(at_jobs *j, char (*ids)[17], int n, int *which,
+                 int *tries, at_err *e);
+/* Ends a job this owner holds: done (error NULL) or failed. */
+int at_jobs_finish(at_jobs *j, const char *id, const char *error,
+                   at_err *e);
+/* Renews the leases of every job the owner holds. */
+int at_jobs_renew(at_jobs *j, at_err *e);
+/* Each job's state (enum at_job_state; -1 not in the store), its owner
+ * and its error (NULL: not wanted), failing first the running jobs
+ * whose lease expired after AT_JOB_TRIES takes. */
+int at_jobs_states(at_jobs *j, char (*ids)[17], int n, int *state,
+                   char (*owner)[64], char (*error)[320], at_err *e);
+
 /* The tuning cache as a tool's object (`autotune cache`, docs/WISDOM.md):
  * entries selected by filters, removed, cleared, imported all or nothing
  * under at_cache_put's rule; an entry's integrity hash and a cubin's
