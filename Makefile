@@ -68,7 +68,7 @@ RUNTIME_SRC := $(filter-out $(TEST_SRC),\
 # The command line, its subcommands and the benchmark with its contenders:
 # in the autotune binary, not in libautotune.a.
 CLI_SRC := cli/main.c cli/options.c cli/option_values.c cli/paths.c cli/flags.c cli/help.c cli/tune_lists.c cli/errors.c cli/cmd_tune.c \
-           cli/cmd_space.c cli/cmd_tune_list.c \
+           cli/cmd_space.c cli/cmd_tune_list.c cli/bench_summary.c \
            cli/cmd_replay.c cli/cmd_bench.c cli/report.c cli/json.c \
            cli/bench.c cli/compare.c cli/bench_families.c \
            cli/transpose_bench.c cli/transpose_baselines.c \
@@ -93,7 +93,8 @@ CLI_SAN := $(patsubst %.c,$(B)/san/%.o,$(CLI_SRC) $(CLI_GEN))
 CPU_TESTS := test_pcg test_expr test_spec test_spec_inputs test_space test_family test_reduce test_search test_compile \
              test_reliability test_hostile test_hostile_input test_help \
              test_cache test_cubins test_emit test_cli test_json \
-             test_nodevice test_wisdom test_effort test_host_pool
+             test_nodevice test_wisdom test_effort test_host_pool \
+             test_bench_summary
 GPU_TESTS := gpu_variants gpu_api gpu_reduce gpu_runtime
 
 .PHONY: all check check-full gpu-check gpu-bench gpu-tune-bench gpu-list-bench gpu-crosscheck \

@@ -6,6 +6,7 @@
 
 #include "base/clock.h"
 #include "base/safefile.h"
+#include "bench_summary.h"
 #include "compare.h"
 #include "errors.h"
 #include "json.h"
@@ -281,6 +282,31 @@ static void worst(FILE *f, const at_bench_family *bf, const done_row *rows,
     free(r);
 }
 
+/* The problems of 64 MiB or more apart from the smaller ones
+ * (bench_summary.h). */
+static void summary(FILE *f, const at_bench_family *bf, const done_row *rows,
+                    int n)
+{
+    at_bench_point *pts = n ? calloc((size_t)n, sizeof *pts) : NULL;
+    char(*names)[128] = n ? calloc((size_t)n, sizeof *names) : NULL;
+    for (int i = 0; pts && names && i < n; ++i) {
+        const at_problem *p = &rows[i].p;
+        char shape[96], v[512];
+        bf->shape(p, shape, sizeof shape);
+        bf->verdict(p, &rows[i].c, v, sizeof v);
+        snprintf(names[i], sizeof names[i], "%s %s", p->type->name, shape);
+        pts[i] = (at_bench_point){
+            .bytes = (double)p->family->ops.copy_bytes(p),
+            .elem_bytes = p->type->bytes,
+            .frac_copy = rows[i].c.row[AT_CMP_TUNED].frac_copy,
+            .missed = strncmp(v, "MISSED", 6) == 0, .name = names[i]};
+    }
+    if (pts && names)
+        at_bench_summary(f, pts, n);
+    free(pts);
+    free(names);
+}
+
 static void progress_line(int i, int n, const done_row *d, const char *shape)
 {
     const at_cmp *c = &d->c;
@@ -386,6 +412,8 @@ int at_cmd_bench(const at_bench_args *a)
         table(human, bf, rows, done);
         if (a->sweep)
             worst(human, bf, rows, done);
+        if (!a->one)
+            summary(human, bf, rows, done);
         if (!rc)
             fprintf(human, "\n%d problems in %.0f s; CSV in %s\n", done,
                     at_now_s() - t0, a->csv);
