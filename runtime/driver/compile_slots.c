@@ -16,10 +16,11 @@
 #include <unistd.h>
 
 #define SLOTS_ENV "AUTOTUNE_COMPILE_SLOTS"
+#define SLOTS_NAME "autotune-compile-slots"
 
 int at_slots_share(int n, at_err *e)
 {
-    int fd = memfd_create("autotune-compile-slots", 0); /* kept by exec */
+    int fd = memfd_create(SLOTS_NAME, 0); /* kept by exec */
     if (fd < 0)
         return at_fail(e, AUTOTUNE_EIO, "memfd_create: %s (compile slots)",
                        strerror(errno));
@@ -42,8 +43,14 @@ int at_slot_open(at_slot *s)
     char end;
     if (!v || sscanf(v, "%d:%d%c", &fd, &n, &end) != 2 || fd < 0 || n < 1)
         return 0; /* no slots: compile freely */
-    char path[64];
+    char path[64], target[128] = "";
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    /* Only the list's memory file: a descriptor of that number that is
+     * something else (an environment inherited without it) is left be. */
+    ssize_t k = readlink(path, target, sizeof target - 1);
+    if (k <= 0 || strncmp(target, "/memfd:" SLOTS_NAME, 7 +
+                          strlen(SLOTS_NAME)) != 0)
+        return 0;
     /* A description of this thread's own: OFD locks belong to it. */
     s->fd = open(path, O_RDWR | O_CLOEXEC);
     s->n = s->fd >= 0 ? n : 0;
