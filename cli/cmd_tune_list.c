@@ -39,6 +39,10 @@ static int line_problem(char *line, const char *where, at_problem *p)
 {
     char *argv[MAX_WORDS + 1] = {"autotune"};
     int argc = 1;
+    for (const unsigned char *c = (const unsigned char *)line; *c; ++c)
+        if ((*c < 0x20 && *c != '\t' && *c != '\r') || *c == 0x7f)
+            return at_cli_say("%s: a control character (0x%02x): not a "
+                              "problem\n", where, *c), 2;
     line[strcspn(line, "#")] = '\0';
     for (char *w = strtok(line, " \t\r"); w; w = strtok(NULL, " \t\r")) {
         if (argc == MAX_WORDS)

@@ -773,6 +773,8 @@ static void tune_list_reads_its_list(void **state)
          {"--size needs", "line 1: not a problem"}},
         {"transpose --type f99\n", NULL, NULL, 2, {"f99", "line 1"}},
         {"# nothing\n\n", NULL, NULL, 2, {"no problem in it", "a line"}},
+        {"transpose --size 64x64\ntranspose \x1b[2J--size 64x64\n", NULL,
+         NULL, 2, {"line 2: a control character (0x1b)", "not a problem"}},
         {"transpose --size 64x64\n", "AUTOTUNE_JOB_LEASE=soon", NULL, 2,
          {"AUTOTUNE_JOB_LEASE needs seconds", "'soon'"}},
         {"transpose --size 64x64\n", NULL, "0,x", 2,
