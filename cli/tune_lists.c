@@ -10,6 +10,25 @@
 #include "gen/family.h"
 #include "runtime/driver/driver.h"
 
+/* How many items a comma list holds (an empty one counts). */
+static int list_count(const char *s)
+{
+    int n = 1;
+    for (; *s; ++s)
+        n += *s == ',';
+    return n;
+}
+
+/* The item at *c (up to the next comma) into item, cut to fit n; its
+ * whole length. *c moves past it and its comma; NULL after the last. */
+static size_t list_item(const char **c, char *item, size_t n)
+{
+    size_t len = strcspn(*c, ",");
+    snprintf(item, n, "%.*s", (int)len, *c);
+    *c = (*c)[len] ? *c + len + 1 : NULL;
+    return len;
+}
+
 /* --arch: auto (0), or sm_XX and lists of them (sm_80,sm_90), repeats
  * out; how many, 0 if not one of those. */
 int at_parse_archs(const char *s, int *sm, int max)
@@ -17,10 +36,9 @@ int at_parse_archs(const char *s, int *sm, int max)
     int n = 0;
     if (strcmp(s, "auto") == 0)
         return sm[0] = 0, 1;
-    for (const char *c = s;; ++c) {
+    for (const char *c = s; c;) {
         char item[16];
-        size_t len = strcspn(c, ",");
-        snprintf(item, sizeof item, "%.*s", (int)len, c);
+        size_t len = list_item(&c, item, sizeof item);
         int v = len < sizeof item ? at_parse_arch(item) : 0, k = 0;
         while (k < n && sm[k] != v)
             ++k;
@@ -28,25 +46,20 @@ int at_parse_archs(const char *s, int *sm, int max)
             return 0;
         n += k == n;
         sm[k] = v;
-        if (!*(c += len))
-            return n;
     }
+    return n;
 }
 
 /* The problems --sizes lists (the other fields as given), repeats out:
  * *n of them in *ps (malloc'd); 2 (said) if one is not a problem. */
 int at_sized_problems(const opts *o, at_problem **ps, int *n)
 {
-    int cap = 1;
-    for (const char *c = o->sizes; *c; ++c)
-        cap += *c == ',';
-    if (!(*ps = calloc((size_t)cap, sizeof **ps)))
+    if (!(*ps = calloc((size_t)list_count(o->sizes), sizeof **ps)))
         return at_bad_usage("%s", "--sizes: out of memory");
     *n = 0;
-    for (const char *c = o->sizes;; ++c) {
+    for (const char *c = o->sizes; c;) {
         char item[80];
-        size_t len = strcspn(c, ",");
-        snprintf(item, sizeof item, "%.*s", (int)len, c);
+        size_t len = list_item(&c, item, sizeof item);
         opts one = *o;
         if (len >= sizeof item || at_opts_set_size(&one, "--sizes", item))
             return 2;
@@ -61,9 +74,8 @@ int at_sized_problems(const opts *o, at_problem **ps, int *n)
         while (k < *n && !at_problem_equal(&(*ps)[k], &(*ps)[*n]))
             ++k;
         *n += k == *n;
-        if (!*(c += len))
-            return 0;
     }
+    return 0;
 }
 
 /* --devices: all (the driver's count), or ordinals apart by commas, each
@@ -88,15 +100,11 @@ int at_parse_devices(const char *s, int **out, int *n)
             (*out)[*n] = *n;
         return 0;
     }
-    int cap = 1;
-    for (const char *c = s; *c; ++c)
-        cap += *c == ',';
-    if (!(*out = calloc((size_t)cap, sizeof **out)))
+    if (!(*out = calloc((size_t)list_count(s), sizeof **out)))
         return at_bad_usage("%s", "--devices: out of memory");
-    for (const char *c = s;; ++c) {
-        size_t len = strcspn(c, ",");
+    for (const char *c = s; c;) {
         char item[16], *end;
-        snprintf(item, sizeof item, "%.*s", (int)len, c);
+        size_t len = list_item(&c, item, sizeof item);
         long v = strtol(item, &end, 10);
         int ok = len > 0 && len < sizeof item && item[0] >= '0' &&
                  item[0] <= '9' && !*end && v <= 1023;
@@ -107,7 +115,6 @@ int at_parse_devices(const char *s, int **out, int *n)
                                 "(0 to 1023) apart by commas, each once, "
                                 "as 0,1; got '%s'", s);
         (*out)[(*n)++] = (int)v;
-        if (!*(c += len))
-            return 0;
     }
+    return 0;
 }

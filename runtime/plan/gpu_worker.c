@@ -210,29 +210,29 @@ static void wait_ended(int device)
 }
 
 /* The worker's environment when it is to see only its GPU (q->uuid set):
- * this one's with CUDA_VISIBLE_DEVICES naming that GPU (malloc'd, its
- * last string too; NULL: no memory, or no need). A worker that sees the
- * host's other GPUs makes its context and tears it down with theirs
- * initialised too, while other devices' workers run on them. */
-static char **worker_env(const wire_request *q)
+ * this one's with CUDA_VISIBLE_DEVICES naming that GPU, *mine its one
+ * string of ours (both malloc'd; NULL: no memory, or no need). A worker
+ * that sees the host's other GPUs makes its context and tears it down
+ * with theirs initialised too, while other devices' workers run on them. */
+static char **worker_env(const wire_request *q, char **mine)
 {
+    *mine = NULL;
     if (!q->uuid[0])
         return NULL;
     size_t n = 0;
     while (environ[n])
         ++n;
-    char **v = malloc((n + 2) * sizeof *v), *mine = malloc(80);
-    if (!v || !mine) {
+    char **v = malloc((n + 2) * sizeof *v);
+    if (!v || !(*mine = malloc(80))) {
         free(v);
-        free(mine);
         return NULL;
     }
     size_t k = 0;
     for (size_t i = 0; i < n; ++i)
         if (strncmp(environ[i], "CUDA_VISIBLE_DEVICES=", 21) != 0)
             v[k++] = environ[i];
-    snprintf(mine, 80, "CUDA_VISIBLE_DEVICES=%s", q->uuid);
-    v[k++] = mine;
+    snprintf(*mine, 80, "CUDA_VISIBLE_DEVICES=%s", q->uuid);
+    v[k++] = *mine;
     v[k] = NULL;
     return v;
 }
@@ -300,20 +300,15 @@ static int one_pass(const char *path, const wire_request *q, int ordinal,
     if (progress)
         fflush(progress);
     wait_ended(ordinal);
-    char **envp = worker_env(q);
+    char *mine, **envp = worker_env(q, &mine);
     if (q->uuid[0] && !envp) {
         close(sv[0]);
         close(sv[1]);
         return at_fail(e, AUTOTUNE_ENOMEM, "the GPU worker's environment");
     }
     pid_t pid = start(path, sv[1], record, progress, envp);
-    if (envp) {
-        size_t k = 0;
-        while (envp[k + 1])
-            ++k;
-        free(envp[k]); /* ours; the rest are environ's */
-        free(envp);
-    }
+    free(mine); /* the rest of envp is environ's */
+    free(envp);
     close(sv[1]);
     if (pid < 0) {
         close(sv[0]);

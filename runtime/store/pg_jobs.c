@@ -165,28 +165,35 @@ int at_jobs_states(at_jobs *j, char (*ids)[17], int n, int *state,
                        " $3, updated = now() WHERE id = ANY($1::text[]) AND"
                        " state = 'running' AND lease_until < now() AND"
                        " tries >= $2::int", 3, v, e);
+    /* A row for each id, in the list's order (a job not in the store: no
+     * state), so that row i is ids[i]'s. */
     if (!rc)
         rc = at_pq_exec(j->pg, j->shown, "reading jobs (autotune.jobs)",
-                        "SELECT id, state, owner, error FROM autotune.jobs"
-                        " WHERE id = ANY($1::text[])", 1, v, NULL, NULL, &r,
-                        e);
+                        "SELECT coalesce(j.state, ''), coalesce(j.owner, ''),"
+                        " coalesce(j.error, '') FROM unnest($1::text[]) WITH"
+                        " ORDINALITY AS l(id, i) LEFT JOIN autotune.jobs j ON"
+                        " j.id = l.id ORDER BY l.i", 1, v, NULL, NULL, &r, e);
     free(arr);
     if (rc)
         return rc;
-    for (int i = 0; i < n; ++i)
+    int rows = at_pq.PQntuples(r);
+    if (rows != n) {
+        at_pq.PQclear(r);
+        return at_fail(e, AUTOTUNE_ESTORE, "store %s: %d jobs read for %d "
+                       "asked", j->shown, rows, n);
+    }
+    for (int i = 0; i < n; ++i) {
+        const char *st = at_pq.PQgetvalue(r, i, 0);
         state[i] = -1;
-    for (int row = 0; row < at_pq.PQntuples(r); ++row) {
-        int i = index_of(ids, n, at_pq.PQgetvalue(r, row, 0));
-        const char *s = at_pq.PQgetvalue(r, row, 1);
-        for (int k = 0; i >= 0 && k < 4; ++k)
-            if (strcmp(s, state_names[k]) == 0)
+        for (int k = 0; k < 4; ++k)
+            if (strcmp(st, state_names[k]) == 0)
                 state[i] = k;
-        if (i >= 0 && owner)
+        if (owner)
             snprintf(owner[i], sizeof owner[i], "%s",
-                     at_pq.PQgetvalue(r, row, 2));
-        if (i >= 0 && error)
+                     at_pq.PQgetvalue(r, i, 1));
+        if (error)
             snprintf(error[i], sizeof error[i], "%s",
-                     at_pq.PQgetvalue(r, row, 3));
+                     at_pq.PQgetvalue(r, i, 2));
     }
     at_pq.PQclear(r);
     return 0;
