@@ -46,7 +46,8 @@ CMOCKA  := -lcmocka -Wl,-rpath,'$$ORIGIN/lib'
 # Layers, lowest first (docs/ARCHITECTURE.md): each folder includes only
 # itself and the folders before it; tests/check_layers.pl enforces it.
 BASE_SRC := base/error.c base/clock.c base/dl.c base/pcg.c base/safefile.c \
-            base/text.c base/sockio.c base/expr.c base/readfile.c
+            base/text.c base/sockio.c base/expr.c base/readfile.c \
+            base/cpp.c base/cpp_lex.c base/cpp_if.c
 GEN_SRC_ := gen/types.c gen/problem.c gen/distance.c gen/space.c gen/family.c gen/family_defaults.c \
             gen/transpose.c gen/transpose_problem.c gen/transpose_check.c \
             gen/transpose_emit.c gen/transpose_strip.c gen/reduce.c \
@@ -94,7 +95,7 @@ CPU_TESTS := test_pcg test_expr test_spec test_spec_inputs test_space test_famil
              test_reliability test_hostile test_hostile_input test_help \
              test_cache test_cubins test_emit test_cli test_json \
              test_nodevice test_wisdom test_effort test_host_pool \
-             test_bench_summary test_slots
+             test_bench_summary test_slots test_cpp
 GPU_TESTS := gpu_variants gpu_api gpu_reduce gpu_runtime
 
 .PHONY: all check check-full gpu-check gpu-bench gpu-tune-bench gpu-list-bench gpu-crosscheck \

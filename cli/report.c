@@ -58,7 +58,8 @@ void at_report_plan(FILE *f, const at_plan *pl, const at_device *d,
     else
         fprintf(f, "  tuned in %.1f s (%.0f variants/s): strategy %s, %zu "
                 "of %zu points evaluated (%s); %zu compiled, %zu from the "
-                "compiled-variant cache, %zu same code as another, %zu "
+                "compiled-variant cache, %zu same code as another (%zu "
+                "known before compiling), %zu "
                 "failed to compile, %zu wrong, %zu timed (%zu raced), %zu "
                 "checked on the problem itself; seed %llu\n  time: setup "
                 "%.1f s, search %.1f s, leaders %.1f s; NVRTC %.0f CPU-s in "
@@ -66,7 +67,8 @@ void at_report_plan(FILE *f, const at_plan *pl, const at_device *d,
                 "%.1f s)\n%s",
                 t->seconds, t->evaluated / t->seconds, t->strategy,
                 t->evaluated, t->points, t->stopped, t->compiled - t->cached,
-                t->cached, t->same_code, t->compile_failed, t->wrong,
+                t->cached, t->same_code, t->same_source, t->compile_failed,
+                t->wrong,
                 t->timed, t->raced, t->verified, (unsigned long long)t->seed,
                 t->setup_s, t->search_s, t->retime_s, t->nvrtc_cpu_s,
                 t->workers, t->gpu_s, t->check_s, t->time_s,
@@ -119,6 +121,7 @@ static void json_tuned(json_t *o, const opts *op, const at_tuned *t,
     at_json_int(o, "compiled", (int64_t)(t->compiled - t->cached));
     at_json_int(o, "from_compile_cache", (int64_t)t->cached);
     at_json_int(o, "same_code", (int64_t)t->same_code);
+    at_json_int(o, "same_source", (int64_t)t->same_source);
     at_json_int(o, "compile_failed", (int64_t)t->compile_failed);
     at_json_int(o, "wrong", (int64_t)t->wrong);
     at_json_int(o, "launch_failed", (int64_t)t->launch_failed);

@@ -208,6 +208,7 @@ static void release(run *r, int rc, unsigned char *coord, at_point *pts)
     for (size_t i = 0; r->same.codes && i < r->same.n_codes_cap; ++i)
         free(r->same.codes[i].text);
     free(r->same.codes);
+    at_twins_free(r);
     free(coord);
     if (gpu_ok)
         at_measure_destroy(r->b);

@@ -101,6 +101,10 @@ typedef struct at_tuned {
     size_t resumed;         /* of evaluated: taken from earlier workers */
     size_t cached;          /* of compiled: from the compiled-variant cache */
     size_t same_code;       /* cubins identical to an evaluated one */
+    size_t same_source;     /* of same_code: known before compiling, the
+                             * source preprocessing to an evaluated one's
+                             * (one whose twin failed to compile is
+                             * counted in compile_failed instead) */
     size_t raced;           /* stopped after the quick samples */
     size_t verified;        /* checked on the problem itself (passed or
                              * not) */

@@ -1,6 +1,7 @@
 /* Inside the tuner (tune.h): the state its files share. tune.c sets up
  * and runs a tune; tune_prog.c groups points into NVRTC programs;
- * tune_eval.c loads, verifies and times one point; tune_walk.c walks the
+ * tune_eval.c loads, verifies and times one point; tune_twins.c finds
+ * points whose sources preprocess alike; tune_walk.c walks the
  * strategy's proposals; tune_leaders.c re-times the leaders and checks
  * the winner's cubin, which tune_alone.c compiles alone. */
 #ifndef AT_TUNE_IMPL_H
@@ -68,7 +69,9 @@ typedef struct slot {
     prog *g;
     int i;
     const at_eval *prior;
-    size_t idx; /* the prior one's point */
+    size_t idx;   /* its point */
+    long twin;    /* its entry in run_twins (1-based), or 0 */
+    int copy;     /* it takes that entry's outcome: nothing to compile */
 } slot;
 
 /* A planted variant (AUTOTUNE_PLANT, for the GPU suite): its point and
@@ -119,6 +122,25 @@ typedef struct run_same {
     size_t n_codes_cap;
 } run_same;
 
+/* Points that are one kernel (tune_twins.c): the digest of the first's
+ * preprocessed source, the hash of its launches, and, once it is
+ * evaluated, its outcome for the others. */
+typedef struct twin {
+    uint64_t d[2], g;
+    int done, status, verified;
+    at_timing t;
+    char *why; /* a failure's message, or NULL */
+} twin;
+
+typedef struct run_twins {
+    twin *t;
+    size_t n, cap;
+    size_t *index;    /* open addressing: an entry of t + 1, or 0 */
+    size_t index_cap; /* a power of two, over twice n */
+    int off;   /* AUTOTUNE_TWINS=0, or the source cannot be digested */
+    int asked; /* the environment read */
+} run_twins;
+
 /* What the user is told and when (tune.c, tune_walk.c). */
 typedef struct run_progress {
     double t0, walk_t0, last_print;
@@ -142,6 +164,7 @@ typedef struct run {
     run_compile cc;
     run_leaders leaders;
     run_same same;
+    run_twins twins;
     run_progress progress;
 #ifdef AT_TEST
     plant plants[MAX_PLANTS];
@@ -204,6 +227,21 @@ void at_lead_offer(run *r, cand *c);
 int at_tune_record(run *r, const cand *c, const char *status, at_err *e);
 int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
              at_err *e);
+
+/* tune_twins.c */
+/* Point i's twin entry (src: its source, or NULL to expand it): *first
+ * the entry (1-based; 0: none), *copy 1 if an earlier point made it.
+ * Always 0 (a point that cannot be digested is simply no twin). */
+int at_twin_of(run *r, size_t i, const char *src, long *first, int *copy);
+/* The outcome of the entry's first point, for its copies. */
+void at_twin_done(run *r, long first, const cand *c, const char *status,
+                  const char *why);
+/* Point idx, a copy of entry first, given its outcome in c. */
+int at_twin_take(run *r, long first, size_t idx, cand *c,
+                 const char **status, at_err *e);
+/* The message of the entry's failure ("" if it did not fail). */
+const char *at_twin_why(const run *r, long first);
+void at_twins_free(run *r);
 
 /* tune_walk.c */
 /* Points the next program gets: PROG_POINTS, but near the end of a walk

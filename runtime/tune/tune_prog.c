@@ -79,6 +79,11 @@ int at_prog_start_point(run *r, slot *s, size_t i, at_err *e)
                           at_tune_prelude(r, &r->pts[i]), e);
     if (!src)
         return AUTOTUNE_ENOMEM;
+    at_twin_of(r, i, src, &s->twin, &s->copy);
+    if (s->copy) { /* an earlier point's twin: takes its outcome */
+        free(src);
+        return 0;
+    }
     int64_t blob = 0;
     char kernel[AT_KERNEL_NAME];
     int hit = 0, rc;

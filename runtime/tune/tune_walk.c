@@ -82,6 +82,9 @@ static int evaluate_head(run *r, ring *q, cand *c, const char **status,
     r->progress.last_why[0] = '\0';
     rc = at_tune_evaluate(r, own, own == g ? i : 0, c, status, e);
     r->lost = rc == AUTOTUNE_EFAULT;
+    if (!rc)
+        at_twin_done(r, q->s[q->head].twin, c, *status,
+                     r->progress.last_why);
     o->gpu_s += at_now_s() - t0;
     ring_pop(q);
     if (--g->left == 0) {
@@ -120,10 +123,28 @@ static int resume_head(run *r, ring *q, cand *c, const char **status,
     int rc = r->b ? 0 : at_tune_measure(r, e);
     if (rc)
         return rc;
-    at_tune_resume(r, q->s[q->head].prior, q->s[q->head].idx, c, status);
+    const slot *sl = &q->s[q->head];
+    at_tune_resume(r, sl->prior, sl->idx, c, status);
+    if (!sl->copy)
+        at_twin_done(r, sl->twin, c, *status, sl->prior->why);
     ring_pop(q);
     r->out->evaluated++;
     return 0;
+}
+
+/* The point at the ring's head, a twin of one evaluated before it:
+ * its outcome taken, recorded and told, and popped. */
+static int copy_head(run *r, ring *q, cand *c, const char **status,
+                     at_err *e)
+{
+    long first = q->s[q->head].twin;
+    int rc = at_twin_take(r, first, q->s[q->head].idx, c, status, e);
+    if (rc)
+        return rc;
+    ring_pop(q);
+    r->out->evaluated++;
+    at_tune_tell(r, c, *status, at_twin_why(r, first));
+    return at_tune_record(r, c, *status, e);
 }
 
 /* Proposes up to want points into the ring: each started compiling
@@ -139,10 +160,13 @@ static int propose(run *r, const at_strategy *s, void *st, ring *q,
         sl->g = NULL;
         sl->prior = r->prior_of ? r->prior_of[idx[i]] : NULL;
         sl->idx = idx[i];
+        sl->twin = sl->copy = 0;
         r->cc.prog_points = points_a_program(r);
         if (!sl->prior)
             rc = at_prog_start_point(r, sl, idx[i], e);
-        q->count += sl->g != NULL || sl->prior;
+        else /* an earlier worker's outcome, for its twins */
+            at_twin_of(r, idx[i], NULL, &sl->twin, &sl->copy);
+        q->count += sl->g != NULL || sl->prior || sl->copy;
         ++r->progress.proposed;
     }
     /* A partial program goes now: nothing else would fill it soon. */
@@ -187,8 +211,9 @@ int at_tune_walk(run *r, const at_space_view *v, at_err *e)
         cand c;
         const char *status = "ok";
         memset(&c, 0, sizeof c);
-        rc = q.s[q.head].prior ? resume_head(r, &q, &c, &status, e)
-                               : evaluate_head(r, &q, &c, &status, &stop, e);
+        rc = q.s[q.head].prior  ? resume_head(r, &q, &c, &status, e)
+             : q.s[q.head].copy ? copy_head(r, &q, &c, &status, e)
+                                : evaluate_head(r, &q, &c, &status, &stop, e);
         if (rc || stop) {
             at_cand_free(&c);
             break;
