@@ -306,17 +306,20 @@ static void define(cpp *c, const ctok *t)
     const ctok *b = t->next;
     if (!b->bol && cpp_is(b, "(") && !b->space) {
         m->fn = 1;
-        b = b->next;
-        while (!cpp_is(b, ")") && !c->bailed) {
-            if (b->bol || b->kind != CT_IDENT || m->n_params == MAX_PARAMS)
+        for (b = b->next; b->bol || !cpp_is(b, ")");) {
+            if (b->bol || b->kind != CT_IDENT || m->n_params == MAX_PARAMS) {
                 cpp_bail(c, "%.*s's parameters (... or more than %d)",
                          t->len, t->s, MAX_PARAMS);
+                return;
+            }
             m->params[m->n_params++] = b;
             b = b->next;
             if (cpp_is(b, ",") && !b->bol)
                 b = b->next;
-            else if (b->bol || !cpp_is(b, ")"))
+            else if (b->bol || !cpp_is(b, ")")) {
                 cpp_bail(c, "%.*s's parameter list", t->len, t->s);
+                return;
+            }
         }
         b = b->next;
     }

@@ -288,6 +288,11 @@ static void gives_up_where_it_cannot_know(void **state)
         {"#define F(a) a\nint x = F(1, 2);\n", "called with 2 arguments"},
         {"#define F(a) a\nint x = F(1\n#define G\n);\n", "not closed"},
         {"#embed \"x\"\n", "#embed"},
+        {"#define F(a", "parameter list"},
+        {"#define F(a,", "parameters"},
+        {"#define F(", "parameters"},
+        {"#define F(a)\nint x = F(", "not closed"},
+        {"#if defined(", "malformed defined"},
     };
     for (size_t i = 0; i < sizeof CASES / sizeof *CASES; ++i) {
         uint64_t d[2] = {1, 1};
@@ -341,6 +346,23 @@ static void hostile_sources_end_promptly(void **state)
                          : (char)((x >> 24) | 1);
         }
         s[k] = '\0';
+        (void)at_cpp_digest(s, d, why, sizeof why);
+    }
+    /* 20000 sources of preprocessor words in random order */
+    static const char *const WORDS[] = {
+        "#define ", "#undef ", "#if ", "#ifdef ", "#elif ", "#else",
+        "#endif", "\n", "\n", "\n", "F", "G", "(", ")", ",", "x", "1",
+        "defined", " ", "+", "?", ":", "/", "0", "F(", "G(x)", "#",
+        "\"s\"", "'c'", "/*", "*/", "//", "\\\n", "<<", "&&",
+    };
+    for (int round = 0; round < 20000; ++round) {
+        k = 0;
+        int len = 1 + (int)((x >> 16) % 40);
+        for (int i = 0; i < len; ++i) {
+            x = x * 1664525u + 1013904223u;
+            const char *w = WORDS[(x >> 16) % (sizeof WORDS / sizeof *WORDS)];
+            k += (size_t)sprintf(s + k, "%s", w);
+        }
         (void)at_cpp_digest(s, d, why, sizeof why);
     }
     /* empty and lone-# sources digest */
