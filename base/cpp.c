@@ -16,8 +16,10 @@ struct chunk {
     _Alignas(max_align_t) unsigned char data[];
 };
 
-/* A bound on expansions: a hostile source cannot make one digest slow. */
-enum { MAX_STEPS = 1 << 20, MAX_PARAMS = 64, MAX_NEST = 64 };
+/* Bounds on expansions and on the tokens they make: a hostile source
+ * cannot make one digest slow or large (a kernel's takes thousands). */
+enum { MAX_STEPS = 1 << 18, MAX_TOKENS = 1 << 20, MAX_PARAMS = 64,
+       MAX_NEST = 64 };
 
 void *cpp_alloc(cpp *c, size_t n)
 {
@@ -119,6 +121,10 @@ static const hset *intersect(cpp *c, const hset *a, const hset *b)
 /* A copy of t (not a line's first: made by an expansion) under hs. */
 static ctok *made(cpp *c, const ctok *t, const hset *hs)
 {
+    if (++c->tokens > MAX_TOKENS) {
+        cpp_bail(c, "over %d tokens made by macro expansions", MAX_TOKENS);
+        return NULL;
+    }
     ctok *n = cpp_alloc(c, sizeof *n);
     if (!n)
         return NULL;

@@ -34,7 +34,8 @@ typedef struct cpp {
     chunk *mem;
     int bailed;
     char why[160];
-    long steps; /* expansions so far: a bound on hostile macros */
+    long steps;  /* expansions so far: a bound on hostile macros */
+    long tokens; /* tokens they made */
     struct macro *macros;
 } cpp;
 

@@ -322,6 +322,16 @@ static void hostile_sources_end_promptly(void **state)
     char why[160];
     assert_int_equal(at_cpp_digest(s, d, why, sizeof why), 0);
     assert_non_null(strstr(why, "macro expansions"));
+    /* 4^14 tokens from 14 calls, each argument used four times */
+    k = (size_t)sprintf(s, "#define F(x) x x x x\nint a[] = {");
+    for (int i = 0; i < 14; ++i)
+        k += (size_t)sprintf(s + k, "F(");
+    k += (size_t)sprintf(s + k, "1");
+    for (int i = 0; i < 14; ++i)
+        s[k++] = ')';
+    sprintf(s + k, "};\n");
+    assert_int_equal(at_cpp_digest(s, d, why, sizeof why), 0);
+    assert_non_null(strstr(why, "tokens made"));
     /* 5000 parentheses in an #if, 100 nested #ifs */
     k = (size_t)sprintf(s, "#if ");
     for (int i = 0; i < 5000; ++i)
