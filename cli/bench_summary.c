@@ -4,11 +4,7 @@
 
 #include <stdlib.h>
 
-static int by_value(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
+#include "base/median.h"
 
 /* One group's line: the points of pts that pass keep (group large or
  * not, element size or any), said after head. */
@@ -28,8 +24,7 @@ static void group(FILE *f, const at_bench_point *pts, int n, int large,
             low = i;
     }
     if (m) {
-        qsort(v, (size_t)m, sizeof *v, by_value);
-        double median = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+        double median = at_median_sort(v, (size_t)m);
         fprintf(f, "%s%d, median %.1f%% of the copy, minimum %.1f%% (%s), "
                 "%d missed %s target\n", head, m, 100 * median,
                 100 * pts[low].frac_copy, pts[low].name, missed,

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/median.h"
 #include "runtime/measure/measure_impl.h"
 
 /* Rotation sets for timing: enough that one round moves three L2 caches,
@@ -292,11 +293,6 @@ int at_runner_once(at_measure *b, const at_runner *r, const at_problem *p,
                              r->name, e);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* The device-to-device copy the family compares with, as an op. */
 static int op_copy(void *ctx, CUdeviceptr in, CUdeviceptr out, CUstream s,
@@ -419,12 +415,11 @@ static int time_run(at_measure *b, const at_runner *run, int samples,
             break;
         }
     }
-    qsort(x, (size_t)k, sizeof *x, cmp_double);
+    t->median_ms = at_median_sort(x, (size_t)k);
     t->samples = k;
     t->launches_per_sample = per;
     t->min_ms = x[0];
     t->max_ms = x[k - 1];
-    t->median_ms = k % 2 ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2;
     free(x);
     return 0;
 }

@@ -1,12 +1,8 @@
 #include "runtime/measure/measure.h"
 
-#include <stdlib.h>
+#include "base/median.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#include <stdlib.h>
 
 int at_rounds(int n, at_round_fn fn, void *ctx, at_round_result *out,
               at_err *e)
@@ -23,8 +19,7 @@ int at_rounds(int n, at_round_fn fn, void *ctx, at_round_result *out,
         }
     for (int i = 0; i < n && !rc; ++i) {
         double *r = &ms[i * AT_ROUNDS];
-        qsort(r, AT_ROUNDS, sizeof *r, cmp_double);
-        out[i].ms = r[AT_ROUNDS / 2];
+        out[i].ms = at_median_sort(r, AT_ROUNDS);
         out[i].min_ms = r[0];
         out[i].max_ms = r[AT_ROUNDS - 1];
     }
