@@ -14,6 +14,7 @@
 
 #include "base/clock.h"
 #include "base/sockio.h"
+#include "runtime/plan/device_counts.h"
 #include "runtime/plan/gpu_worker_wire.h"
 
 extern char **environ;
@@ -152,10 +153,7 @@ static void reap(pid_t pid, double grace, char *why, size_t n)
  * two contexts of ours never meet on one GPU (an exclusive-process GPU
  * takes one); other devices' workers do not wait (tune-list's devices
  * tune at once). */
-enum { ENDING_DEVICES = 1024 }; /* ordinals, as --device takes them */
-static pthread_mutex_t ending_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t ending_cv = PTHREAD_COND_INITIALIZER;
-static int ending[ENDING_DEVICES]; /* each device's workers being reaped */
+static at_device_counts ending = AT_DEVICE_COUNTS_INIT;
 
 typedef struct ended {
     pid_t pid;
@@ -168,16 +166,12 @@ static void *reaper(void *arg)
     free(arg);
     char why[96];
     reap(w.pid, 30, why, sizeof why);
-    pthread_mutex_lock(&ending_mu);
-    --ending[w.device];
-    pthread_cond_broadcast(&ending_cv);
-    pthread_mutex_unlock(&ending_mu);
+    at_device_count_add(&ending, w.device, -1);
     return NULL;
 }
 
 static void reap_later(pid_t pid, int device)
 {
-    device = device >= 0 && device < ENDING_DEVICES ? device : 0;
     ended *w = malloc(sizeof *w);
     if (!w) { /* no memory for a thread's argument: reaped here */
         char why[96];
@@ -185,9 +179,7 @@ static void reap_later(pid_t pid, int device)
         return;
     }
     *w = (ended){pid, device};
-    pthread_mutex_lock(&ending_mu);
-    ++ending[device];
-    pthread_mutex_unlock(&ending_mu);
+    at_device_count_add(&ending, device, 1);
     pthread_t t;
     pthread_attr_t a;
     int ok = pthread_attr_init(&a) == 0;
@@ -198,15 +190,6 @@ static void reap_later(pid_t pid, int device)
     }
     if (!ok)
         reaper(w); /* here, as the thread would */
-}
-
-static void wait_ended(int device)
-{
-    device = device >= 0 && device < ENDING_DEVICES ? device : 0;
-    pthread_mutex_lock(&ending_mu);
-    while (ending[device] > 0)
-        pthread_cond_wait(&ending_cv, &ending_mu);
-    pthread_mutex_unlock(&ending_mu);
 }
 
 /* The worker's environment when it is to see only its GPU (q->uuid set):
@@ -299,7 +282,7 @@ static int one_pass(const char *path, const wire_request *q, int ordinal,
         fflush(record);
     if (progress)
         fflush(progress);
-    wait_ended(ordinal);
+    at_device_count_wait(&ending, ordinal, 0);
     char *mine, **envp = worker_env(q, &mine);
     if (q->uuid[0] && !envp) {
         close(sv[0]);

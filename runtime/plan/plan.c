@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "runtime/plan/device_counts.h"
 #include "runtime/store/store.h"
 
 static void from_entry(at_plan *pl, const at_entry *en)
@@ -151,32 +152,7 @@ static int tune_remembering(const at_plan_env *env, const at_key *key,
 /* One tune at a time on a device in a process: threads (background
  * tunes among them) would time their variants against each other on its
  * GPU. Tunes on other devices go on (tune-list's devices at once). */
-enum { TUNING_DEVICES = 1024 }; /* ordinals, as --device takes them */
-static pthread_mutex_t tuning_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t tuning_cv = PTHREAD_COND_INITIALIZER;
-static unsigned char tuning[TUNING_DEVICES];
-
-static int tuning_slot(const at_device *d)
-{
-    return d->ordinal >= 0 && d->ordinal < TUNING_DEVICES ? d->ordinal : 0;
-}
-
-static void tuning_take(const at_device *d)
-{
-    pthread_mutex_lock(&tuning_mu);
-    while (tuning[tuning_slot(d)])
-        pthread_cond_wait(&tuning_cv, &tuning_mu);
-    tuning[tuning_slot(d)] = 1;
-    pthread_mutex_unlock(&tuning_mu);
-}
-
-static void tuning_give(const at_device *d)
-{
-    pthread_mutex_lock(&tuning_mu);
-    tuning[tuning_slot(d)] = 0;
-    pthread_cond_broadcast(&tuning_cv);
-    pthread_mutex_unlock(&tuning_mu);
-}
+static at_device_counts tuning = AT_DEVICE_COUNTS_INIT;
 
 /* Tunes under the key's lock: a process (or thread) that waited for
  * another's tune takes its answer from the cache instead of tuning
@@ -186,10 +162,10 @@ static int tune_locked(const at_plan_env *env, const at_key *key,
                        at_plan *pl, at_err *e)
 {
     at_cache_held held;
-    tuning_take(env->dev);
+    at_device_count_wait(&tuning, env->dev->ordinal, 1);
     int rc = at_cache_lock(env->cache, key, env->progress, &held, e);
     if (rc) {
-        tuning_give(env->dev);
+        at_device_count_add(&tuning, env->dev->ordinal, -1);
         return rc;
     }
     if (!o->retune)
@@ -202,7 +178,7 @@ static int tune_locked(const at_plan_env *env, const at_key *key,
     else if (rc == 0)
         rc = tune_remembering(env, key, o, pl, e);
     at_cache_unlock(&held);
-    tuning_give(env->dev);
+    at_device_count_add(&tuning, env->dev->ordinal, -1);
     return rc < 0 ? rc : 0;
 }
 
