@@ -84,8 +84,7 @@ static int host(int id, const char *log)
     for (int i = 0; i < JOBS; ++i) {
         at_key k;
         key_of(&k, i);
-        at_job_id(&k, ids[i]);
-        if (at_jobs_add(j, &k, k.problem, &e))
+        if (at_jobs_add(j, &k, k.problem, ids[i], &e))
             return 10;
     }
     for (;;) {
@@ -198,7 +197,9 @@ static void a_job_whose_hosts_keep_dying_fails(void **state)
     at_err e = {0};
     int which, tries = 0, st;
     at_jobs *j = jobs_open("adder", 0.2);
-    assert_int_equal(at_jobs_add(j, &k, k.problem, &e), 0);
+    char id[17];
+    assert_int_equal(at_jobs_add(j, &k, k.problem, id, &e), 0);
+    assert_string_equal(id, ids[0]); /* at_job_id's name */
     at_jobs_close(j);
     for (int t = 1; t <= AT_JOB_TRIES; ++t) {
         char name[16];

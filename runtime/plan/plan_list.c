@@ -43,12 +43,6 @@ typedef struct dev_run {
     at_err err;
 } dev_run;
 
-static void sleep_s(double s)
-{
-    struct timespec ts = {(time_t)s, (long)((s - (long)s) * 1e9)};
-    nanosleep(&ts, NULL);
-}
-
 static double lease_of(const list_run *r)
 {
     return r->env->lease_s > 0 ? r->env->lease_s : 60.0;
@@ -76,10 +70,8 @@ static int dev_open(dev_run *d, at_err *e)
         at_key k;
         char prob[512];
         at_problem_str(&r->ps[i], prob, sizeof prob);
-        if (!(rc = at_key_fill(&k, &d->dev, &r->ps[i], &l, e))) {
-            at_job_id(&k, d->ids[i]);
-            rc = at_jobs_add(d->jobs, &k, prob, e);
-        }
+        if (!(rc = at_key_fill(&k, &d->dev, &r->ps[i], &l, e)))
+            rc = at_jobs_add(d->jobs, &k, prob, d->ids[i], e);
     }
     return rc;
 }
@@ -231,7 +223,7 @@ static int wait_for_hosts(dev_run *d, at_err *e)
         for (int k = 0; !rc && k < r->n; ++k)
             left += st[k] == AT_JOB_QUEUED || st[k] == AT_JOB_RUNNING;
         if (!rc && left)
-            sleep_s(0.25);
+            usleep(250 * 1000);
     }
     for (i = 0; !rc && d->leader && i < r->n; ++i) {
         at_list_result *x = &r->res[i * r->n_models + d->model];

@@ -54,18 +54,24 @@ void at_jobs_close(at_jobs *j)
     free(j);
 }
 
-void at_job_id(const at_key *k, char id[17])
+/* key's text into key (n bytes) and its job's name into id. */
+static void named(const at_key *k, char *key, size_t n, char id[17])
 {
-    char key[2048];
-    at_key_text(k, key, sizeof key);
+    at_key_text(k, key, n);
     snprintf(id, 17, "%016" PRIx64, at_hash(AT_HASH_INIT, key, strlen(key)));
 }
 
-int at_jobs_add(at_jobs *j, const at_key *k, const char *problem, at_err *e)
+void at_job_id(const at_key *k, char id[17])
 {
-    char key[2048], id[17];
-    at_key_text(k, key, sizeof key);
-    at_job_id(k, id);
+    char key[2048];
+    named(k, key, sizeof key, id);
+}
+
+int at_jobs_add(at_jobs *j, const at_key *k, const char *problem,
+                char id[17], at_err *e)
+{
+    char key[2048];
+    named(k, key, sizeof key, id);
     const char *v[] = {id, key, problem};
     return at_pq_run(j->pg, j->shown, "INSERT INTO autotune.jobs",
                      "INSERT INTO autotune.jobs(id, key, problem) VALUES($1,"

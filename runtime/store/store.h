@@ -152,9 +152,10 @@ int at_jobs_open(at_jobs **j, const at_cache *c, const char *owner,
 void at_jobs_close(at_jobs *j);
 /* A job's name: 16 hex digits of its key's hash. */
 void at_job_id(const at_key *k, char id[17]);
-/* Adds a job (queued) unless the store has it. */
+/* Adds a job (queued) unless the store has it; its name (at_job_id's)
+ * into id. */
 int at_jobs_add(at_jobs *j, const at_key *k, const char *problem,
-                at_err *e);
+                char id[17], at_err *e);
 /* Takes the first job of ids[0..n) that may be taken, in the order they
  * were added: 1 (*which its index, *tries how often it has been taken,
  * this time included), 0 none now, < 0 error. */
