@@ -122,21 +122,27 @@ static double lease_s(void)
     return *end || !(s >= 0.5 && s <= 86400) ? -1 : s;
 }
 
-static const char *how_word(const at_list_result *x)
+/* What became of an answer: its column "how" and its count. */
+enum { TUNED, CACHED, OTHER_HOST, FAILED, NOT_RUN, KINDS };
+static const char *const kind_words[KINDS] = {"tuned", "cached",
+                                              "other host", "failed",
+                                              "not run"};
+
+static int kind_of(const at_list_result *x)
 {
     if (x->device == -2)
-        return "not run"; /* the run stopped first (said above) */
+        return NOT_RUN; /* the run stopped first (said above) */
     if (x->rc)
-        return "failed";
+        return FAILED;
     if (x->device == -1)
-        return "other host";
-    return x->how == AUTOTUNE_HOW_TUNED ? "tuned" : "cached";
+        return OTHER_HOST;
+    return x->how == AUTOTUNE_HOW_TUNED ? TUNED : CACHED;
 }
 
 static int report(FILE *f, const at_list_result *res, int cells,
                   const at_problem *ps, int n_devices, double wall)
 {
-    int counts[5] = {0}, bad = 0;
+    int counts[KINDS] = {0}, bad = 0;
     fprintf(f, "autotune tune-list: %d answer%s on %d GPU%s in %.1f s\n", cells,
            cells == 1 ? "" : "s", n_devices, n_devices == 1 ? "" : "s",
            wall);
@@ -154,10 +160,10 @@ static int report(FILE *f, const at_list_result *res, int cells,
         at_problem_str(&ps[x->item], prob, sizeof prob);
         if (x->device >= 0)
             snprintf(gpu, sizeof gpu, "%d", x->device);
-        const char *how = how_word(x);
-        counts[x->device == -2 ? 4 : x->rc ? 3 : x->device == -1 ? 2
-               : x->how == AUTOTUNE_HOW_TUNED ? 0 : 1]++;
-        if (x->rc || x->device == -2) {
+        int kind = kind_of(x);
+        const char *how = kind_words[kind];
+        counts[kind]++;
+        if (kind == FAILED || kind == NOT_RUN) {
             fprintf(f, "  %-*s  %-4s %-10s %8.2f %7s  %s\n", w, prob, gpu,
                     how, x->seconds, "-", x->msg);
             bad = 1;
@@ -167,9 +173,10 @@ static int report(FILE *f, const at_list_result *res, int cells,
                 x->seconds, 100 * x->frac_copy, x->point);
     }
     fprintf(f, "  %d tuned here, %d from the cache, %d by other hosts, %d "
-            "failed", counts[0], counts[1], counts[2], counts[3]);
-    if (counts[4])
-        fprintf(f, ", %d not run", counts[4]);
+            "failed", counts[TUNED], counts[CACHED], counts[OTHER_HOST],
+            counts[FAILED]);
+    if (counts[NOT_RUN])
+        fprintf(f, ", %d not run", counts[NOT_RUN]);
     fputc('\n', f);
     return bad;
 }
