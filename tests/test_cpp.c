@@ -140,6 +140,9 @@ static size_t copies(const at_problem *p, const at_point *pts, size_t n,
     memset(r, 0, sizeof *r);
     r->p = p;
     r->pts = pts;
+    at_err e = {0};
+    if (at_twins_setup(r, n, &e))
+        fail_msg("%s", e.msg);
     size_t k = 0;
     for (size_t i = 0; i < n; ++i) {
         long first;
@@ -200,6 +203,12 @@ static void the_tuner_finds_the_convolutions_twins(void **state)
     at_twins_free(&r);
     setenv("AUTOTUNE_TWINS", "0", 1);
     assert_int_equal(copies(&p, pts, n, &r), 0);
+    at_twins_free(&r);
+    /* Any other value is refused, naming the variable and the value. */
+    setenv("AUTOTUNE_TWINS", "yes", 1);
+    assert_int_equal(at_twins_setup(&r, n, &e), AUTOTUNE_EINVALID);
+    assert_non_null(strstr(e.msg, "AUTOTUNE_TWINS"));
+    assert_non_null(strstr(e.msg, "'yes'"));
     unsetenv("AUTOTUNE_TWINS");
     at_twins_free(&r);
     free(pts);

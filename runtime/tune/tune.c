@@ -110,7 +110,9 @@ static int setup(run *r, at_space_view *v, unsigned char **coord, at_err *e)
 {
     const at_problem *p = r->p;
     at_tuned *out = r->out;
-    int rc;
+    int rc = at_twins_setup(r, out->points, e);
+    if (rc)
+        return rc;
     if (!(*coord = space_view(p->family, r->pts, out->points, v)))
         return at_fail(e, AUTOTUNE_ENOMEM, "space view");
     /* A resumed tune's record goes on after its first worker's rows. */

@@ -136,9 +136,9 @@ typedef struct run_twins {
     twin *t;
     size_t n, cap;
     size_t *index;    /* open addressing: an entry of t + 1, or 0 */
-    size_t index_cap; /* a power of two, over twice n */
-    int off;   /* AUTOTUNE_TWINS=0, or the source cannot be digested */
-    int asked; /* the environment read */
+    size_t index_cap; /* a power of two, at least twice the points */
+    int off; /* AUTOTUNE_TWINS=0, a family that batches its points, or
+              * a source that cannot be digested */
 } run_twins;
 
 /* What the user is told and when (tune.c, tune_walk.c). */
@@ -229,6 +229,10 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
              at_err *e);
 
 /* tune_twins.c */
+/* Reads AUTOTUNE_TWINS (0 or 1; else AUTOTUNE_EINVALID) and, where twins
+ * apply (a family that compiles each point alone), makes the index for a
+ * space of points. */
+int at_twins_setup(run *r, size_t points, at_err *e);
 /* Point i's twin entry (src: its source, or NULL to expand it): *first
  * the entry (1-based; 0: none), *copy 1 if an earlier point made it.
  * Always 0 (a point that cannot be digested is simply no twin). */

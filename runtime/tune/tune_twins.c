@@ -70,32 +70,33 @@ static size_t slot_of(const uint64_t d[2], uint64_t g, size_t mask)
     return (size_t)(d[0] ^ (g * 0x9e3779b97f4a7c15ULL)) & mask;
 }
 
-/* The index (open addressing over w->t) made twice as large; 0 if no
- * memory. */
-static int reindex(run_twins *w)
+int at_twins_setup(run *r, size_t points, at_err *e)
 {
-    size_t cap = w->index_cap ? 2 * w->index_cap : 256;
-    size_t *ix = calloc(cap, sizeof *ix);
-    if (!ix)
+    run_twins *w = &r->twins;
+    const char *env = getenv("AUTOTUNE_TWINS");
+    if (env && strcmp(env, "0") != 0 && strcmp(env, "1") != 0)
+        return at_fail(e, AUTOTUNE_EINVALID, "AUTOTUNE_TWINS: 0 (compile "
+                       "every point) or 1 (the default), not '%.40s'", env);
+    w->off = (env && !strcmp(env, "0")) ||
+             at_family_program_points(r->p->family, 2) != 1;
+    if (w->off)
         return 0;
-    for (size_t k = 0; k < w->n; ++k) {
-        size_t s = slot_of(w->t[k].d, w->t[k].g, cap - 1);
-        while (ix[s])
-            s = (s + 1) & (cap - 1);
-        ix[s] = k + 1;
-    }
-    free(w->index);
-    w->index = ix;
+    /* Each point has at most one entry: the index stays half empty. */
+    size_t cap = 16;
+    while (cap < 2 * points)
+        cap *= 2;
+    if (!(w->index = calloc(cap, sizeof *w->index)))
+        return at_fail(e, AUTOTUNE_ENOMEM, "the twins' index");
     w->index_cap = cap;
-    return 1;
+    return 0;
 }
 
 /* The entry (1-based) of digest d and launches g, made if new (*copy 0)
- * or found (*copy 1); 0 if there is no memory for a new one. */
+ * or found (*copy 1); 0 if there is no room for a new one. */
 static long entry_of(run_twins *w, const uint64_t d[2], uint64_t g,
                      int *copy)
 {
-    if ((2 * (w->n + 1) > w->index_cap && !reindex(w)) || !grow(w))
+    if (2 * (w->n + 1) > w->index_cap || !grow(w))
         return 0;
     size_t mask = w->index_cap - 1, s = slot_of(d, g, mask);
     for (; w->index[s]; s = (s + 1) & mask) {
@@ -119,12 +120,7 @@ int at_twin_of(run *r, size_t i, const char *src, long *first, int *copy)
     run_twins *w = &r->twins;
     *first = 0;
     *copy = 0;
-    if (!w->asked) { /* AUTOTUNE_TWINS=0: every point compiled */
-        const char *env = getenv("AUTOTUNE_TWINS");
-        w->asked = 1;
-        w->off = env && !strcmp(env, "0");
-    }
-    if (at_family_program_points(r->p->family, 2) != 1 || w->off)
+    if (w->off)
         return 0;
     char *own = NULL;
     if (!src) {
