@@ -109,11 +109,10 @@ int at_ctx_create(autotune_ctx **out, int device, const char *cache_path,
     c->cache = c->first.cache;
     c->cubins = c->first.cubins;
     c->idle = &c->first;
+    /* The primary context is retained at its first use (at_device_push):
+     * a cache hit never creates one. */
     if (!rc)
         rc = at_device_open(&c->dev, device, e);
-    /* The primary context retained now, before threads race to. */
-    if (!rc && (rc = at_device_push(&c->dev, e)) == 0)
-        at_device_pop();
     if (rc) {
         autotune_destroy(c);
         return rc;

@@ -1,5 +1,6 @@
 #include "runtime/driver/driver.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -122,15 +123,26 @@ at_limits at_device_limits(const at_device *d)
     return l;
 }
 
+/* Threads of one context may push its device at once: one retains. */
+static pthread_mutex_t retain_mu = PTHREAD_MUTEX_INITIALIZER;
+
 int at_device_push(const at_device *d, at_err *e)
 {
-    if (!d->ctx) {
-        /* Every at_device is a caller's variable, never a const object:
-         * retaining the context on first use fills in what open left. */
-        at_device *m = (at_device *)d;
-        AT_CU_TRY(e, NULL, cuDevicePrimaryCtxRetain, &m->ctx, m->dev);
+    /* Every at_device is a caller's variable, never a const object:
+     * retaining the context on first use fills in what open left. */
+    at_device *m = (at_device *)d;
+    CUcontext ctx = __atomic_load_n(&m->ctx, __ATOMIC_ACQUIRE);
+    if (!ctx) {
+        pthread_mutex_lock(&retain_mu);
+        CUresult r = CUDA_SUCCESS;
+        if (!(ctx = m->ctx) &&
+            (r = at_cu.cuDevicePrimaryCtxRetain(&ctx, m->dev)) == CUDA_SUCCESS)
+            __atomic_store_n(&m->ctx, ctx, __ATOMIC_RELEASE);
+        pthread_mutex_unlock(&retain_mu);
+        if (r != CUDA_SUCCESS)
+            return at_cu_fail(e, r, "cuDevicePrimaryCtxRetain", NULL);
     }
-    AT_CU_TRY(e, NULL, cuCtxPushCurrent, d->ctx);
+    AT_CU_TRY(e, NULL, cuCtxPushCurrent, ctx);
     return 0;
 }
 
