@@ -73,7 +73,8 @@ CLI_SRC := cli/main.c cli/options.c cli/option_values.c cli/paths.c cli/flags.c 
            cli/cmd_replay.c cli/cmd_bench.c cli/report.c cli/json.c \
            cli/bench.c cli/compare.c cli/bench_families.c \
            cli/transpose_bench.c cli/transpose_baselines.c \
-           cli/transpose_cublas.c cli/transpose_cutensor.c cli/bench_tune.c \
+           cli/transpose_cublas.c cli/transpose_cutensor.c cli/bench_tune.c cli/bench_calibrate.c \
+           cli/bench_device.c \
            cli/reduce_bench.c cli/reduce_cub.c cli/cmd_cache.c cli/cmd_plot.c \
            cli/wisdom_export.c cli/wisdom_import.c cli/wisdom_profile.c \
            cli/dump_data.c

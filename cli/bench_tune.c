@@ -6,6 +6,9 @@
  *   cold  empty caches: every variant compiled;
  *   warm  --retune: every variant from the compiled-variant cache;
  *   hit   the tuned cache entry: nothing compiled or timed.
+ * First, the host's NVRTC speed (bench_calibrate.c): rows calibrate-alone
+ * and calibrate-busy, whose compiled counts points and nvrtc_cpu_s is
+ * their CPU time in all, as a tune's.
  * Wall time is the child's, from fork to exit. CSV columns: gpu, type,
  * rows, cols, cache, wall_s, variants_per_s, nvrtc_cpu_s, best_ms (the
  * issue's), then compiled, workers, point. Figures a run does not have
@@ -21,22 +24,17 @@
 
 #include "base/clock.h"
 #include "base/safefile.h"
+#include "bench_tune.h"
 #include "commands.h"
 #include "errors.h"
 #include "json.h"
 #include "gen/family.h"
 #include "runtime/driver/driver.h"
 
-enum { COLD, WARM, HIT, N_RUNS };
-static const char *const run_name[N_RUNS] = {"cold", "warm", "hit"};
+static const char *const run_name[N_KINDS] = {
+    "cold", "warm", "hit", "calibrate-alone", "calibrate-busy"};
 
-typedef struct row {
-    at_problem p;
-    int cache; /* COLD, WARM or HIT */
-    double wall_s, variants_per_s, nvrtc_cpu_s, best_ms;
-    long long compiled, workers;
-    char point[128];
-} row;
+typedef bench_tune_row row;
 
 /* Removes dir and the files in it (the runs' caches and outputs). */
 static void remove_dir(const char *dir)
@@ -329,9 +327,12 @@ static void table(FILE *f, const char *gpu, const row *rows, int n)
             snprintf(vps, sizeof vps, "%.0f", r->variants_per_s);
         if (isfinite(r->nvrtc_cpu_s))
             snprintf(cpu, sizeof cpu, "%.0f", r->nvrtc_cpu_s);
-        fprintf(f, "%-5s %-13s %-5s %8.2f %10s %9s %10.4f  %s\n",
+        char best[32] = "-";
+        if (isfinite(r->best_ms))
+            snprintf(best, sizeof best, "%.4f", r->best_ms);
+        fprintf(f, "%-5s %-13s %-5s %8.2f %10s %9s %10s  %s\n",
                 r->p.type->name, shape, run_name[r->cache], r->wall_s, vps,
-                cpu, r->best_ms, r->point);
+                cpu, best, r->point);
     }
 }
 
@@ -353,7 +354,10 @@ static int print_json(const char *gpu, const char *csv, const row *rows,
             at_json_int(k, "compiled", r->compiled);
             at_json_int(k, "compile_workers", r->workers);
         }
-        at_json_real(k, "best_ms", r->best_ms);
+        if (r->cache >= N_RUNS) /* a calibration chooses nothing */
+            at_json_put(k, "best_ms", json_null());
+        else
+            at_json_real(k, "best_ms", r->best_ms);
         at_json_str(k, "point", r->point);
         json_array_append_new(runs, k);
     }
@@ -399,18 +403,16 @@ int at_cmd_bench_tune(const opts *o, int argc, char **argv)
     }
     self[len] = '\0';
     /* Fail here, once, where there is no GPU: not in every child. */
-    at_device d;
     at_err e = {0};
-    if ((rc = at_device_open(&d, (int)o->device, &e))) {
+    char gpu[256], slug[64], csv[AT_PATH_MAX];
+    int sm = 0;
+    if ((rc = at_bench_device((int)o->device, gpu, sizeof gpu, &sm, &e))) {
         at_cli_fail_hint(&e, rc == AUTOTUNE_ENO_DRIVER ||
                                      rc == AUTOTUNE_ENO_DEVICE
                                  ? " (bench tune needs a CUDA GPU)"
                                  : "");
         return 1;
     }
-    char gpu[256], slug[64], csv[AT_PATH_MAX];
-    snprintf(gpu, sizeof gpu, "%s", d.name);
-    at_device_close(&d);
     gpu_slug(gpu, slug, sizeof slug);
     if (o->csv)
         snprintf(csv, sizeof csv, "%s", o->csv);
@@ -423,9 +425,14 @@ int at_cmd_bench_tune(const opts *o, int argc, char **argv)
     }
     fprintf(sf.f, "gpu,type,rows,cols,cache,wall_s,variants_per_s,"
                   "nvrtc_cpu_s,best_ms,compiled,workers,point\n");
-    row rows[2 * N_RUNS];
+    row rows[2 + 2 * N_RUNS];
     int n = 0;
-    rc = 0;
+    if (!o->quiet)
+        at_cli_say("%s\n", "bench tune: NVRTC's speed on this host");
+    if ((rc = at_bench_calibrate(sm, (int)o->jobs, rows)) == 0) {
+        csv_row(sf.f, gpu, &rows[n++]);
+        csv_row(sf.f, gpu, &rows[n++]);
+    }
     for (int i = 0; i < np && !rc; ++i) {
         const char *tmp = getenv("TMPDIR");
         char dir[AT_PATH_MAX];

@@ -60,7 +60,8 @@ void at_report_plan(FILE *f, const at_plan *pl, const at_device *d,
                 "of %zu points evaluated (%s); %zu compiled, %zu from the "
                 "compiled-variant cache, %zu same code as another (%zu "
                 "known before compiling), %zu "
-                "failed to compile, %zu wrong, %zu timed (%zu raced), %zu "
+                "failed to compile, %zu wrong, %zu timed (%zu raced, %zu on "
+                "their check), %zu "
                 "checked on the problem itself; seed %llu\n  time: setup "
                 "%.1f s, search %.1f s, leaders %.1f s; NVRTC %.0f CPU-s in "
                 "%d worker processes, GPU %.1f s (checks %.1f s, timing "
@@ -69,7 +70,8 @@ void at_report_plan(FILE *f, const at_plan *pl, const at_device *d,
                 t->evaluated, t->points, t->stopped, t->compiled - t->cached,
                 t->cached, t->same_code, t->same_source, t->compile_failed,
                 t->wrong,
-                t->timed, t->raced, t->verified, (unsigned long long)t->seed,
+                t->timed, t->raced, t->raced_on_check, t->verified,
+                (unsigned long long)t->seed,
                 t->setup_s, t->search_s, t->retime_s, t->nvrtc_cpu_s,
                 t->workers, t->gpu_s, t->check_s, t->time_s,
                 pl->stored ? "" : "  not stored in the cache: only a search "
@@ -135,6 +137,7 @@ static void json_tuned(json_t *o, const opts *op, const at_tuned *t,
         at_json_str(o, "check_note", t->check_note);
     at_json_int(o, "timed", (int64_t)t->timed);
     at_json_int(o, "raced", (int64_t)t->raced);
+    at_json_int(o, "raced_on_check", (int64_t)t->raced_on_check);
     at_json_int(o, "verified", (int64_t)t->verified);
     at_json_real(o, "tune_s", t->seconds);
     at_json_real(o, "variants_per_s", t->evaluated / t->seconds);

@@ -1,7 +1,7 @@
 /* The compile pool and its worker processes: NVRTC's errors named with the
  * variant, a pool stopped with jobs queued, the compile time limit, a
- * worker that dies, the options cache keys see, and several points in one
- * program. The sweep of every point is tests/test_sweep.c. Needs NVRTC,
+ * worker that dies, the options cache keys see, several points in one
+ * program, and bench tune's calibration of NVRTC's speed. The sweep of every point is tests/test_sweep.c. Needs NVRTC,
  * not a GPU. */
 #include "test_problem.h"
 #include "tap.h"
@@ -270,6 +270,36 @@ static void racing_stops_only_variants_that_cannot_lead(void **state)
     }
 }
 
+/* The host's NVRTC speed (bench tune's calibration): every compile of
+ * every process counted, CPU time from the children; a source that does
+ * not compile is said once, naming the call. */
+static void calibration_counts_every_compile(void **state)
+{
+    (void)state;
+    const char *src =
+        "extern \"C\" __global__ void k(float *a, int n)\n"
+        "{\n#pragma unroll\n"
+        "    for (int i = 0; i < 64; ++i)\n"
+        "        a[(i * n + threadIdx.x) % 4096] += i * a[threadIdx.x];\n"
+        "}\n";
+    at_calibration c;
+    at_err e = {0};
+    assert_int_equal(at_compile_calibrate(src, 90, 2, 2, &c, &e), 0);
+    assert_int_equal(c.procs, 2);
+    assert_int_equal(c.compiles, 4);
+    assert_true(c.wall_s > 0);
+    /* Four compiles in children: their time, not this process's. */
+    assert_true(c.cpu_s > 0.004);
+    at_err bad = {0};
+    int rc = at_compile_calibrate("not CUDA at all", 90, 2, 1, &c, &bad);
+    assert_true(rc == AUTOTUNE_ECOMPILE || rc == AUTOTUNE_ENVRTC);
+    assert_non_null(strstr(bad.msg, "[variant calibration]"));
+    assert_int_equal(c.compiles, 0);
+    at_err none = {0};
+    assert_int_equal(at_compile_calibrate(src, 90, 0, 1, &c, &none),
+                     AUTOTUNE_EINVALID);
+}
+
 int main(void)
 {
     at_err e = {0};
@@ -284,6 +314,7 @@ int main(void)
         cmocka_unit_test(program_of_many_points),
         cmocka_unit_test(program_points_share_the_tail),
         cmocka_unit_test(racing_stops_only_variants_that_cannot_lead),
+        cmocka_unit_test(calibration_counts_every_compile),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, NULL, NULL);

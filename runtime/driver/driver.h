@@ -236,6 +236,15 @@ void at_compile_options_text(const at_compile_opts *o, char *buf, size_t n);
 int at_compile(const char *src, const char *variant, const at_compile_opts *o,
                void **cubin, size_t *size, at_err *e);
 
+/* A host's NVRTC speed (compile_calibrate.c): src compiled for sm_<sm> by
+ * procs processes at once, `each` times in each; cpu_s is theirs in all. */
+typedef struct at_calibration {
+    int procs, compiles;
+    double wall_s, cpu_s;
+} at_calibration;
+int at_compile_calibrate(const char *src, int sm, int procs, int each,
+                         at_calibration *c, at_err *e);
+
 typedef struct at_job {
     /* in: set by the caller before submitting; src is owned by the job */
     char *src;

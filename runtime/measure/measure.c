@@ -156,6 +156,14 @@ double at_copy_gbps(const at_problem *p, double ms)
 
 int at_measure_past_l2(const at_measure *b) { return b->past_l2; }
 
+double at_measure_checked_ms(const at_measure *b)
+{
+    int one_set = b->sets == 1 && b->past_l2;
+    double least = b->sample_ms > AT_CHECK_SAMPLE_MS ? b->sample_ms
+                                                     : AT_CHECK_SAMPLE_MS;
+    return one_set && b->check_ms >= least ? b->check_ms : 0;
+}
+
 /* The family's arguments against the kernel's parameters, where the
  * driver can say them: a spec whose arguments do not match its kernel's
  * signature is refused before anything runs (AUTOTUNE_EINVALID). Only

@@ -101,6 +101,9 @@ enum { AT_CHECK_PROBLEM = 1, AT_CHECK_SHAPES = 2, AT_CHECK_ALL = 3 };
  * failed (fatal: later calls cannot succeed). */
 int at_measure_verify(at_measure *b, const at_point *pt, CUfunction fn,
                       const char *variant, int what, at_err *e);
+/* Whether at_measure_verify(what) checks on the problem itself: asked to,
+ * or the family has no check shapes. */
+int at_measure_on_problem(const at_measure *b, int what);
 /* Racing: whether a variant whose first k of samples samples are x[0..k)
  * cannot lead against cutoff_ms (<= 0: no racing). Either its first
  * samples (at most AT_QUICK_SAMPLES) are all clearly slower, or so many
@@ -113,6 +116,13 @@ int at_measure_raced(const double *x, int k, int samples, double cutoff_ms);
 int at_measure_time(at_measure *b, const at_point *pt, CUfunction fn,
                   const char *variant, int samples, double cutoff_ms,
                   int warm, at_timing *t, at_err *e);
+/* The last check's run of the variant on the problem, in ms, where that
+ * run is as good as a timing sample's first: the problem is one rotation
+ * set past L2 (so a sample is one launch on that same input) and the run
+ * lasts a sample and at least AT_CHECK_SAMPLE_MS (so being the function's
+ * first launch is well inside racing's margin); 0 otherwise. */
+double at_measure_checked_ms(const at_measure *b);
+#define AT_CHECK_SAMPLE_MS 0.5
 /* Times cuMemcpyDtoDAsync of the family's copy_bytes of the problem. */
 /* A launch's limit on the GPU from now on (tune.h: --kernel-limit). */
 void at_measure_set_limit(at_measure *b, double s);

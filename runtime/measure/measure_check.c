@@ -67,10 +67,18 @@ static int queue_case(at_measure *b, int k, const at_runner *run, at_err *e)
     if (b->ws_bytes)
         AT_CU_TRY(e, run->name, cuMemsetD32Async, b->ws, 0, b->ws_bytes / 4,
                   b->stream);
-    if ((!run->op && (rc = at_measure_copies(b, p, c->in, c->out, run->fn,
-                                             run->name, e))) ||
-        (rc = at_runner_once(b, run, p, c->in, c->out, e)))
+    if (!run->op && (rc = at_measure_copies(b, p, c->in, c->out, run->fn,
+                                            run->name, e)))
         return rc;
+    /* The variant's run on the problem is timed: it may stand for a
+     * first sample (at_measure_checked_ms). */
+    const int timed = k == 0 && !run->op;
+    if (timed)
+        AT_CU_TRY(e, run->name, cuEventRecord, b->start, b->stream);
+    if ((rc = at_runner_once(b, run, p, c->in, c->out, e)))
+        return rc;
+    if (timed)
+        AT_CU_TRY(e, run->name, cuEventRecord, b->stop, b->stream);
     if (!at_family_verifies(p->family))
         return 0; /* verify: none: run, not compared */
     if (p->family->caps & AT_CAP_CHECK_SEGMENTS)
@@ -132,6 +140,7 @@ int at_check_report(at_measure *b, int k, const at_runner *run,
 int at_check_run(at_measure *b, const at_runner *run, int first, int end,
                  at_err *e)
 {
+    b->check_ms = 0;
     if (end > first)
         AT_CU_TRY(e, run->name, cuMemsetD32Async, at_check_counters(b, first, 0),
                   0, 4 * AT_CHECK_SLOTS * (size_t)(end - first), b->stream);
@@ -146,6 +155,11 @@ int at_check_run(at_measure *b, const at_runner *run, int first, int end,
     int rc = at_measure_wait(b, NULL, end - first, run->name, e);
     if (rc)
         return rc;
+    if (first == 0 && !run->op) {
+        float ms = 0;
+        AT_CU_TRY(e, run->name, cuEventElapsedTime, &ms, b->start, b->stop);
+        b->check_ms = ms;
+    }
     AT_CU_TRY(e, run->name, cuMemcpyDtoH, bad, at_check_counters(b, first, 0),
               sizeof bad[0] * 2 * AT_CHECK_SLOTS * (size_t)(end - first));
     for (int k = first; k < end; ++k) {
@@ -162,12 +176,17 @@ int at_check_run(at_measure *b, const at_runner *run, int first, int end,
     return 0;
 }
 
+int at_measure_on_problem(const at_measure *b, int what)
+{
+    /* A family without check shapes is checked on the problem. */
+    return (what & AT_CHECK_PROBLEM) || b->n_cases == 1;
+}
+
 int at_measure_verify(at_measure *b, const at_point *pt, CUfunction fn,
                       const char *variant, int what, at_err *e)
 {
     at_runner r = {pt, fn, NULL, NULL, variant};
-    /* A family without check shapes is checked on the problem. */
-    int first = what & AT_CHECK_PROBLEM || b->n_cases == 1 ? 0 : 1;
+    int first = at_measure_on_problem(b, what) ? 0 : 1;
     int end = what & AT_CHECK_SHAPES ? b->n_cases : 1;
     return at_check_run(b, &r, first, end, e);
 }

@@ -49,6 +49,7 @@ struct at_measure {
     CUstream stream;
     CUevent start, stop;
     double limit_s; /* one launch's limit on the GPU; 0: not set yet */
+    double check_ms; /* the last check's launch on the problem; 0: none */
 };
 
 /* Waits for ev (NULL: the stream) to complete, at most launches times the

@@ -106,6 +106,8 @@ typedef struct at_tuned {
                              * (one whose twin failed to compile is
                              * counted in compile_failed instead) */
     size_t raced;           /* stopped after the quick samples */
+    size_t raced_on_check;  /* of raced: stopped by the time of their
+                             * check's run on the problem */
     size_t verified;        /* checked on the problem itself (passed or
                              * not) */
     double seconds;         /* the whole tune */

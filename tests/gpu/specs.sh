@@ -5,7 +5,8 @@
 # there verifies every point), and its emitted .cu built with nvcc; a spec
 # with planted faults must lose exactly its wrong points; a kernel of C++
 # linkage is found by its lowered name; arguments that do not match the
-# kernel's parameters are refused. Skips without a GPU.
+# kernel's parameters are refused; points far behind the leaders are raced
+# on their check's run. Skips without a GPU.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/gpu/tap.sh
 T=${AT_GPU_TMP:-$(mktemp -d)}
@@ -18,7 +19,7 @@ out=$($A kernel examples/kernels/vector_add/vector_add.yaml --arch auto \
       -o "$T/vector_add.cu" 2>&1)
 rc=$?
 skip_without_gpu $rc "$out"
-plan 18
+plan 19
 report $rc "vector_add: tuned, its leaders verified" "$out"
 # The second size: odd, so no tile divides it.
 for k in "convolution 1000x777" "matmul 1024x1024" "stencil 1000x777" \
@@ -52,6 +53,21 @@ printf '%s\n' "$point" | grep -q fault0 && [ "$rc" -eq 0 ] &&
     [ "$wrong" -eq 8 ]
 report $? "planted faults: 8 wrong points rejected ($wrong), a right one won" \
     "$(printf '%s\n' "$out" | grep 'wrong answer' | head -3; echo "$point")"
+# A spec's family has no check shapes: every point runs on the problem
+# for its check, and that run races it (no --verify-all needed).
+$A kernel tests/data/specs/slow.yaml --arch auto --json -o "$T/slow.cu" \
+    >"$T/slow.json" 2>"$T/slow.log"
+rc=$?
+fig=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["raced_on_check"], d["evaluated"], d["wrong"])' "$T/slow.json" 2>&1)
+set -- $fig x x x
+point=$(grep -m1 ' \* point:' "$T/slow.cu" 2>/dev/null)
+[ "$rc" -eq 0 ] && [ "$1" -ge 1 ] && [ "$2" -eq 16 ] && [ "$3" -eq 0 ] &&
+    printf '%s\n' "$point" | grep -q 'delay0_'
+report $? "far slower points raced on their check's run ($1 of 16), none wrong, delay 0 won" \
+    "$(echo "$fig"; tail -3 "$T/slow.log"; echo "$point")"
 out=$($A kernel tests/data/specs/cxx.yaml --arch auto --verify-all \
       -o "$T/cxx.cu" 2>&1)
 report $? "a kernel of C++ linkage (no extern \"C\"): tuned, every point verified" \

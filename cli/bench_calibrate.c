@@ -1,0 +1,81 @@
+/* `autotune bench tune`'s calibration (issue 36): how fast this host's
+ * NVRTC is, so that tuning times from different leases can be compared.
+ * A fixed program, the transpose family's 16 points spread over its space
+ * for 8192 x 8192 f32 (what a cold tune compiles, 16 to a program),
+ * compiled twice by one process, then once by each of procs processes at
+ * once (the tune's compile workers). Its figures change with the
+ * transpose template; compare leases on one commit. */
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "bench_tune.h"
+#include "errors.h"
+#include "gen/expand.h"
+#include "gen/space.h"
+#include "runtime/driver/driver.h"
+
+enum { PROGRAM_POINTS = 16 };
+
+/* The program's source, malloc'd, into *src; its problem into *p. */
+static int program(int sm, at_problem *p, char **src, at_err *e)
+{
+    at_limits l;
+    at_point *pts = NULL;
+    size_t n = 0;
+    int rc = at_problem_make(p, "transpose", "f32", "rows=8192 cols=8192", e);
+    if (!rc && !at_limits_for_arch(sm, &l))
+        rc = at_fail(e, AUTOTUNE_EINVALID, "calibration: sm_%d unknown "
+                     "(%s)", sm, AT_KNOWN_ARCHS);
+    if (!rc)
+        rc = at_space_points(p->family, p, &l, &pts, &n, e);
+    if (rc)
+        return rc;
+    const at_point *pick[PROGRAM_POINTS];
+    int k = 0;
+    for (; k < PROGRAM_POINTS && (size_t)k < n; ++k)
+        pick[k] = &pts[(size_t)k * n / PROGRAM_POINTS];
+    *src = at_expand_program(p, pick, NULL, k, e);
+    free(pts);
+    return *src ? 0 : e->code ? e->code : AUTOTUNE_ENOMEM;
+}
+
+static void fill(bench_tune_row *r, const at_problem *p, int kind,
+                 const at_calibration *c)
+{
+    r->p = *p;
+    r->cache = kind;
+    r->wall_s = c->wall_s;
+    r->compiled = (long long)c->compiles * PROGRAM_POINTS;
+    r->variants_per_s = r->compiled / c->wall_s;
+    r->nvrtc_cpu_s = c->cpu_s;
+    r->best_ms = NAN;
+    r->workers = c->procs;
+    snprintf(r->point, sizeof r->point, "%d points a program, %d compiles",
+             PROGRAM_POINTS, c->compiles);
+}
+
+int at_bench_calibrate(int sm, int procs, bench_tune_row *r)
+{
+    at_err e = {0};
+    at_problem p;
+    char *src = NULL;
+    at_calibration alone, busy;
+    if (procs <= 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        procs = n > 0 ? (int)n : 1;
+    }
+    int rc = program(sm, &p, &src, &e);
+    if (!rc)
+        rc = at_compile_calibrate(src, sm, 1, 2, &alone, &e);
+    if (!rc)
+        rc = at_compile_calibrate(src, sm, procs, 1, &busy, &e);
+    free(src);
+    if (rc) {
+        at_cli_fail(&e);
+        return 1;
+    }
+    fill(&r[0], &p, CAL_ALONE, &alone);
+    fill(&r[1], &p, CAL_BUSY, &busy);
+    return 0;
+}
