@@ -17,42 +17,44 @@
 
 enum { PROGRAM_POINTS = 16 };
 
-/* The program's source, malloc'd, into *src; its problem into *p. */
-static int program(int sm, at_problem *p, char **src, at_err *e)
+/* The program's source, malloc'd, into *src, its points into *k; its
+ * problem into *p. The points are sm_90's where the table does not know
+ * sm (a newer GPU): the same program, compiled for sm. */
+static int program(int sm, at_problem *p, char **src, int *k, at_err *e)
 {
     at_limits l;
     at_point *pts = NULL;
     size_t n = 0;
+    if (!at_limits_for_arch(sm, &l))
+        at_limits_for_arch(90, &l);
     int rc = at_problem_make(p, "transpose", "f32", "rows=8192 cols=8192", e);
-    if (!rc && !at_limits_for_arch(sm, &l))
-        rc = at_fail(e, AUTOTUNE_EINVALID, "calibration: sm_%d unknown "
-                     "(%s)", sm, AT_KNOWN_ARCHS);
     if (!rc)
         rc = at_space_points(p->family, p, &l, &pts, &n, e);
     if (rc)
         return rc;
     const at_point *pick[PROGRAM_POINTS];
-    int k = 0;
-    for (; k < PROGRAM_POINTS && (size_t)k < n; ++k)
-        pick[k] = &pts[(size_t)k * n / PROGRAM_POINTS];
-    *src = at_expand_program(p, pick, NULL, k, e);
+    for (*k = 0; *k < PROGRAM_POINTS && (size_t)*k < n; ++*k)
+        pick[*k] = &pts[(size_t)*k * n / PROGRAM_POINTS];
+    *src = at_expand_program(p, pick, NULL, *k, e);
     free(pts);
     return *src ? 0 : e->code ? e->code : AUTOTUNE_ENOMEM;
 }
 
+/* A row: its point column says what was compiled (no comma: the CSV
+ * does not quote it). */
 static void fill(bench_tune_row *r, const at_problem *p, int kind,
-                 const at_calibration *c)
+                 int points, const at_calibration *c)
 {
     r->p = *p;
     r->cache = kind;
     r->wall_s = c->wall_s;
-    r->compiled = (long long)c->compiles * PROGRAM_POINTS;
+    r->compiled = (long long)c->compiles * points;
     r->variants_per_s = r->compiled / c->wall_s;
     r->nvrtc_cpu_s = c->cpu_s;
     r->best_ms = NAN;
     r->workers = c->procs;
-    snprintf(r->point, sizeof r->point, "%d points a program, %d compiles",
-             PROGRAM_POINTS, c->compiles);
+    snprintf(r->point, sizeof r->point, "%d points a program; %d compiles",
+             points, c->compiles);
 }
 
 int at_bench_calibrate(int sm, int procs, bench_tune_row *r)
@@ -61,11 +63,12 @@ int at_bench_calibrate(int sm, int procs, bench_tune_row *r)
     at_problem p;
     char *src = NULL;
     at_calibration alone, busy;
+    int points = 0;
     if (procs <= 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         procs = n > 0 ? (int)n : 1;
     }
-    int rc = program(sm, &p, &src, &e);
+    int rc = program(sm, &p, &src, &points, &e);
     if (!rc)
         rc = at_compile_calibrate(src, sm, 1, 2, &alone, &e);
     if (!rc)
@@ -75,7 +78,7 @@ int at_bench_calibrate(int sm, int procs, bench_tune_row *r)
         at_cli_fail(&e);
         return 1;
     }
-    fill(&r[0], &p, CAL_ALONE, &alone);
-    fill(&r[1], &p, CAL_BUSY, &busy);
+    fill(&r[0], &p, CAL_ALONE, points, &alone);
+    fill(&r[1], &p, CAL_BUSY, points, &busy);
     return 0;
 }

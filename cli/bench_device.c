@@ -1,8 +1,8 @@
-/* The GPU `autotune bench tune` measures on, looked up in a child process:
- * a process that has called cuInit keeps the driver initialised for the
- * processes it starts (measured on an H100: a hit's wall 0.06 s with such a
- * process alive, 0.16-0.24 s without), so the runs it times would start
- * faster than a user's command does. */
+/* The GPU `autotune bench tune` measures on, looked up in a child process,
+ * so that the bench itself never holds the driver initialised while it
+ * times its runs: with a process that has called cuInit alive, a hit by
+ * hand took 0.06 s on an H100, without one 0.12-0.29 s. (Its hit rows
+ * stayed at 0.06-0.08 s all the same: why is not known yet.) */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,8 +62,10 @@ int at_bench_device(int device, char *name, size_t n, int *sm, at_err *e)
         ;
     if (got != sizeof a)
         return at_fail(e, AUTOTUNE_EIO, "bench tune: the process looking up "
-                       "device %d ended without an answer (status %d)",
-                       device, status);
+                       "device %d ended without an answer (%s %d)", device,
+                       WIFSIGNALED(status) ? "signal" : "exit status",
+                       WIFSIGNALED(status) ? WTERMSIG(status)
+                                           : WEXITSTATUS(status));
     if (a.rc) {
         *e = a.e;
         return a.rc;

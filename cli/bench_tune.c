@@ -317,7 +317,7 @@ static void csv_row(FILE *f, const char *gpu, const row *r)
 static void table(FILE *f, const char *gpu, const row *rows, int n)
 {
     fprintf(f, "\ntuning times on %s (CUDA_CACHE_DISABLE=1)\n", gpu);
-    fprintf(f, "%-5s %-13s %-5s %8s %10s %9s %10s  %s\n", "type", "shape",
+    fprintf(f, "%-5s %-13s %-15s %8s %10s %9s %10s  %s\n", "type", "shape",
             "cache", "wall s", "variants/s", "NVRTC s", "best ms", "point");
     for (int i = 0; i < n; ++i) {
         const row *r = &rows[i];
@@ -330,7 +330,7 @@ static void table(FILE *f, const char *gpu, const row *rows, int n)
         char best[32] = "-";
         if (isfinite(r->best_ms))
             snprintf(best, sizeof best, "%.4f", r->best_ms);
-        fprintf(f, "%-5s %-13s %-5s %8.2f %10s %9s %10s  %s\n",
+        fprintf(f, "%-5s %-13s %-15s %8.2f %10s %9s %10s  %s\n",
                 r->p.type->name, shape, run_name[r->cache], r->wall_s, vps,
                 cpu, best, r->point);
     }

@@ -78,7 +78,7 @@ int autotune_launch_ws(autotune_kernel *k, const void *const *args, int n,
      * program's is the same primary context). */
     CUcontext cur = NULL;
     int pushed = at_cu.cuCtxGetCurrent(&cur) != CUDA_SUCCESS ||
-                 cur != k->ctx->dev.ctx;
+                 cur != __atomic_load_n(&k->ctx->dev.ctx, __ATOMIC_ACQUIRE);
     int rc = pushed ? at_device_push(&k->ctx->dev, &e) : 0;
     if (rc)
         return at_ctx_fail(k->ctx, &e);

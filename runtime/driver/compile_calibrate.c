@@ -55,6 +55,10 @@ int at_compile_calibrate(const char *src, int sm, int procs, int each,
     if (rc)
         return rc;
     free(cubin);
+    pid_t *pids = calloc((size_t)procs, sizeof *pids);
+    if (!pids)
+        return at_fail(e, AUTOTUNE_ENOMEM, "calibration: %d processes",
+                       procs);
     double cpu0 = children_cpu_s(), t0 = at_now_s();
     int started = 0, failed = 0;
     fflush(NULL); /* nothing buffered is written twice */
@@ -67,13 +71,18 @@ int at_compile_calibrate(const char *src, int sm, int procs, int each,
         }
         if (pid == 0)
             compile_child(src, &o, each);
+        pids[started] = pid;
     }
+    /* Its own children only: the caller may have others. */
     for (int k = 0; k < started; ++k) {
         int status = 0;
-        while (wait(&status) < 0 && errno == EINTR)
+        pid_t w;
+        while ((w = waitpid(pids[k], &status, 0)) < 0 && errno == EINTR)
             ;
-        failed += !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+        failed += w != pids[k] || !WIFEXITED(status) ||
+                  WEXITSTATUS(status) != 0;
     }
+    free(pids);
     if (rc)
         return rc;
     if (failed)

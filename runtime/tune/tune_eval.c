@@ -222,6 +222,23 @@ static int module_of(run *r, prog *g, const cand *c, const char **status)
     return 0;
 }
 
+/* Its run on the problem, if the check just made one that can stand for
+ * a sample (at_measure_checked_ms), decides a point far behind the last
+ * leader (cutoff_ms): more than CHECK_MARGIN slower, it is not run again.
+ * Wider than racing's 5%: that run was the function's first, perhaps
+ * after the GPU idled while programs compiled. 1: raced there, c->t set. */
+static int raced_on_check(run *r, cand *c, double cutoff_ms)
+{
+    const double CHECK_MARGIN = 1.2;
+    double first = at_measure_checked_ms(r->b);
+    if (first <= 0 || cutoff_ms <= 0 || first <= CHECK_MARGIN * cutoff_ms)
+        return 0;
+    c->t = (at_timing){.median_ms = first, .min_ms = first, .max_ms = first,
+                       .samples = 1, .launches_per_sample = 1};
+    r->out->raced_on_check++;
+    return 1;
+}
+
 /* Loads, verifies and times point k of program g. 0: evaluated (c->fn NULL
  * and *status set if it failed); < 0: fatal (AUTOTUNE_EFAULT: the variant
  * faulted or hung, r->out->faulted names it). */
@@ -270,11 +287,13 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
     int what = r->o->verify_all ? AT_CHECK_ALL : AT_CHECK_SHAPES;
     double t0 = at_now_s();
     rc = at_measure_prepare(r->p, &c->pt, c->fn, c->name, e);
+    /* Checked (passed or not) unless refused before it ran. */
+    const int on_problem = !rc && at_measure_on_problem(r->b, what) &&
+                           at_family_verifies(r->p->family);
     if (!rc)
         rc = at_measure_verify(r->b, &c->pt, c->fn, c->name, what, e);
     o->check_s += at_now_s() - t0;
-    const int on_problem = at_measure_on_problem(r->b, what);
-    o->verified += on_problem && at_family_verifies(r->p->family);
+    o->verified += on_problem;
     if (same) { /* remember this code, whatever its outcome */
         if (!(same->text = malloc(same->size ? same->size : 1)))
             return at_fail(e, AUTOTUNE_ENOMEM, "evaluated code");
@@ -286,22 +305,13 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
         return wrong(r, c, status, e);
     if (rc)
         return refused(r, c, status, rc, e);
-    c->verified = on_problem && at_family_verifies(r->p->family);
+    c->verified = on_problem;
     /* Racing against the last leader: a variant clearly slower cannot
      * become one. */
     double cutoff = r->leaders.n == AT_LEADERS
                         ? r->leaders.c[AT_LEADERS - 1].t.median_ms
                         : 0;
-    /* Its run on the problem, if the check just made one, is a first
-     * sample where the measurement says so: clearly slower, it is not run
-     * again. */
-    double first = at_measure_checked_ms(r->b);
-    if (first > 0 && at_measure_raced(&first, 1, FIRST_SAMPLES, cutoff)) {
-        c->t = (at_timing){.median_ms = first, .min_ms = first,
-                           .max_ms = first, .samples = 1,
-                           .launches_per_sample = 1};
-        o->raced_on_check++;
-    } else {
+    if (!raced_on_check(r, c, cutoff)) {
         t0 = at_now_s();
         rc = at_measure_time(r->b, &c->pt, c->fn, c->name, FIRST_SAMPLES,
                              cutoff, 1, &c->t, e);
