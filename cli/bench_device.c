@@ -6,9 +6,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/sockio.h"
 #include "bench_tune.h"
 #include "runtime/driver/driver.h"
 
@@ -21,8 +23,8 @@ typedef struct answer {
 int at_bench_device(int device, char *name, size_t n, int *sm, at_err *e)
 {
     int fd[2];
-    if (pipe(fd))
-        return at_fail(e, AUTOTUNE_EIO, "pipe: %s (bench tune)",
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fd))
+        return at_fail(e, AUTOTUNE_EIO, "socketpair: %s (bench tune)",
                        strerror(errno));
     fflush(NULL); /* nothing buffered is written twice */
     pid_t pid = fork();
@@ -42,25 +44,16 @@ int at_bench_device(int device, char *name, size_t n, int *sm, at_err *e)
             a.sm = d.sm;
             snprintf(a.name, sizeof a.name, "%s", d.name);
         }
-        ssize_t w = write(fd[1], &a, sizeof a);
-        _exit(w == (ssize_t)sizeof a ? 0 : 1);
+        _exit(at_sock_send(fd[1], &a, sizeof a) ? 1 : 0);
     }
     close(fd[1]);
     answer a;
-    size_t got = 0;
-    while (got < sizeof a) {
-        ssize_t k = read(fd[0], (char *)&a + got, sizeof a - got);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        got += (size_t)k;
-    }
+    int got = at_sock_recv(fd[0], &a, sizeof a, 0);
     close(fd[0]);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    if (got != sizeof a)
+    if (got)
         return at_fail(e, AUTOTUNE_EIO, "bench tune: the process looking up "
                        "device %d ended without an answer (%s %d)", device,
                        WIFSIGNALED(status) ? "signal" : "exit status",
