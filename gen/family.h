@@ -245,7 +245,8 @@ typedef struct at_family {
     /* What it is (data). */
     const char *name;
     /* Bump when the kernel's launch, arguments or #defines change meaning
-     * without the template's text changing: it is part of the cache key. */
+     * without the template's text changing, or when the space gains
+     * points that a tune would now pick: it is part of the cache key. */
     int abi;
     const char *template_path; /* as in the source tree, for provenance */
     const char *template_src;  /* the template, embedded at build time */

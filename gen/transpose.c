@@ -388,7 +388,7 @@ static void default_point(const at_problem *p, int sm, at_point *pt)
 
 const at_family at_family_transpose = {
     .name = "transpose",
-    .abi = 4,
+    .abi = 5, /* 5: tiles compete with strips where runs are apart */
     .template_path = "templates/transpose.cu",
     .template_src = at_tmpl_transpose,
     .types = "i8 u8 f16 bf16 f32 f64 c64 c128 f32x4",

@@ -33,8 +33,7 @@ int at_tp_strips_alone(const at_problem *p)
     const int64_t ld = rows_short ? p->v[TP_LD_OUT] : p->v[TP_LD_IN];
     const int64_t stride =
         rows_short ? p->v[TP_STRIDE_OUT] : p->v[TP_STRIDE_IN];
-    return s && (ld == s || ((s * e) % 4 == 0 && (ld * e) % 4 == 0)) &&
-           (p->v[TP_BATCH] == 1 || (stride * e) % 4 == 0);
+    return s && ld == s && (p->v[TP_BATCH] == 1 || (stride * e) % 4 == 0);
 }
 
 static int staged(const at_problem *p, const at_point *pt, int s)
