@@ -1,10 +1,12 @@
 #!/bin/sh
-# Measuring as a user would (`make gpu-crosscheck`): for a few f32 shapes,
-# the emitted .cu linked into a plain nvcc-built program
+# Measuring as a user would (`make gpu-crosscheck`): for a few shapes, the
+# emitted .cu linked into a plain nvcc-built program
 # (tests/gpu/crosscheck.cu) and timed back to back against memcpy,
 # cuBLAS and cuTENSOR (with CUTENSOR_INCLUDE and AUTOTUNE_CUTENSOR set),
 # then `autotune bench` of the same problem, from the same cache. The two
-# must agree within about 1%. Usage: crosscheck.sh [R C ...]
+# must agree within about 1%.
+# Usage: crosscheck.sh [R C ...]            f32 R x C problems
+#        crosscheck.sh TYPE:RxC[:LDIN:LDOUT] ...  any type, leading dims
 cd "$(dirname "$0")/../.." || exit 1
 T=$(mktemp -d)
 export AUTOTUNE_CACHE="$T/cache.db"
@@ -19,17 +21,31 @@ if [ -n "${CUTENSOR_INCLUDE:-}" ] && [ -f "${AUTOTUNE_CUTENSOR:-}" ]; then
         -Xlinker -rpath -Xlinker $(dirname "$AUTOTUNE_CUTENSOR")"
 fi
 rc=0
-while [ $# -ge 2 ]; do
-    r=$1 c=$2
-    shift 2
-    build/autotune transpose --arch auto --rows "$r" --cols "$c" \
-        -o "$T/t.cu" --quiet > "$T/tune.log" 2>&1 || { cat "$T/tune.log"; exit 1; }
+while [ $# -gt 0 ]; do
+    case $1 in
+    *:*) # TYPE:RxC[:LDIN:LDOUT]
+        IFS=: read -r t shape li lo <<EOF
+$1
+EOF
+        r=${shape%x*} c=${shape#*x}
+        shift ;;
+    *)
+        [ $# -ge 2 ] || { echo "crosscheck.sh: R without C" >&2; exit 2; }
+        t=f32 r=$1 c=$2 li="" lo=""
+        shift 2 ;;
+    esac
+    li=${li:-$c} lo=${lo:-$r}
+    flags="--type $t --rows $r --cols $c --ld-in $li --ld-out $lo"
     # shellcheck disable=SC2086
-    "$NVCC" -O2 -arch=native tests/gpu/crosscheck.cu "$T/t.cu" -lcublas \
-        $CT -o "$T/xc" || exit 1
+    build/autotune transpose --arch auto $flags -o "$T/t.cu" --quiet \
+        > "$T/tune.log" 2>&1 || { cat "$T/tune.log"; exit 1; }
+    # shellcheck disable=SC2086
+    "$NVCC" -O2 -arch=native -DAT_XC_TYPE="$t" tests/gpu/crosscheck.cu \
+        "$T/t.cu" -lcublas $CT -o "$T/xc" || exit 1
     sed -n 's/^ \* point: *\([^ ]*\).*/emitted point: \1/p' "$T/t.cu"
-    "$T/xc" "$r" "$c" || rc=1
-    sh tests/gpu/bench_rows.sh transpose --rows "$r" --cols "$c" || rc=1
+    "$T/xc" "$r" "$c" "$li" "$lo" || rc=1
+    # shellcheck disable=SC2086
+    sh tests/gpu/bench_rows.sh transpose $flags || rc=1
 done
 rm -rf "$T"
 exit $rc
