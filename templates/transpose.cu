@@ -674,23 +674,35 @@ __device__ __forceinline__ at_tile at_tile_at(
     const at_elem *in_end)
 {
     at_tile s;
-    long long bx, by, z;
+    /* Consecutive tiles run along the shorter side of a matrix's grid of
+     * tiles (tile columns first where there are more of them than tile
+     * rows), so that the blocks in flight at once cover whole output rows
+     * of a wide matrix and whole input rows of a tall one, in few DRAM
+     * pages. H100, tile rows first always: c128 421x48858 88.6% of the
+     * copy, f32 520x374851 84.4%, u8 22119x17643 64.3%; tile columns
+     * first there: 97.1%, 96.4%, 78.7%; f64 16735x5235, taller than wide,
+     * 94.3% tile rows first, 92.5% columns first. */
+    const bool down = tiles_x > tiles_y;
+    const long long n0 = down ? tiles_y : tiles_x;
+    const long long n1 = down ? tiles_x : tiles_y;
+    long long i0, i1, z;
 #if AT_WIDE
     if (tiles_x * tiles_y > 0xFFFFFFFFLL || t > 0xFFFFFFFFLL) {
-        const long long rest = t / tiles_x;
-        bx = t - rest * tiles_x;
-        by = rest % tiles_y;
-        z = rest / tiles_y;
+        const long long rest = t / n0;
+        i0 = t - rest * n0;
+        i1 = rest % n1;
+        z = rest / n1;
     } else
 #endif
     {
         /* 32-bit division where it suffices: much cheaper than 64-bit. */
-        const unsigned int tt = (unsigned int)t, nx = (unsigned int)tiles_x;
-        const unsigned int ny = (unsigned int)tiles_y, rest = tt / nx;
-        bx = tt - rest * nx;
-        by = rest % ny;
-        z = rest / ny;
+        const unsigned int tt = (unsigned int)t, m0 = (unsigned int)n0;
+        const unsigned int m1 = (unsigned int)n1, rest = tt / m0;
+        i0 = tt - rest * m0;
+        i1 = rest % m1;
+        z = rest / m1;
     }
+    const long long bx = down ? i1 : i0, by = down ? i0 : i1;
     const int x0 = (int)bx * AT_TILE_X, y0 = (int)by * AT_TILE_Y;
     /* Sizes may reach INT_MAX: compare by differences, never x0 + n. */
     s.rv = rows - y0 < AT_TILE_Y ? rows - y0 : AT_TILE_Y;
