@@ -674,14 +674,15 @@ __device__ __forceinline__ at_tile at_tile_at(
     const at_elem *in_end)
 {
     at_tile s;
-    /* Consecutive tiles run along the shorter side of a matrix's grid of
-     * tiles (tile columns first where there are more of them than tile
-     * rows), so that the blocks in flight at once cover whole output rows
-     * of a wide matrix and whole input rows of a tall one, in few DRAM
+    /* Consecutive tiles run along the shorter side of the grid of tiles
+     * (down the tile columns where there are more tile columns than tile
+     * rows, else along the tile rows), so that the blocks in flight at
+     * once cover whole output rows (or whole input rows) in few DRAM
      * pages. H100, tile rows first always: c128 421x48858 88.6% of the
      * copy, f32 520x374851 84.4%, u8 22119x17643 64.3%; tile columns
-     * first there: 97.1%, 96.4%, 78.7%; f64 16735x5235, taller than wide,
-     * 94.3% tile rows first, 92.5% columns first. */
+     * first there: 97.1%, 96.4%, 78.7%; f64 16735x5235, whose winner had
+     * more tile rows than columns, 94.3% tile rows first, 92.5% columns
+     * first. */
     const bool down = tiles_x > tiles_y;
     const long long n0 = down ? tiles_y : tiles_x;
     const long long n1 = down ? tiles_x : tiles_y;

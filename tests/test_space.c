@@ -504,7 +504,7 @@ static void strips_serve_short_sides(void **state)
         {"c128", 16, 1000, 8 + 2, 1},
         {"c128", 17, 1000, 0, 1},
         {"f32", 8192, 8192, 0, 1},
-        /* runs of 3 bytes 5 apart: not whole words, tiles compete; 120
+        /* runs of 3 bytes 5 apart: apart, so tiles compete; 120
          * as for a copy and staged: vec 8 (24-byte groups) by 4 thread
          * counts, vec 16 (48) by 3, x steps x ldg */
         {"i8", 3, 100000, 120 + 42, 1, 5},

@@ -172,11 +172,13 @@ static void run(bufs &b, int k, int i)
             b.s));
     } else if (k == 3) {
 #ifdef AT_XC_CUTENSOR
-        const double one64 = 1;
-        const float one32 = 1;
+        /* alpha in the compute type, complex for complex data (its
+         * imaginary part read too). */
+        const double one64[2] = {1, 0};
+        const float one32[2] = {1, 0};
         CT(cutensorPermute(b.ct, b.plan,
-                           b.t.ct_64 ? (const void *)&one64
-                                     : (const void *)&one32,
+                           b.t.ct_64 ? (const void *)one64
+                                     : (const void *)one32,
                            in, out, b.s));
 #endif
     } else if (geam(b, in, out) != CUBLAS_STATUS_SUCCESS) {
