@@ -7,7 +7,6 @@
  * transpose template; compare leases on one commit. */
 #include <math.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "bench_tune.h"
 #include "errors.h"
@@ -64,10 +63,8 @@ int at_bench_calibrate(int sm, int procs, bench_tune_row *r)
     char *src = NULL;
     at_calibration alone, busy;
     int points = 0;
-    if (procs <= 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        procs = n > 0 ? (int)n : 1;
-    }
+    if (procs <= 0) /* as many as a tune's compile workers */
+        procs = at_pool_default_workers();
     int rc = program(sm, &p, &src, &points, &e);
     if (!rc)
         rc = at_compile_calibrate(src, sm, 1, 2, &alone, &e);

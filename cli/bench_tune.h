@@ -18,10 +18,10 @@ typedef struct bench_tune_row {
 } bench_tune_row;
 
 /* The calibration rows into r[0] (one process) and r[1] (procs at once,
- * <= 0: one a processor): the transpose family's program of 16 points of
- * 8192 x 8192 f32 as a tune compiles it, for the GPU's architecture sm;
- * compiled = points compiled, nvrtc_cpu_s their CPU time in all. 0, or 1
- * said. */
+ * <= 0: as many as a tune's compile workers): the transpose family's
+ * program of 16 points of 8192 x 8192 f32 as a tune compiles it, for the
+ * GPU's architecture sm; compiled = points compiled, nvrtc_cpu_s their
+ * CPU time in all. 0, or 1 said. */
 int at_bench_calibrate(int sm, int procs, bench_tune_row *r);
 
 /* Device's name and architecture, looked up in a child process so that

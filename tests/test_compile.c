@@ -1,8 +1,8 @@
 /* The compile pool and its worker processes: NVRTC's errors named with the
  * variant, a pool stopped with jobs queued, the compile time limit, a
  * worker that dies, the options cache keys see, several points in one
- * program, and bench tune's calibration of NVRTC's speed. The sweep of every point is tests/test_sweep.c. Needs NVRTC,
- * not a GPU. */
+ * program, and bench tune's calibration of NVRTC's speed. The sweep of
+ * every point is tests/test_sweep.c. Needs NVRTC, not a GPU. */
 #include "test_problem.h"
 #include "tap.h"
 

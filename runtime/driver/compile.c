@@ -257,17 +257,21 @@ static void *worker(void *arg)
     return NULL;
 }
 
+int at_pool_default_workers(void)
+{
+    /* Every core: the thread that times on the GPU mostly waits on
+     * events, and a sample's launches are queued before it is timed. */
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n <= 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
 int at_pool_create(at_pool **out, int threads, at_err *e)
 {
     int rc = at_nvrtc_load(e); /* loaded once, before the workers fork */
     if (rc)
         return rc;
-    if (threads <= 0) {
-        /* Every core: the thread that times on the GPU mostly waits on
-         * events, and a sample's launches are queued before it is timed. */
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 1 ? (int)n : 1;
-    }
+    if (threads <= 0)
+        threads = at_pool_default_workers();
     if (threads > MAX_THREADS)
         threads = MAX_THREADS;
     at_pool *p = calloc(1, sizeof *p);

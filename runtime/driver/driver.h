@@ -284,6 +284,8 @@ typedef struct at_pool at_pool;
  * worker process of its own (compile_proc.h): NVRTC never runs in this
  * process. */
 int at_pool_create(at_pool **p, int threads, at_err *e);
+/* The workers a pool made with threads <= 0 has. */
+int at_pool_default_workers(void);
 int at_pool_workers(const at_pool *p);
 /* Workers with nothing to do now (0 while jobs wait in the queue). */
 int at_pool_idle(at_pool *p);
