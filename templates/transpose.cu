@@ -717,12 +717,15 @@ __device__ __forceinline__ at_tile at_tile_at(
      * path compiled in) where its loads, a vector that straddles the
      * last column or a shifted load's 3 bytes past a row, stay before the
      * input's last element: checked for whole rows of the tile. */
+#if AT_EDGE
     const bool inside = s.in + (long long)(s.avail - 1) * ld_in + AT_TILE_X +
                             AT_SLACK <= in_end;
-#if AT_EDGE
     s.fast = vec_ok && inside;
 #else
-    s.fast = vec_ok && inside && s.rv == AT_TILE_Y && s.cv == AT_TILE_X;
+    /* A whole tile's loads are inside (AT_SLACK is 0: shifted loads come
+     * with the element path). */
+    (void)in_end;
+    s.fast = vec_ok && s.rv == AT_TILE_Y && s.cv == AT_TILE_X;
 #endif
     return s;
 }
@@ -1159,7 +1162,18 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
     extern __shared__ __align__(16) unsigned char at_smem[];
     at_unit *tile = (at_unit *)at_smem;
     at_elem *etile = (at_elem *)at_smem;
+#if AT_EDGE
     const int tx = threadIdx.x, ty = threadIdx.y;
+#else
+    /* The modulo (an AND: the sides are powers of two) tells the compiler
+     * what the launch guarantees, tx < AT_BLOCK_X and ty < AT_BLOCK_Y, so
+     * the unrolled loads' and stores' checks against a whole tile's sides
+     * fold away: a branch less for each (NVRTC 13, f32 64x64 tiles of
+     * 16x8 threads, 32 elements each, two tiles a block: 86 branches to
+     * 14, 0.117 CPU-s to 0.095). With the element path the checks are
+     * against the tile's valid part, a runtime value: nothing folds. */
+    const int tx = threadIdx.x % AT_BLOCK_X, ty = threadIdx.y % AT_BLOCK_Y;
+#endif
     const int tid = ty * AT_BLOCK_X + tx;
     const long long tiles_x = ((long long)cols + AT_TILE_X - 1) / AT_TILE_X;
     const long long tiles_y = ((long long)rows + AT_TILE_Y - 1) / AT_TILE_Y;
