@@ -205,11 +205,11 @@ static void point_name(const at_family *f, const at_point *pt, char *buf,
 /* The template's optional code paths. Left out where the problem does
  * not need them, they halve NVRTC's time a point (f32, sm_90: 144 -> 63
  * ms on the build machine): the skewed stores are a costlier loop in
- * place of a tile's plain stores (every fast tile is stored skewed where
- * they are compiled in), the vector path a second copy of the stores,
- * 64-bit tile indices a 64-bit division; the element path for edge tiles is 13 ms of what is left
- * (64 ms, f32, 16 to a program), half of it where a plain element copy
- * stands in. */
+ * place of a tile's plain stores (every fast tile takes them where they
+ * are compiled in), the vector path a second copy of the stores, 64-bit
+ * tile indices a 64-bit division; the element path for edge tiles is 13
+ * ms of what is left (64 ms, f32, 16 to a program), half of it where a
+ * plain element copy stands in. */
 enum { PATH_SKEW = 1, PATH_THIN = 2, PATH_WIDE = 4, PATH_EDGE = 8,
        PATH_STRIP = 16 /* none: a strip, which has no optional paths */,
        PATH_SHIFT_IN = 32, PATH_SHIFT_OUT = 64 };

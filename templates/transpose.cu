@@ -1012,7 +1012,8 @@ __device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
  * d at or after the tile's first element, whole vectors up to the
  * matrix's last row; the top tile also writes the d elements before. */
 __device__ __forceinline__ void at_store_skewed(
-    const at_tile &s, const at_unit *tile, long long ld_out, int tx, int ty)
+    const at_tile &s, const at_unit *tile, long long ld_out, int tx, int ty,
+    bool skew)
 {
     /* Rows not unrolled: the per-row skew would double the compile time
      * of every unpacked point (measured: 95 ms a point more) for stores
@@ -1023,7 +1024,9 @@ __device__ __forceinline__ void at_store_skewed(
         if (c >= s.cv)
             break; /* past the matrix's last column */
         at_elem *row = s.out + (long long)c * ld_out;
-        const int d = at_skew(row);
+        /* Unskewed (0) where the launch's rows are on the sectors: no
+         * extra rows were put in the tile then. */
+        const int d = skew ? at_skew(row) : 0;
         const int hi = s.avail < AT_TILE_Y + d ? s.avail : AT_TILE_Y + d;
 #pragma unroll
         for (int j = 0; j < AT_STORE_COLS; ++j) {
@@ -1138,15 +1141,14 @@ __device__ __forceinline__ void at_tile_out(const at_unit *tile,
                                             int tx, int ty, int tid, bool skew)
 {
 #if AT_SKEW
-    /* Every fast tile of a kernel with skewed stores is stored skewed:
-     * where the output rows are on the sectors (another problem's shape,
-     * a check's) its skew is 0 and the stores are whole vectors as
-     * at_store's, rows not unrolled. A plain copy of the stores beside
-     * them cost NVRTC 17% of such a program (f32 8191x8191, 16 points);
-     * the problem the kernel is made for never took it. */
-    (void)skew;
+    /* Every fast tile of a kernel with skewed stores takes the skewed
+     * stores: where the output rows are on the sectors (another problem's
+     * shape, a check's) with skew 0, whole vectors as at_store's, rows
+     * not unrolled. A plain copy of the stores beside them cost NVRTC 17%
+     * of such a program (f32 8191x8191, 16 points); the problem the
+     * kernel is made for never took it. */
     if (s.fast) {
-        at_store_skewed(s, tile, ld_out, tx, ty);
+        at_store_skewed(s, tile, ld_out, tx, ty, skew);
         return;
     }
 #else
