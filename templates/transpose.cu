@@ -734,6 +734,11 @@ __device__ __forceinline__ at_tile at_tile_at(
 #if (AT_SHIFT_IN || AT_SHIFT_OUT) && AT_PACK == 1
 #error "AT_SHIFT_IN and AT_SHIFT_OUT are for packed tiles"
 #endif
+/* A whole tile's loads are inside the input only without shifted loads
+ * (at_tile_at tests it with the element path alone). */
+#if AT_SHIFT_IN && !AT_EDGE
+#error "AT_SHIFT_IN comes with AT_EDGE"
+#endif
 
 /* Whether this thread's vector (i, j) of packed row q is inside the
  * tile's valid part: its row before rv, its first column before cv. */
