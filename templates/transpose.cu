@@ -1145,24 +1145,21 @@ __device__ __forceinline__ void at_tile_out(const at_unit *tile,
                                             const at_tile &s, long long ld_out,
                                             int tx, int ty, int tid, bool skew)
 {
+    (void)skew; /* the skewed stores' alone */
+    if (s.fast) {
 #if AT_SKEW
-    /* Every fast tile of a kernel with skewed stores takes the skewed
-     * stores: where the output rows are on the sectors (another problem's
-     * shape, a check's) with skew 0, whole vectors as at_store's, rows
-     * not unrolled. A plain copy of the stores beside them cost NVRTC 17%
-     * of such a program (f32 8191x8191, 16 points); the problem the
-     * kernel is made for never took it. */
-    if (s.fast) {
+        /* Every fast tile of a kernel with skewed stores takes them:
+         * where the output rows are on the sectors (another problem's
+         * shape, a check's) with skew 0, whole vectors as at_store's,
+         * rows not unrolled. A plain copy of the stores beside them cost
+         * NVRTC 17% of such a program (f32 8191x8191, 16 points); the
+         * problem the kernel is made for never took it. */
         at_store_skewed(s, tile, ld_out, tx, ty, skew);
-        return;
-    }
 #else
-    (void)skew;
-#endif
-    if (s.fast) {
         at_store(s.out, tile, ld_out, tx, ty, AT_RV(s), AT_CV(s));
         if (AT_SHIFT_OUT || AT_RV(s) < AT_TILE_Y)
             at_store_rest(s.out, tile, ld_out, tid, AT_RV(s), AT_CV(s));
+#endif
     }
 #if AT_EDGE
     else
