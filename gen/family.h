@@ -120,7 +120,8 @@ typedef struct at_family_ops {
      * family's own) that the problem needs at this point. NVRTC's time
      * grows with every path compiled, so a variant holds only these;
      * compiled without a path, a variant still gives the right answer on
-     * every problem its launcher accepts, by another path. */
+     * every problem its launcher accepts, by another path, or its
+     * launcher sends the problem to another kernel (check_fits, takes). */
     unsigned (*paths)(const at_problem *p, const at_point *pt);
     /* MAY [""]. "skewed stores; 32-bit tile indices": the paths in
      * words. */
@@ -148,6 +149,12 @@ typedef struct at_family_ops {
     void (*user_args)(const at_problem *p, const at_point *pt,
                       const uint64_t *user, uint64_t ws, int pass,
                       at_args *a);
+    /* MAY [yes]. Whether the point's kernel, compiled for p, takes the
+     * user's buffers (user[i] as user_args gets them: their alignment);
+     * where not, autotune_launch runs the point compiled with every path
+     * (AT_PATHS_ALL) instead. */
+    int (*takes)(const at_problem *p, const at_point *pt,
+                 const uint64_t *user);
     /* MAY [kernels in namespaces]. The text that keeps a variant's names
      * apart from the others' in one translation unit: part 0 opens a
      * scope called name, 1 closes it, 2 qualifies a name in it. A family
@@ -182,6 +189,12 @@ typedef struct at_family_ops {
      * batches...), with a label for messages. */
     int (*check_problem)(const at_problem *p, int i, at_problem *out,
                          const char **label, at_err *e);
+    /* MAY [every one]. Whether check problem i is one that the point's
+     * kernel, compiled for p (ops.paths), takes: a kernel may be made for
+     * shapes like its problem's alone (the transpose's without its
+     * element path: whole tiles, rows on its vectors), its launcher
+     * sending the rest to one with every path. */
+    int (*check_fits)(const at_problem *p, const at_point *pt, int i);
     /* MUST. "out[3][7]" for an element index into the output buffer. */
     void (*where)(const at_problem *p, size_t elem, char *buf, size_t n);
     /* MAY (AT_CAP_DEVICE_REFERENCE) [none]. Where the CPU has no

@@ -90,6 +90,19 @@ static int no_check_problem(const at_problem *p, int i, at_problem *out,
                    p->family->name, i);
 }
 
+static int every_check(const at_problem *p, const at_point *pt, int i)
+{
+    (void)p, (void)pt, (void)i;
+    return 1;
+}
+
+static int any_buffers(const at_problem *p, const at_point *pt,
+                       const uint64_t *user)
+{
+    (void)p, (void)pt, (void)user;
+    return 1;
+}
+
 static char *no_program(const at_problem *p, const at_limits *l,
                         at_point *pt, char *kernel, size_t n, at_err *e)
 {
@@ -160,6 +173,8 @@ void at_family_fill(at_family *f)
     AT_DEFAULT(reference, no_reference);
     AT_DEFAULT(tolerance, bit_for_bit);
     AT_DEFAULT(check_problem, no_check_problem);
+    AT_DEFAULT(check_fits, every_check);
+    AT_DEFAULT(takes, any_buffers);
     AT_DEFAULT(ref_source, no_program);
     AT_DEFAULT(ref_launch, no_launch);
     AT_DEFAULT(ref_bounds, no_bounds);

@@ -260,6 +260,34 @@ static unsigned paths(const at_problem *p, const at_point *pt)
     return k;
 }
 
+/* Whether the point's kernel for p is made for whole tiles on rows on its
+ * vectors alone (no element path, templates/transpose.cu): its launcher
+ * sends other launches to a kernel that takes any. */
+static int whole_only(const at_problem *p, const at_point *pt)
+{
+    return pt->v[KIND] == KIND_TILE && !(paths(p, pt) & PATH_EDGE);
+}
+
+/* Such a kernel is checked on whole shapes, any other on odd ones (or a
+ * strip problem's). */
+static int check_fits(const at_problem *p, const at_point *pt, int i)
+{
+    return (i >= AT_TP_ODD_CHECKS) == whole_only(p, pt);
+}
+
+/* Its buffers on its vectors (the output anywhere where it skews its
+ * stores: they align themselves). */
+static int takes(const at_problem *p, const at_point *pt,
+                 const uint64_t *user)
+{
+    if (!whole_only(p, pt))
+        return 1;
+    const uint64_t align =
+        (uint64_t)pt->v[VEC] * (uint64_t)shape_of(p, pt).k * p->type->bytes;
+    const int skew = (paths(p, pt) & PATH_SKEW) && skew_rows(p, pt);
+    return user[0] % align == 0 && (skew || user[1] % align == 0);
+}
+
 /* "with skewed stores; without vector copy, 64-bit tile indices". */
 static void paths_text(unsigned k, char *buf, size_t n)
 {
@@ -416,6 +444,8 @@ const at_family at_family_transpose = {
     .ops.verify_kernel = at_tp_verify_kernel,
     .n_checks = AT_TP_CHECKS,
     .ops.check_problem = at_tp_check_problem,
+    .ops.check_fits = check_fits,
+    .ops.takes = takes,
     .ops.where = at_tp_where,
     .ops.bytes_moved = at_tp_bytes_moved,
     .ops.copy_bytes = at_tp_copy_bytes,

@@ -35,7 +35,9 @@ int64_t at_tp_reference_parts(const at_problem *p);
 void at_tp_reference(const at_problem *p, const void *in, void *out,
                      void *bound, int64_t first, int64_t end);
 const char *at_tp_verify_kernel(const at_problem *p);
-enum { AT_TP_CHECKS = 4 };
+/* Checks 0-3 odd shapes (or a strip problem's), 4-6 whole ones, for
+ * kernels without the element path (ops.check_fits). */
+enum { AT_TP_ODD_CHECKS = 4, AT_TP_CHECKS = 7 };
 int at_tp_check_problem(const at_problem *p, int i, at_problem *out,
                         const char **label, at_err *e);
 void at_tp_where(const at_problem *p, size_t elem, char *buf, size_t n);

@@ -54,7 +54,8 @@ void at_tp_reference(const at_problem *p, const void *in, void *out,
     }
 }
 
-/* The odd shapes every variant must also get right: primes, a multiple of
+/* The odd shapes every variant with the element path must also get
+ * right (a variant without it, the whole shapes below): primes, a multiple of
  * no tile size, with wider leading dimensions: odd ones (the element path
  * everywhere) and multiples of 32 elements (vector path, packed words and
  * edge tiles together); and batches with strides wider than the matrices,
@@ -67,7 +68,7 @@ typedef struct shape {
 static const struct {
     shape u;
     const char *label;
-} checks[AT_TP_CHECKS] = {
+} checks[AT_TP_ODD_CHECKS] = {
     {{.rows = 211, .cols = 379, .ld_in = 383, .ld_out = 223},
      "odd shape 211x379 ld 383/223"},
     {{.rows = 211, .cols = 379, .ld_in = 384, .ld_out = 224},
@@ -80,6 +81,36 @@ static const struct {
      "batch 4 of 96x160 ld 176/112 strides 16928/17936"},
 };
 
+/* For kernels made for whole tiles on rows on their vectors (no element
+ * path): sides every tile divides (tiles are at most 512), leading
+ * dimensions and strides 16 bytes (q elements) past the rows, on every
+ * vector, output rows off the 32-byte sectors (skewed stores), and a
+ * batch. Sizes in elements, pads in units of q. */
+static const struct {
+    int64_t rows, cols, pad_in, pad_out, batch;
+    const char *label;
+} whole_checks[AT_TP_CHECKS - AT_TP_ODD_CHECKS] = {
+    {512, 1024, 1, 3, 1, "whole shape 512x1024, lds 16 and 48 bytes past"},
+    {1024, 512, 2, 1, 1, "whole shape 1024x512, lds 32 and 16 bytes past"},
+    {512, 512, 1, 3, 2,
+     "batch 2 of whole 512x512, strides 16 and 48 bytes past"},
+};
+
+static shape whole_check(const at_problem *p, int i)
+{
+    const int64_t q = 16 / p->type->bytes, n = i - AT_TP_ODD_CHECKS;
+    const int64_t rows = whole_checks[n].rows, cols = whole_checks[n].cols;
+    if (whole_checks[n].batch > 1)
+        return (shape){.rows = rows, .cols = cols, .ld_in = cols,
+                       .ld_out = rows, .batch = whole_checks[n].batch,
+                       .stride_in = rows * cols + whole_checks[n].pad_in * q,
+                       .stride_out =
+                           rows * cols + whole_checks[n].pad_out * q};
+    return (shape){.rows = rows, .cols = cols,
+                   .ld_in = cols + whole_checks[n].pad_in * q,
+                   .ld_out = rows + whole_checks[n].pad_out * q};
+}
+
 /* For a problem that strips serve, the same short side on the same side
  * (a strip variant is compiled for it): long sides no group width
  * divides, runs end to end and apart (odd, and aligned to 16 elements),
@@ -88,7 +119,7 @@ static const struct {
     int64_t len, ld_long, ld_run; /* ld_run: added to the short side */
     int64_t batch, pad_long, pad_run;
     const char *label;
-} strip_checks[AT_TP_CHECKS] = {
+} strip_checks[AT_TP_ODD_CHECKS] = {
     {4099, 4099, 0, 1, 0, 0, "strip 4099 long, dense"},
     {4103, 4106, 1, 1, 0, 0, "strip 4103 long, lds 4106/short+1"},
     {517, 517, 0, 3, 0, 0, "batch 3 of strips 517 long, end to end"},
@@ -119,13 +150,17 @@ int at_tp_check_problem(const at_problem *p, int i, at_problem *out,
                         const char **label, at_err *e)
 {
     const int strip = at_tp_strip_short(p, NULL) > 0;
-    const shape u = strip ? strip_check(p, i) : checks[i].u;
+    const int whole = i >= AT_TP_ODD_CHECKS;
+    const shape u = whole ? whole_check(p, i)
+                    : strip ? strip_check(p, i) : checks[i].u;
     const int64_t v[TP_N_FIELDS] = {
         [TP_ROWS] = u.rows,       [TP_COLS] = u.cols,
         [TP_LD_IN] = u.ld_in,     [TP_LD_OUT] = u.ld_out,
         [TP_BATCH] = u.batch,     [TP_STRIDE_IN] = u.stride_in,
         [TP_STRIDE_OUT] = u.stride_out};
-    *label = strip ? strip_checks[i].label : checks[i].label;
+    *label = whole   ? whole_checks[i - AT_TP_ODD_CHECKS].label
+             : strip ? strip_checks[i].label
+                     : checks[i].label;
     int rc = at_problem_begin(out, p->family->name, p->type->name, e);
     for (int k = 0; !rc && k < TP_N_FIELDS; ++k)
         if (v[k])

@@ -65,6 +65,70 @@ static void emit_strip(FILE *f, const char *t, const char *name)
     emit_single(f, t, name);
 }
 
+/* Where the kernel is compiled without the element path (AT_EDGE 0), it
+ * takes whole tiles on rows on its vectors alone: the rest go to a plain
+ * kernel, the classic 32x32 tile with edges, any shape and alignment.
+ * Not named after the launcher, so that a file of many kernels keeps it
+ * in each kernel's scope (where AT_EDGE is defined) and nowhere else. */
+static void emit_general(FILE *f)
+{
+    fprintf(f,
+            "#if defined(AT_EDGE) && !AT_EDGE\n"
+            "/* Launches the tuned kernel does not take: the classic 32x32\n"
+            " * tile (32x8 threads) through shared memory, any shape and\n"
+            " * alignment. */\n"
+            "static __global__ void __launch_bounds__(256) at_general_copy(\n"
+            "    const at_elem *AT_RST in, at_elem *AT_RST out, int rows,\n"
+            "    int cols, long long ld_in, long long ld_out, long long batch,\n"
+            "    long long stride_in, long long stride_out)\n"
+            "{\n"
+            "    __shared__ at_elem t[32][33];\n"
+            "    const long long nx = (cols + 31) / 32, ny = (rows + 31) / 32;\n"
+            "    const int tx = threadIdx.x, ty = threadIdx.y;\n"
+            "    for (long long k = blockIdx.x; k < nx * ny * batch;\n"
+            "         k += gridDim.x) {\n"
+            "        const long long z = k / (nx * ny), i = k - z * nx * ny;\n"
+            "        const int x0 = (int)(i %% nx) * 32, y0 = (int)(i / nx) * 32;\n"
+            "        const at_elem *src = in + z * stride_in;\n"
+            "        at_elem *dst = out + z * stride_out;\n"
+            "        for (int r = ty; r < 32; r += 8)\n"
+            "            if (r < rows - y0 && tx < cols - x0)\n"
+            "                t[r][tx] = src[(long long)(y0 + r) * ld_in + x0 + tx];\n"
+            "        __syncthreads();\n"
+            "        for (int c = ty; c < 32; c += 8)\n"
+            "            if (c < cols - x0 && tx < rows - y0)\n"
+            "                dst[(long long)(x0 + c) * ld_out + y0 + tx] = t[tx][c];\n"
+            "        __syncthreads();\n"
+            "    }\n"
+            "}\n"
+            "#endif\n\n");
+}
+
+/* The launcher's test that the kernel takes the launch, and the plain
+ * kernel's launch where not. */
+#define GENERAL_LAUNCH                                                       \
+    "#if !AT_EDGE\n"                                                         \
+    "    /* Compiled without the element path: whole tiles, rows and\n"     \
+    "     * buffers on its vectors (the output's anywhere where it skews\n" \
+    "     * its stores); else the plain kernel. */\n"                       \
+    "    const long long aw = AT_VEC * AT_PACK;\n"                          \
+    "    const unsigned long long ab = aw * AT_ELEM_BYTES;\n"               \
+    "    if (rows %% AT_TILE_Y || cols %% AT_TILE_X || ld_in %% aw ||\n"     \
+    "        (batch > 1 && stride_in %% aw) ||\n"                           \
+    "        (unsigned long long)in %% ab ||\n"                             \
+    "        (!AT_SKEW && (ld_out %% aw || (batch > 1 && stride_out %% aw) ||\n" \
+    "                      (unsigned long long)out %% ab))) {\n"            \
+    "        double n = (double)(((long long)cols + 31) / 32) *\n"          \
+    "                   (double)(((long long)rows + 31) / 32) * batch;\n"   \
+    "        at_general_copy<<<n > 2147483647.0 ? 2147483647u\n"            \
+    "                                         : (unsigned)n,\n"              \
+    "                          dim3(32, 8), 0, stream>>>(\n"                 \
+    "            (const at_elem *)in, (at_elem *)out, rows, cols, ld_in,\n" \
+    "            ld_out, batch, stride_in, stride_out);\n"                  \
+    "        return cudaGetLastError();\n"                                  \
+    "    }\n"                                                               \
+    "#endif\n"
+
 void at_tp_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
                          const char *name)
 {
@@ -73,6 +137,7 @@ void at_tp_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
         emit_strip(f, t, name);
         return;
     }
+    emit_general(f);
     fprintf(f,
             "/* Launches the kernel on stream for a batch of matrices: input\n"
             " * z is rows x cols (row-major, ld_in elements between rows) at\n"
@@ -80,12 +145,14 @@ void at_tp_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             " * rows) at out + z * stride_out. in and out are device pointers\n"
             " * whose ranges must not overlap. Returns the launch's error;\n"
             " * cudaErrorInvalidValue for bad sizes, or for 2^32 tiles or more\n"
-            " * where the kernel was compiled without 64-bit tile indices. */\n"
+            " * where the kernel was compiled without 64-bit tile indices.\n"
+            " * Shapes and buffers the kernel was not made for take a plain\n"
+            " * kernel (AT_EDGE 0: whole tiles on its vectors alone). */\n"
             "extern \"C\" cudaError_t %s_batched(const %s *in, %s *out,\n"
             "    int rows, int cols, long long ld_in, long long ld_out,\n"
             "    int batch, long long stride_in, long long stride_out,\n"
             "    cudaStream_t stream)\n"
-            "{\n" SIZE_CHECKS
+            "{\n" SIZE_CHECKS GENERAL_LAUNCH
             "    const int smem = (AT_TILE_Y + AT_SKEW_ROWS) *\n"
             "        (AT_TILE_X + 1) * AT_ELEM_BYTES;\n"
             "    if (smem > 48 * 1024) {\n"

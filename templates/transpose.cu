@@ -41,9 +41,12 @@
  *                          launcher refuses more)
  *   AT_EDGE                1: tiles cut by the matrix's edge on the
  *                          fast path, and the element path for rows the
- *                          vector width does not divide; without it those
- *                          are copied element by element, correct and
- *                          slower
+ *                          vector width does not divide; without it the
+ *                          kernel takes whole tiles on rows (and buffers)
+ *                          on its vectors alone, and its launcher sends
+ *                          any other launch to another kernel (the
+ *                          emitted .cu's plain one; the API's, this point
+ *                          with every path)
  *   AT_SHIFT_IN            1 (packed tiles): input rows off the word
  *                          (an odd ld_in of bytes) load whole aligned
  *                          words and funnel-shift them into place, instead
@@ -80,8 +83,8 @@
  * loads would pass the input's last element, and rows the vector width
  * does not divide, take the element path, which walks the valid part of
  * the tile linearly so that thin matrices (3 x 1000000, 1 x N) keep every
- * thread busy and their stores contiguous (with AT_EDGE; without it, a
- * plain element copy). */
+ * thread busy and their stores contiguous. Without AT_EDGE every tile is
+ * whole and takes the fast path. */
 
 #if AT_ELEM_BYTES == 1
 typedef unsigned char at_elem;
@@ -723,10 +726,12 @@ __device__ __forceinline__ at_tile at_tile_at(
                             AT_SLACK <= in_end;
     s.fast = vec_ok && inside;
 #else
-    /* A whole tile's loads are inside (AT_SLACK is 0: shifted loads come
-     * with the element path). */
+    /* Without the element path every tile is whole and every row on the
+     * vector (the launch's, checked by its launcher), and its loads are
+     * inside (AT_SLACK is 0: shifted loads come with the element path). */
     (void)in_end;
-    s.fast = vec_ok && s.rv == AT_TILE_Y && s.cv == AT_TILE_X;
+    (void)vec_ok;
+    s.fast = true;
 #endif
     return s;
 }
@@ -1098,23 +1103,6 @@ __device__ __forceinline__ void at_edge_store(const at_elem *t,
         s.out[(long long)c * ld_out + r] = t[r * (AT_TILE_X + 1) + c];
     }
 }
-#else
-/* Without the element path: a tile that is not whole (or rows the vector
- * width does not divide) is copied element by element from the input to
- * the output, correct and slow, for a problem whose tiles are all whole
- * (its check shapes take it). It compiles in half the path's time: 6 ms
- * of NVRTC a point instead of 13 (f32, 16 to a program, the build
- * machine). */
-__device__ __forceinline__ void at_edge_copy(const at_tile &s, long long ld_in,
-                                             long long ld_out, int tx, int ty)
-{
-#pragma unroll 1
-    for (int r = ty; r < s.rv; r += AT_BLOCK_Y)
-#pragma unroll 1
-        for (int c = tx; c < s.cv; c += AT_BLOCK_X)
-            s.out[(long long)c * ld_out + r] =
-                AT_LD(s.in + (long long)r * ld_in + c);
-}
 #endif
 
 /* A tile into shared memory: the fast path's registers (loaded already),
@@ -1122,21 +1110,20 @@ __device__ __forceinline__ void at_edge_copy(const at_tile &s, long long ld_in,
 __device__ __forceinline__ void at_tile_in(
     at_unit *tile, at_elem *etile, const at_tile &s,
     at_vec_u (&r)[AT_LOAD_ROWS][AT_LOAD_COLS][AT_PACK], long long ld_in,
-    long long ld_out, int tx, int ty, int tid, bool skew)
+    int tx, int ty, int tid, bool skew)
 {
+    (void)etile; /* the element path's */
     if (s.fast) {
         at_put(tile, r, tx, ty);
 #if AT_SKEW
         if (skew)
             at_put_extra(tile, s, ld_in, tid);
 #endif
-    } else {
-#if AT_EDGE
-        at_edge_load(etile, s, ld_in, tid);
-#else
-        at_edge_copy(s, ld_in, ld_out, tx, ty);
-#endif
     }
+#if AT_EDGE
+    else
+        at_edge_load(etile, s, ld_in, tid);
+#endif
 }
 
 /* A tile from shared memory into the output. */
@@ -1195,6 +1182,17 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
     /* One past the input's last element. */
     const at_elem *in_end = in + (batch - 1) * stride_in +
                             (long long)(rows - 1) * ld_in + cols;
+#if AT_SKEW
+    /* Output rows off the 32-byte sectors: skewed tiles, whose stores are
+     * aligned whatever ld_out is. */
+    const int sector = 32 / AT_ELEM_BYTES;
+    const bool skew =
+        (ld_out % sector) != 0 || (batch > 1 && (stride_out % sector) != 0) ||
+        ((unsigned long long)out % 32) != 0;
+#else
+    const bool skew = false;
+#endif
+#if AT_EDGE
     /* Elements per vector along a row; the rows (and matrices) of both
      * sides must start on such a vector's boundary. */
     const int aw = AT_VEC * AT_PACK;
@@ -1216,17 +1214,15 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
         ((ld_out % aw) == 0 && (batch == 1 || (stride_out % aw) == 0) &&
          ((unsigned long long)out % (aw * AT_ELEM_BYTES)) == 0);
 #endif
-#if AT_SKEW
-    /* Output rows off the 32-byte sectors: skewed tiles, whose stores are
-     * aligned whatever ld_out is. */
-    const int sector = 32 / AT_ELEM_BYTES;
-    const bool skew =
-        (ld_out % sector) != 0 || (batch > 1 && (stride_out % sector) != 0) ||
-        ((unsigned long long)out % 32) != 0;
+    /* Skewed stores are aligned whatever the output's rows. */
     const bool vec_ok = in_ok && (skew || out_ok);
 #else
-    const bool skew = false;
-    const bool vec_ok = in_ok && out_ok;
+    /* Without the element path the launch's rows are on the vector (its
+     * launcher sends any other launch elsewhere): the checks and the
+     * element copy they would lead to cost NVRTC a fifth of a whole-tile
+     * point (f32 8192x8192, 16 points a program: 6.62 G instructions to
+     * 5.20 G). */
+    const bool vec_ok = true;
 #endif
     at_vec_u r[AT_LOAD_ROWS][AT_LOAD_COLS][AT_PACK];
 
@@ -1293,7 +1289,7 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
             }
             if (k == count)
                 break;
-            at_tile_in(tile, etile, n, r, ld_in, ld_out, tx, ty, tid, skew);
+            at_tile_in(tile, etile, n, r, ld_in, tx, ty, tid, skew);
             __syncthreads();
             s = n;
         }
@@ -1305,7 +1301,7 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
                                      t, vec_ok, in_end);
         if (s.fast)
             at_load(r, s.in, ld_in, tx, ty, AT_RV(s), AT_CV(s));
-        at_tile_in(tile, etile, s, r, ld_in, ld_out, tx, ty, tid, skew);
+        at_tile_in(tile, etile, s, r, ld_in, tx, ty, tid, skew);
         __syncthreads();
         at_tile_out(tile, etile, s, ld_out, tx, ty, tid, skew);
         __syncthreads();

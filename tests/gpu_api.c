@@ -47,11 +47,17 @@ static int get(autotune_ctx *ctx, const char *family, const char *type,
     return rc;
 }
 
-/* Runs k on random input in cuMemAlloc'd buffers on a user stream and
- * compares every element with the CPU reference. */
-static int check_kernel(autotune_kernel *k, autotune_ctx *ctx)
+/* Runs k (f32, the problem text) on random input in cuMemAlloc'd buffers
+ * on a user stream, both off elements past their start, and compares
+ * every element with the CPU reference. */
+static int check_kernel_at(autotune_kernel *k, autotune_ctx *ctx,
+                           const char *text, size_t off)
 {
-    size_t n = (size_t)ROWS * COLS;
+    at_problem p;
+    at_err e = {0};
+    if (at_problem_make(&p, "transpose", "f32", text, &e))
+        return -1;
+    size_t n = (size_t)p.in_bytes / 4, all = (n + off) * 4;
     uint32_t *in = malloc(n * 4), *out = malloc(n * 4), *ref = malloc(n * 4);
     if (!in || !out || !ref)
         return -1;
@@ -59,10 +65,6 @@ static int check_kernel(autotune_kernel *k, autotune_ctx *ctx)
     at_pcg_seed(&g, at_pcg_fresh_seed(), 3);
     for (size_t i = 0; i < n; ++i)
         in[i] = at_pcg_next(&g);
-    at_problem p;
-    at_err e = {0};
-    if (at_problem_make(&p, "transpose", "f32", PROB_TEXT, &e))
-        return -1;
     p.family->ops.reference(&p, in, ref, NULL, 0, p.family->ops.reference_parts(&p));
     CUdeviceptr din, dout;
     CUstream s;
@@ -73,15 +75,17 @@ static int check_kernel(autotune_kernel *k, autotune_ctx *ctx)
     if (at_cu.cuDeviceGet(&d, 0) || at_cu.cuDevicePrimaryCtxRetain(&c, d) ||
         at_cu.cuCtxPushCurrent(c))
         return -1;
-    if (!at_cu.cuMemAlloc(&din, n * 4) && !at_cu.cuMemAlloc(&dout, n * 4) &&
-        !at_cu.cuStreamCreate(&s, 0) && !at_cu.cuMemcpyHtoD(din, in, n * 4) &&
-        !at_cu.cuMemsetD32(dout, 0xDEADBEEF, n)) {
-        const void *args[] = {(const void *)din, (const void *)dout};
+    if (!at_cu.cuMemAlloc(&din, all) && !at_cu.cuMemAlloc(&dout, all) &&
+        !at_cu.cuStreamCreate(&s, 0) &&
+        !at_cu.cuMemcpyHtoD(din + off * 4, in, n * 4) &&
+        !at_cu.cuMemsetD32(dout, 0xDEADBEEF, n + off)) {
+        const void *args[] = {(const void *)(din + off * 4),
+                              (const void *)(dout + off * 4)};
         int rc = autotune_launch(k, args, 2, (struct CUstream_st *)s);
         if (rc)
             printf("# launch: %s\n", autotune_last_error(ctx));
         else if (!at_cu.cuStreamSynchronize(s) &&
-                 !at_cu.cuMemcpyDtoH(out, dout, n * 4))
+                 !at_cu.cuMemcpyDtoH(out, dout + off * 4, n * 4))
             bad = memcmp(out, ref, n * 4) != 0;
         at_cu.cuStreamDestroy(s);
         at_cu.cuMemFree(din);
@@ -93,6 +97,39 @@ static int check_kernel(autotune_kernel *k, autotune_ctx *ctx)
     free(out);
     free(ref);
     return bad;
+}
+
+static int check_kernel(autotune_kernel *k, autotune_ctx *ctx)
+{
+    return check_kernel_at(k, ctx, PROB_TEXT, 0);
+}
+
+/* A problem of whole tiles: its kernel has no element path and takes
+ * buffers on its vectors alone; a buffer off them (one f32 past a
+ * cuMemAlloc'd start) takes the point compiled with every path, as
+ * right. */
+static void whole_tiles_take_any_buffer(void **state)
+{
+    (void)state;
+    autotune_ctx *ctx;
+    autotune_options o = {0, cache_path, 1};
+    assert_int_equal(autotune_create(&ctx, &o), 0);
+    const char *text = "rows=1024 cols=2048";
+    autotune_problem *p = problem(ctx, "transpose", "f32", text);
+    autotune_kernel *k;
+    if (autotune_get_with(ctx, p, AUTOTUNE_MEASURE, &k))
+        fail_msg("%s", autotune_last_error(ctx));
+    autotune_problem_destroy(p);
+    const char *pt = autotune_kernel_point(k);
+    printf("# %s: %s (%s)\n", text, pt,
+           strstr(pt, "_vec1_") ? "takes any buffer: nothing to show"
+                                : "a buffer off its vectors takes the "
+                                  "point with every path");
+    assert_int_equal(check_kernel_at(k, ctx, text, 0), 0);
+    assert_int_equal(check_kernel_at(k, ctx, text, 1), 0);
+    assert_int_equal(check_kernel_at(k, ctx, text, 0), 0); /* and back */
+    autotune_kernel_destroy(k);
+    autotune_destroy(ctx);
 }
 
 static void tunes_then_runs_right(void **state)
@@ -370,6 +407,7 @@ int main(int argc, char **argv)
     at_remove_cache(cache_path); /* a fresh cache */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tunes_then_runs_right),
+        cmocka_unit_test(whole_tiles_take_any_buffer),
         cmocka_unit_test(second_process_hits_the_cache),
         cmocka_unit_test(launch_errors_name_the_variant),
         cmocka_unit_test(spec_kernel_through_the_api),

@@ -421,6 +421,74 @@ static void shifted_words_follow_the_rows(void **state)
 }
 
 /* A strip point: 32 x by threads, vec positions, steps in flight. */
+/* Whether p's kernel at pt has the element path. */
+static int has_edge(const at_problem *p, const at_point *pt)
+{
+    char defs[1024];
+    F->ops.defines(p, pt, F->ops.paths(p, pt), defs, sizeof defs);
+    return defined(defs, "AT_EDGE") == 1;
+}
+
+/* A kernel without the element path takes whole tiles on rows on its
+ * vectors alone: it is checked on the whole shapes, each of which is such
+ * a shape for every such point of the space (so compiled for it, it has
+ * no element path either), an odd shape's kernel on the odd ones; the
+ * API runs such a kernel only on buffers on its vectors. */
+static void whole_tile_kernels_take_whole_shapes(void **state)
+{
+    (void)state;
+    const char *types[] = {"u8", "f16", "f32", "f64", "c128"};
+    at_limits l;
+    at_limits_for_arch(90, &l);
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
+        at_problem sq = problem(types[t], 8192, 8192);
+        at_problem odd = problem(types[t], 1000, 1537);
+        at_problem ck[AT_TP_CHECKS];
+        int skews = 0;
+        for (int i = 0; i < AT_TP_CHECKS; ++i) {
+            const char *label;
+            at_err e = {0};
+            assert_int_equal(F->ops.check_problem(&sq, i, &ck[i], &label, &e),
+                             0);
+            skews += i >= AT_TP_ODD_CHECKS &&
+                     ck[i].v[TP_LD_OUT] * sq.type->bytes % 32 != 0;
+        }
+        assert_true(skews > 0); /* the skewed stores are checked too */
+        at_point *pts;
+        size_t n, whole = 0;
+        at_err e = {0};
+        assert_int_equal(at_space_points(F, &sq, &l, &pts, &n, &e), 0);
+        for (size_t k = 0; k < n; ++k) {
+            if (pts[k].v[KIND] != KIND_TILE)
+                continue;
+            const int w = !has_edge(&sq, &pts[k]);
+            whole += w;
+            for (int i = 0; i < AT_TP_CHECKS; ++i) {
+                assert_int_equal(F->ops.check_fits(&sq, &pts[k], i),
+                                 (i >= AT_TP_ODD_CHECKS) == w);
+                assert_int_equal(F->ops.check_fits(&odd, &pts[k], i),
+                                 i < AT_TP_ODD_CHECKS);
+                if (w && i >= AT_TP_ODD_CHECKS && has_edge(&ck[i], &pts[k]))
+                    fail_msg("%s check %d needs the element path", types[t],
+                             i);
+            }
+            /* Buffers: cudaMalloc's (256 bytes) always; 4 bytes off the
+             * input's vectors only where they are 4 bytes or less. */
+            const uint64_t aligned[2] = {1u << 20, 2u << 20};
+            const uint64_t off[2] = {(1u << 20) + 4, 2u << 20};
+            const int64_t vb = pts[k].v[VEC] * sq.type->bytes *
+                               (pts[k].v[PACK] && sq.type->bytes < 4
+                                    ? 4 / sq.type->bytes : 1);
+            assert_int_equal(F->ops.takes(&sq, &pts[k], aligned), 1);
+            assert_int_equal(F->ops.takes(&sq, &pts[k], off),
+                             !w || vb <= 4);
+            assert_int_equal(F->ops.takes(&odd, &pts[k], off), 1);
+        }
+        assert_true(whole > n / 2); /* 8192 x 8192: whole for most */
+        free(pts);
+    }
+}
+
 static at_point strip(int by, int vec, int steps)
 {
     at_point pt = point(8, 8, 32, by, vec, 0, 1, 1);
@@ -609,8 +677,9 @@ static void strips_serve_short_sides(void **state)
     assert_int_equal(g.grid[0], 3);
     assert_int_equal(g.block[0] * g.block[1], 256);
     assert_int_equal(g.smem, 0);
-    /* Check shapes keep the short side where it is. */
-    for (int i = 0; i < F->n_checks; ++i) {
+    /* Check shapes keep the short side where it is (the whole shapes
+     * after them are for tile kernels without the element path). */
+    for (int i = 0; i < AT_TP_ODD_CHECKS; ++i) {
         at_problem ck, ck2;
         const char *label;
         at_err e = {0};
@@ -786,6 +855,7 @@ int main(void)
         cmocka_unit_test(code_paths_follow_the_problem),
         cmocka_unit_test(shifted_words_follow_the_rows),
         cmocka_unit_test(strips_serve_short_sides),
+        cmocka_unit_test(whole_tile_kernels_take_whole_shapes),
         cmocka_unit_test(launch_geometry),
         cmocka_unit_test(tiles_compete_where_runs_are_apart),
         cmocka_unit_test(reference_transposes_and_keeps_padding),

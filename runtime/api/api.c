@@ -325,15 +325,19 @@ void autotune_kernel_destroy(autotune_kernel *k)
 {
     if (!k)
         return;
-    if ((k->mod || k->ws || k->n_old) &&
+    if ((k->mod || k->ws || k->n_old || k->any_mod) &&
         at_device_push(&k->ctx->dev, NULL) == 0) {
         if (k->ws)
             at_cu.cuMemFree(k->ws);
         if (k->mod)
             at_cu.cuModuleUnload(k->mod);
+        if (k->any_mod)
+            at_cu.cuModuleUnload(k->any_mod);
         for (int i = 0; i < k->n_old; ++i) {
             if (k->old_ws[i])
                 at_cu.cuMemFree(k->old_ws[i]);
+            if (k->old_any[i])
+                at_cu.cuModuleUnload(k->old_any[i]);
             at_cu.cuModuleUnload(k->old[i]);
         }
         at_device_pop();

@@ -60,9 +60,13 @@ struct autotune_kernel {
     int args_n;
     int args_valid;
     at_bg *bg;      /* its background tune, until refreshed */
+    /* The point compiled with every path, for buffers the kernel does not
+     * take (runtime/api/api_general.c); NULL until one comes. */
+    CUmodule any_mod;
+    CUfunction any_fn;
     /* Modules and workspaces refreshed away (launches may still be in
      * flight), freed with k. */
-    CUmodule old[4];
+    CUmodule old[4], old_any[4];
     CUdeviceptr old_ws[4];
     int n_old;
 };
@@ -82,6 +86,11 @@ int at_ctx_create(autotune_ctx **ctx, int device, const char *cache_path,
 /* A connection to the caches for this call, and its return. */
 int at_conn_take(autotune_ctx *c, at_conn **out, at_err *e);
 void at_conn_give(autotune_ctx *c, at_conn *conn);
+
+/* The kernel for a launch whose buffers k's own kernel does not take
+ * (ops.takes): its point compiled with every path, at the first such
+ * launch; in the context, pushed. */
+int at_api_general(autotune_kernel *k, CUfunction *fn, at_err *e);
 
 /* Background tunes (runtime/api/api_background.c): starts one for p at
  * effort unless one runs for p already; k->bg is set. */

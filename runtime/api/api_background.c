@@ -128,11 +128,15 @@ int autotune_wait(autotune_ctx *c)
 }
 
 /* k takes over n's module, function, workspace, point and figures; its
- * own go to its list of old ones (freed with k). */
+ * own (and its kernel with every path) go to its list of old ones (freed
+ * with k). */
 static void take_over(autotune_kernel *k, autotune_kernel *n)
 {
     k->old[k->n_old] = k->mod;
+    k->old_any[k->n_old] = k->any_mod;
     k->old_ws[k->n_old++] = k->ws;
+    k->any_mod = NULL; /* compiled again for the new point if needed */
+    k->any_fn = NULL;
     k->mod = n->mod;
     k->fn = n->fn;
     k->ws = n->ws;

@@ -85,11 +85,17 @@ int autotune_launch_ws(autotune_kernel *k, const void *const *args, int n,
     const at_launch *g = &k->g;
     const int passes = g->passes > 1 ? 2 : 1;
     kernel_args(k, args, n, ws, passes);
-    rc = user_constants(k, args, (CUstream)stream, &e);
+    /* Buffers the kernel does not take (off its vectors): the point
+     * compiled with every path. */
+    CUfunction fn = k->fn;
+    rc = k->p.family->ops.takes(&k->p, &k->pt, k->args_for)
+             ? 0 : at_api_general(k, &fn, &e);
+    if (!rc)
+        rc = user_constants(k, args, (CUstream)stream, &e);
     for (int pass = 0; !rc && pass < passes; ++pass) {
         const unsigned *grid = pass ? g->grid2 : g->grid;
         CUresult r = at_cu.cuLaunchKernel(
-            k->fn, grid[0], grid[1], grid[2], g->block[0], g->block[1],
+            fn, grid[0], grid[1], grid[2], g->block[0], g->block[1],
             g->block[2], g->smem, (CUstream)stream, k->args[pass].ptr, NULL);
         if (r != CUDA_SUCCESS)
             rc = at_cu_fail(&e, r, "cuLaunchKernel", k->name);

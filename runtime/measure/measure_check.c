@@ -135,8 +135,17 @@ int at_check_report(at_measure *b, int k, const at_runner *run,
                    want == AT_POISON ? " (written outside the matrix)" : "");
 }
 
-/* Checks run on cases [first, end): every case queued, then one wait: a
- * kernel's own fault (illegal address, ...) surfaces there. */
+/* Whether case k is one the runner's kernel takes: the problem, and the
+ * check problems its family fits to the point (a contender takes all). */
+static int case_fits(const at_measure *b, const at_runner *run, int k)
+{
+    const at_problem *p = &b->cases[0].p;
+    return k == 0 || !run->pt ||
+           p->family->ops.check_fits(p, run->pt, k - 1);
+}
+
+/* Checks run on cases [first, end) that fit: every case queued, then one
+ * wait: a kernel's own fault (illegal address, ...) surfaces there. */
 int at_check_run(at_measure *b, const at_runner *run, int first, int end,
                  at_err *e)
 {
@@ -145,7 +154,7 @@ int at_check_run(at_measure *b, const at_runner *run, int first, int end,
         AT_CU_TRY(e, run->name, cuMemsetD32Async, at_check_counters(b, first, 0),
                   0, 4 * AT_CHECK_SLOTS * (size_t)(end - first), b->stream);
     for (int k = first; k < end; ++k) {
-        int rc = queue_case(b, k, run, e);
+        int rc = case_fits(b, run, k) ? queue_case(b, k, run, e) : 0;
         if (rc)
             return rc;
     }
@@ -164,6 +173,8 @@ int at_check_run(at_measure *b, const at_runner *run, int first, int end,
     for (int k = first; k < end; ++k) {
         const unsigned long long *own =
             &bad[2 * AT_CHECK_SLOTS * (size_t)(k - first)];
+        if (!case_fits(b, run, k))
+            continue;
         if ((b->cases[k].p.family->caps & AT_CAP_CHECK_SEGMENTS) &&
             at_family_verifies(b->cases[k].p.family))
             rc = at_segs_judge(b, k, run, own, e);
