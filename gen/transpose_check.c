@@ -83,15 +83,16 @@ static const struct {
 
 /* For kernels made for whole tiles on rows on their vectors (no element
  * path): sides every tile divides (tiles are at most 512), leading
- * dimensions and strides 16 bytes (q elements) past the rows, on every
- * vector, output rows off the 32-byte sectors (skewed stores), and a
- * batch. Sizes in elements, pads in units of q. */
+ * dimensions and strides a multiple of 16 bytes (q elements) past the
+ * rows, on every vector; output rows off the 32-byte sectors (skewed
+ * stores, where compiled in) and on them (the same kernel unskewed), and
+ * a batch. Sizes in elements, pads in units of q. */
 static const struct {
     int64_t rows, cols, pad_in, pad_out, batch;
     const char *label;
 } whole_checks[AT_TP_CHECKS - AT_TP_ODD_CHECKS] = {
     {512, 1024, 1, 3, 1, "whole shape 512x1024, lds 16 and 48 bytes past"},
-    {1024, 512, 2, 1, 1, "whole shape 1024x512, lds 32 and 16 bytes past"},
+    {1024, 512, 1, 2, 1, "whole shape 1024x512, lds 16 and 32 bytes past"},
     {512, 512, 1, 3, 2,
      "batch 2 of whole 512x512, strides 16 and 48 bytes past"},
 };

@@ -66,10 +66,13 @@ static void emit_strip(FILE *f, const char *t, const char *name)
 }
 
 /* Where the kernel is compiled without the element path (AT_EDGE 0), it
- * takes whole tiles on rows on its vectors alone: the rest go to a plain
- * kernel, the classic 32x32 tile with edges, any shape and alignment.
- * Not named after the launcher, so that a file of many kernels keeps it
- * in each kernel's scope (where AT_EDGE is defined) and nowhere else. */
+ * takes whole tiles on rows and buffers on its vectors alone. The
+ * launcher sends buffers off them to a plain kernel, the classic 32x32
+ * tile with edges (any shape and alignment), and a shape its tiles do
+ * not divide to the tuned kernel for the whole tiles and the plain one
+ * for the strips past them. Not named after the launcher, so that a file
+ * of many kernels keeps them in each kernel's scope (where AT_EDGE is
+ * defined) and nowhere else. */
 static void emit_general(FILE *f)
 {
     fprintf(f,
@@ -83,7 +86,8 @@ static void emit_general(FILE *f)
             "    long long stride_in, long long stride_out)\n"
             "{\n"
             "    __shared__ at_elem t[32][33];\n"
-            "    const long long nx = (cols + 31) / 32, ny = (rows + 31) / 32;\n"
+            "    const long long nx = ((long long)cols + 31) / 32;\n"
+            "    const long long ny = ((long long)rows + 31) / 32;\n"
             "    const int tx = threadIdx.x, ty = threadIdx.y;\n"
             "    for (long long k = blockIdx.x; k < nx * ny * batch;\n"
             "         k += gridDim.x) {\n"
@@ -100,33 +104,60 @@ static void emit_general(FILE *f)
             "                dst[(long long)(x0 + c) * ld_out + y0 + tx] = t[tx][c];\n"
             "        __syncthreads();\n"
             "    }\n"
+            "}\n\n"
+            "static cudaError_t at_general_launch(const at_elem *in,\n"
+            "    at_elem *out, int rows, int cols, long long ld_in,\n"
+            "    long long ld_out, int batch, long long stride_in,\n"
+            "    long long stride_out, cudaStream_t stream)\n"
+            "{\n"
+            "    double n = (double)(((long long)cols + 31) / 32) *\n"
+            "               (double)(((long long)rows + 31) / 32) * batch;\n"
+            "    at_general_copy<<<n > 2147483647.0 ? 2147483647u : (unsigned)n,\n"
+            "                      dim3(32, 8), 0, stream>>>(in, out, rows, cols,\n"
+            "        ld_in, ld_out, batch, stride_in, stride_out);\n"
+            "    return cudaGetLastError();\n"
             "}\n"
             "#endif\n\n");
 }
 
-/* The launcher's test that the kernel takes the launch, and the plain
- * kernel's launch where not. */
+/* The launcher's test that the kernel takes the launch: where the
+ * buffers are off its vectors, the plain kernel; where the shape is not
+ * whole tiles, the plain kernel on the strips past the last whole tile
+ * (the right one, then the bottom one) and the tuned kernel on the rest
+ * (H100, f32, a kernel tuned for 8192x8192: the plain kernel alone on
+ * 8191x8191 reached 61% of the copy). */
 #define GENERAL_LAUNCH                                                       \
     "#if !AT_EDGE\n"                                                         \
     "    /* Compiled without the element path: whole tiles, rows and\n"     \
     "     * buffers on its vectors (the output's anywhere where it skews\n" \
-    "     * its stores); else the plain kernel. */\n"                       \
+    "     * its stores). */\n"                                              \
     "    const long long aw = AT_VEC * AT_PACK;\n"                          \
     "    const unsigned long long ab = aw * AT_ELEM_BYTES;\n"               \
-    "    if (rows %% AT_TILE_Y || cols %% AT_TILE_X || ld_in %% aw ||\n"     \
+    "    const int rows_w = rows - rows %% AT_TILE_Y;\n"                    \
+    "    const int cols_w = cols - cols %% AT_TILE_X;\n"                    \
+    "    if (rows_w == 0 || cols_w == 0 || ld_in %% aw ||\n"                \
     "        (batch > 1 && stride_in %% aw) ||\n"                           \
     "        (unsigned long long)in %% ab ||\n"                             \
     "        (!AT_SKEW && (ld_out %% aw || (batch > 1 && stride_out %% aw) ||\n" \
-    "                      (unsigned long long)out %% ab))) {\n"            \
-    "        double n = (double)(((long long)cols + 31) / 32) *\n"          \
-    "                   (double)(((long long)rows + 31) / 32) * batch;\n"   \
-    "        at_general_copy<<<n > 2147483647.0 ? 2147483647u\n"            \
-    "                                         : (unsigned)n,\n"              \
-    "                          dim3(32, 8), 0, stream>>>(\n"                 \
-    "            (const at_elem *)in, (at_elem *)out, rows, cols, ld_in,\n" \
-    "            ld_out, batch, stride_in, stride_out);\n"                  \
-    "        return cudaGetLastError();\n"                                  \
-    "    }\n"                                                               \
+    "                      (unsigned long long)out %% ab)))\n"              \
+    "        return at_general_launch((const at_elem *)in, (at_elem *)out,\n" \
+    "            rows, cols, ld_in, ld_out, batch, stride_in, stride_out,\n" \
+    "            stream);\n"                                                \
+    "    cudaError_t edge = cudaSuccess;\n"                                 \
+    "    if (cols_w < cols)\n"                                              \
+    "        edge = at_general_launch((const at_elem *)in + cols_w,\n"      \
+    "            (at_elem *)out + (long long)cols_w * ld_out, rows,\n"      \
+    "            cols - cols_w, ld_in, ld_out, batch, stride_in,\n"         \
+    "            stride_out, stream);\n"                                    \
+    "    if (edge == cudaSuccess && rows_w < rows)\n"                       \
+    "        edge = at_general_launch((const at_elem *)in +\n"              \
+    "            (long long)rows_w * ld_in, (at_elem *)out + rows_w,\n"     \
+    "            rows - rows_w, cols_w, ld_in, ld_out, batch, stride_in,\n" \
+    "            stride_out, stream);\n"                                    \
+    "    if (edge != cudaSuccess)\n"                                        \
+    "        return edge;\n"                                                \
+    "    rows = rows_w;\n"                                                  \
+    "    cols = cols_w;\n"                                                  \
     "#endif\n"
 
 void at_tp_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,

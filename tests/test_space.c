@@ -420,7 +420,6 @@ static void shifted_words_follow_the_rows(void **state)
     }
 }
 
-/* A strip point: 32 x by threads, vec positions, steps in flight. */
 /* Whether p's kernel at pt has the element path. */
 static int has_edge(const at_problem *p, const at_point *pt)
 {
@@ -444,16 +443,20 @@ static void whole_tile_kernels_take_whole_shapes(void **state)
         at_problem sq = problem(types[t], 8192, 8192);
         at_problem odd = problem(types[t], 1000, 1537);
         at_problem ck[AT_TP_CHECKS];
-        int skews = 0;
+        int skews = 0, on_sectors = 0;
         for (int i = 0; i < AT_TP_CHECKS; ++i) {
             const char *label;
             at_err e = {0};
             assert_int_equal(F->ops.check_problem(&sq, i, &ck[i], &label, &e),
                              0);
-            skews += i >= AT_TP_ODD_CHECKS &&
-                     ck[i].v[TP_LD_OUT] * sq.type->bytes % 32 != 0;
+            const int off = ck[i].v[TP_LD_OUT] * sq.type->bytes % 32 != 0 ||
+                            (ck[i].v[TP_BATCH] > 1 &&
+                             ck[i].v[TP_STRIDE_OUT] * sq.type->bytes % 32);
+            skews += i >= AT_TP_ODD_CHECKS && off;
+            on_sectors += i >= AT_TP_ODD_CHECKS && !off;
         }
-        assert_true(skews > 0); /* the skewed stores are checked too */
+        /* A kernel with skewed stores is checked skewed and unskewed. */
+        assert_true(skews > 0 && on_sectors > 0);
         at_point *pts;
         size_t n, whole = 0;
         at_err e = {0};
@@ -489,6 +492,7 @@ static void whole_tile_kernels_take_whole_shapes(void **state)
     }
 }
 
+/* A strip point: 32 x by threads, vec positions, steps in flight. */
 static at_point strip(int by, int vec, int steps)
 {
     at_point pt = point(8, 8, 32, by, vec, 0, 1, 1);

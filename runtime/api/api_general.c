@@ -17,6 +17,10 @@ int at_api_general(autotune_kernel *k, CUfunction *fn, at_err *e)
         *fn = k->any_fn;
         return 0;
     }
+    if (k->any_mod) { /* loaded by a try that failed after it */
+        at_cu.cuModuleUnload(k->any_mod);
+        k->any_mod = NULL;
+    }
     const at_family *f = k->p.family;
     const at_point *pts[1] = {&k->pt};
     char variant[160], kernel[AT_KERNEL_NAME];
@@ -42,7 +46,7 @@ int at_api_general(autotune_kernel *k, CUfunction *fn, at_err *e)
         rc = at_measure_prepare(&k->p, &k->pt, k->any_fn, variant, e);
     free(cubin);
     if (rc)
-        k->any_fn = NULL; /* the module stays with k, unloaded with it */
+        k->any_fn = NULL; /* the module stays with k until a retry */
     else
         *fn = k->any_fn;
     return rc;

@@ -12,9 +12,11 @@ int autotune_kernel_arg_count(const autotune_kernel *k)
     return k ? k->p.family->ops.user_arg_count(&k->p) : AUTOTUNE_EINVALID;
 }
 
-/* The __constant__ contents of a user's launch, from host memory. */
-static int user_constants(autotune_kernel *k, const void *const *args,
-                          CUstream stream, at_err *e)
+/* The __constant__ contents of a user's launch, from host memory, into
+ * the module of the kernel launched. */
+static int user_constants(autotune_kernel *k, CUmodule mod,
+                          const void *const *args, CUstream stream,
+                          at_err *e)
 {
     at_copy cp[AT_MAX_COPIES];
     int n = k->p.family->ops.copies(&k->p, cp, AT_MAX_COPIES);
@@ -27,7 +29,7 @@ static int user_constants(autotune_kernel *k, const void *const *args,
             return at_fail(e, AUTOTUNE_EINVALID, "autotune_launch: "
                            "argument %d (__constant__ %s) is NULL [variant "
                            "%s]", cp[i].arg, cp[i].symbol, k->name);
-        AT_CU_TRY(e, k->name, cuModuleGetGlobal, &sym, &size, k->mod,
+        AT_CU_TRY(e, k->name, cuModuleGetGlobal, &sym, &size, mod,
                   cp[i].symbol);
         AT_CU_TRY(e, k->name, cuMemcpyHtoDAsync, sym, args[cp[i].arg],
                   cp[i].bytes < size ? cp[i].bytes : size, stream);
@@ -91,7 +93,8 @@ int autotune_launch_ws(autotune_kernel *k, const void *const *args, int n,
     rc = k->p.family->ops.takes(&k->p, &k->pt, k->args_for)
              ? 0 : at_api_general(k, &fn, &e);
     if (!rc)
-        rc = user_constants(k, args, (CUstream)stream, &e);
+        rc = user_constants(k, fn == k->fn ? k->mod : k->any_mod, args,
+                            (CUstream)stream, &e);
     for (int pass = 0; !rc && pass < passes; ++pass) {
         const unsigned *grid = pass ? g->grid2 : g->grid;
         CUresult r = at_cu.cuLaunchKernel(

@@ -3,8 +3,8 @@
 # space); its .cu, whose kernel has no element path, is built by nvcc
 # beside tests/gpu/general.cu, whose driver calls the launcher on that
 # shape, on shapes its tiles do not divide and on buffers off its vectors
-# (the launcher's plain kernel), each checked bit for bit. Skips without
-# a GPU.
+# (the launcher's plain kernel), and 1 x INT_MAX (AT_GPU_BIG= leaves it
+# out: 16 GB), each checked bit for bit. Skips without a GPU.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/gpu/tap.sh
 T=${AT_GPU_TMP:-$(mktemp -d)}
@@ -25,6 +25,7 @@ edge=$(sed -n 's/^#define AT_EDGE \([01]\)$/\1/p' "$T/gen.cu" | head -1)
 report $? "its kernel has no element path (AT_EDGE $edge), its launcher a plain kernel" \
     "$(grep -m1 '^ \* point:' "$T/gen.cu")"
 out=$("$NVCC" -O3 -arch=native -DGEN=gen -o "$T/general" \
-      tests/gpu/general.cu "$T/gen.cu" 2>&1 && "$T/general" 1024 2048 2>&1)
+      tests/gpu/general.cu "$T/gen.cu" 2>&1 &&
+      "$T/general" 1024 2048 ${AT_GPU_BIG-big} 2>&1)
 report $? "the launcher on its shape, other shapes and buffers off the vectors" \
     "$out"
