@@ -13,7 +13,9 @@ static const at_axis axes[N_AXES] = {
     [THREADS] = {"threads", "threads per block", 3, {128, 256, 512}},
     [GROUP] = {"group", "threads along a row: a row's share (all the "
                "block's, or a few per row for short rows), or across a "
-               "column strip", 7, {4, 8, 16, 32, 128, 256, 512}},
+               "column strip; 0 (flat, down columns with ld at most the "
+               "block): the rows read as one run, a thread a vector",
+               8, {4, 8, 16, 32, 128, 256, 512, 0}},
     [VEC] = {"vec", "elements per load (at most 16 bytes)", 4,
              {1, 2, 4, 8}},
     [ITEMS] = {"items", "loads in flight per thread per step", 4,
@@ -35,11 +37,20 @@ static const at_axis axes[N_AXES] = {
 #define MAX_GRID_X 2147483647LL
 #define MAX_SPLIT 65535LL
 
+int at_rd_flat(const at_point *pt) { return pt->v[GROUP] == 0; }
+
 void at_rd_geom_of(const at_problem *p, const at_point *pt, at_rd_geom *g)
 {
     const int *x = pt->v;
     const int64_t rows = p->v[RD_ROWS], cols = p->v[RD_COLS];
-    if (at_rd_down(p)) {
+    if (at_rd_down(p) && at_rd_flat(pt)) {
+        /* Chunks of vec rows (ld vectors), a group of ld threads each. */
+        const int64_t ld = p->v[RD_LD];
+        const int64_t groups = ld <= x[THREADS] ? x[THREADS] / ld : 1;
+        g->units = 1;
+        g->seg = x[CHUNK] ? groups * x[VEC] * x[ITEMS] * x[CHUNK] : rows;
+        g->split = (rows + g->seg - 1) / g->seg;
+    } else if (at_rd_down(p)) {
         const int64_t ty = x[THREADS] / x[GROUP], w = x[GROUP] * x[VEC];
         g->units = (cols + w - 1) / w;
         g->seg = x[CHUNK] ? ty * x[ITEMS] * x[CHUNK] : rows;
@@ -68,14 +79,19 @@ static int valid_shape(const at_problem *p, const int *x, const at_rd_geom *g,
 {
     const int64_t len = at_rd_len(p), across = p->v[RD_COLS];
     const int down = at_rd_down(p);
-    const int64_t lanes = down ? x[THREADS] / x[GROUP] : x[GROUP];
+    const int flat = down && (x[GROUP] == 0);
+    /* Flat: a step is groups x vec rows, each of a block's lanes taking
+     * one of them. */
+    const int64_t lanes =
+        flat ? (x[THREADS] / p->v[RD_LD]) * x[VEC]
+             : down ? x[THREADS] / x[GROUP] : x[GROUP];
     /* (One short row still takes a block: the smallest.) */
     const int smallest_block = x[GROUP] == x[THREADS] &&
                                x[THREADS] == axes[THREADS].values[0];
     if (x[GROUP] > 4 && (int64_t)(x[GROUP] / 2) * x[VEC] >= across &&
         !(smallest_block && !down && p->v[RD_ROWS] == 1))
         return why_not(why, n, "group wider than twice the row needs");
-    if (x[VEC] > across)
+    if (x[VEC] > across && !flat)
         return why_not(why, n, "vector wider than a row");
     if (x[ITEMS] > 1 && lanes * x[ITEMS] * (down ? 1 : x[VEC]) > len)
         return why_not(why, n, "more loads in flight than the length has");
@@ -107,11 +123,19 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
         return why_not(why, n, "group is a warp's share or the block");
     if (x[ACCS] > x[ITEMS])
         return why_not(why, n, "more accumulators than loads in flight");
-    if (down && x[VEC] > 1 && p->v[RD_LD] % x[VEC])
+    const int flat = at_rd_flat(pt);
+    if (flat && !down)
+        return why_not(why, n, "flat is down columns");
+    /* Flat reads the padding between rows too: only a little of it. */
+    if (flat && (p->v[RD_LD] > x[THREADS] ||
+                 8 * (p->v[RD_LD] - p->v[RD_COLS]) > p->v[RD_COLS]))
+        return why_not(why, n, "flat needs ld at most the block, and "
+                       "rows padded by at most an eighth");
+    if (down && !flat && x[VEC] > 1 && p->v[RD_LD] % x[VEC])
         return why_not(why, n, "ld not a multiple of the vector");
     if (!down && x[GROUP] < x[THREADS] && x[CHUNK])
         return why_not(why, n, "split rows take the whole block");
-    const int lanes = down ? x[THREADS] / x[GROUP] : x[GROUP];
+    const int lanes = flat ? 1 : down ? x[THREADS] / x[GROUP] : x[GROUP];
     if (x[TREE] && (down || x[GROUP] != x[THREADS]))
         return why_not(why, n, "no tree across warps to choose");
     if (down && x[ACCS] > 1)
@@ -119,8 +143,8 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
                        "its own sum already");
     /* Narrow loads only where wider ones cannot be had. */
     const int wider = x[VEC] * 4;
-    if (wider * p->type->bytes <= 16 && wider <= p->v[RD_COLS] &&
-        !(down && p->v[RD_LD] % wider))
+    if (wider * p->type->bytes <= 16 &&
+        (flat || (wider <= p->v[RD_COLS] && !(down && p->v[RD_LD] % wider))))
         return why_not(why, n, "a load four times as wide fits");
     if (down && lanes > 1 && lanes * x[GROUP] * x[VEC] * acc > 48 * 1024)
         return why_not(why, n, "shared memory over 48 KiB");
@@ -144,8 +168,13 @@ static void point_name(const at_family *f, const at_point *pt, char *buf,
 {
     (void)f;
     const int *x = pt->v;
-    snprintf(buf, n, "thr%d_grp%d_vec%d_it%d_acc%d_chunk%d_%s_%s",
-             x[THREADS], x[GROUP], x[VEC], x[ITEMS], x[ACCS], x[CHUNK],
+    char grp[16];
+    if (at_rd_flat(pt))
+        snprintf(grp, sizeof grp, "flat");
+    else
+        snprintf(grp, sizeof grp, "grp%d", x[GROUP]);
+    snprintf(buf, n, "thr%d_%s_vec%d_it%d_acc%d_chunk%d_%s_%s", x[THREADS],
+             grp, x[VEC], x[ITEMS], x[ACCS], x[CHUNK],
              combine_names[x[COMBINE]], x[TREE] ? "smem" : "shfl");
 }
 
@@ -223,11 +252,14 @@ static void defines(const at_problem *p, const at_point *pt, unsigned k,
              "#define AT_TYPE %d\n#define AT_OP %d\n#define AT_COLS %d\n"
              "#define AT_THREADS %d\n#define AT_GROUP %d\n#define AT_VEC %d\n"
              "#define AT_ITEMS %d\n#define AT_ACCS %d\n#define AT_COMBINE %d\n"
-             "#define AT_TREE %d\n",
+             "#define AT_TREE %d\n#define AT_FLAT %d\n",
              at_rd_type(p->type), (int)p->v[RD_OP], at_rd_down(p), x[THREADS],
              x[GROUP], x[VEC], x[ITEMS], x[ACCS], x[COMBINE],
              /* Down columns: a tree over 16 row lanes or more. */
-             at_rd_down(p) ? x[THREADS] / x[GROUP] >= 16 : x[TREE]);
+             at_rd_flat(pt)  ? 0
+             : at_rd_down(p) ? x[THREADS] / x[GROUP] >= 16
+                             : x[TREE],
+             at_rd_flat(pt));
 }
 
 static void launch(const at_problem *p, const at_point *pt, at_launch *l)
@@ -256,9 +288,10 @@ static size_t workspace(const at_problem *p, const at_point *pt)
         return 0;
     const size_t acc = (size_t)at_rd_acc_bytes(p->type);
     /* Outputs of the partials' rows: a row, or a strip's columns. */
-    size_t outs = at_rd_down(p) ? (size_t)g.units * (size_t)pt->v[GROUP] *
-                                      (size_t)pt->v[VEC]
-                                : (size_t)p->v[RD_ROWS];
+    size_t outs = !at_rd_down(p) ? (size_t)p->v[RD_ROWS]
+                  : at_rd_flat(pt) ? (size_t)p->v[RD_COLS]
+                                   : (size_t)g.units * (size_t)pt->v[GROUP] *
+                                         (size_t)pt->v[VEC];
     size_t counters = at_rd_down(p) ? (size_t)g.units
                                     : (size_t)p->v[RD_ROWS];
     size_t parts = pt->v[COMBINE] == COMBINE_ATOMIC ? outs
@@ -300,7 +333,8 @@ const at_family at_family_reduce = {
     .n_axes = N_AXES,
     .derived = "split = blocks per output: ceil(length / (group * vec * "
                "items * chunk)) along rows, ceil(rows / (threads/group * "
-               "items * chunk)) down columns",
+               "items * chunk)) down columns (flat: ceil(rows / "
+               "(threads/ld * vec * items * chunk)))",
     .ops.valid = valid,
     .ops.point_name = point_name,
     .ops.default_point = default_point,

@@ -46,6 +46,9 @@ typedef struct at_rd_geom {
     int64_t units; /* rows of blocks (along) or column strips (down) */
 } at_rd_geom;
 void at_rd_geom_of(const at_problem *p, const at_point *pt, at_rd_geom *g);
+/* 1 for a flat point (group 0): down columns, the rows read as one run,
+ * a chunk of vec rows (ld vectors) to a group of ld threads. */
+int at_rd_flat(const at_point *pt);
 
 /* reduce_check.c */
 void at_rd_input(const at_problem *p, uint64_t seed, uint64_t stream,

@@ -217,6 +217,18 @@ double at_rd_tolerance(const at_problem *p, const at_point *pt)
     const int *x = pt->v;
     const int64_t seg = g.split > 1 ? g.seg : len;
     int64_t steps, lanes;
+    if (at_rd_down(p) && at_rd_flat(pt)) {
+        /* Each slot (a group's thread and element) walks every
+         * groups x vec rows, the rows past the last whole chunk one
+         * more; a column's slots in sequence, then its partials by one
+         * thread. */
+        lanes = (x[THREADS] / p->v[RD_LD]) * x[VEC];
+        steps = ceil_div(seg, lanes) + 1;
+        int64_t depth = steps + lanes + 2;
+        if (g.split > 1)
+            depth += g.split + 1;
+        return 1.02 * (double)depth;
+    }
     if (at_rd_down(p)) {
         lanes = x[THREADS] / x[GROUP];
         steps = ceil_div(seg, lanes);

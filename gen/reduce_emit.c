@@ -9,7 +9,17 @@
 static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
 {
     const int *x = pt->v;
-    if (at_rd_down(p))
+    if (at_rd_down(p) && at_rd_flat(pt))
+        fprintf(f,
+                "    /* Flat: a group of ld threads to each AT_VEC rows. */\n"
+                "    const long long groups = ld <= AT_THREADS ? AT_THREADS / "
+                "ld : 1;\n"
+                "    g->units = 1;\n"
+                "    g->seg = %d ? groups * AT_VEC * AT_ITEMS * %d : rows;\n"
+                "    g->split = (rows + g->seg - 1) / g->seg;\n"
+                "    g->outs = cols;\n",
+                x[CHUNK], x[CHUNK]);
+    else if (at_rd_down(p))
         fprintf(f,
                 "    const long long lanes = AT_THREADS / AT_GROUP;\n"
                 "    const long long w = AT_GROUP * AT_VEC;\n"
@@ -33,28 +43,31 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
                          const char *name)
 {
     const char *t = p->type->ctype, *acc = at_rd_acc_ctype(p->type);
-    const int down = at_rd_down(p);
+    const int down = at_rd_down(p), flat = down && at_rd_flat(pt);
     fprintf(f, "struct %s_geom { long long units, seg, split, outs; };\n\n"
             "static void %s_geom_of(long long rows, long long cols,\n"
-            "                       struct %s_geom *g)\n{\n",
+            "                       long long ld, struct %s_geom *g)\n{\n"
+            "    (void)ld;\n",
             name, name, name);
     emit_geom(f, p, pt);
     fprintf(f,
             "}\n\n"
             "/* Bytes of device workspace a launch on rows x cols needs (0:\n"
-            " * none). Zero it once before its first launch (cudaMemset):\n"
+            " * none)%s. Zero it once before its first launch (cudaMemset):\n"
             " * each launch leaves it zero again. One per concurrent stream. */\n"
             "extern \"C\" size_t %s_workspace_bytes(long long rows,\n"
             "                                      long long cols)\n{\n"
             "    struct %s_geom g;\n"
             "    if (rows <= 0 || cols <= 0)\n        return 0;\n"
-            "    %s_geom_of(rows, cols, &g);\n"
+            "    %s_geom_of(rows, cols, %s, &g);\n"
             "    if (g.split < 2)\n        return 0;\n"
             "    size_t parts = %s ? (size_t)g.outs\n"
             "                      : (size_t)g.outs * (size_t)g.split;\n"
             "    /* then a counter per row (column strip) */\n"
             "    return parts * sizeof(%s) + (size_t)%s * 4;\n}\n\n",
-            name, name, name, pt->v[COMBINE] == COMBINE_ATOMIC ? "1" : "0",
+            flat ? ", for any ld the launcher takes" : "", name, name, name,
+            flat ? "AT_THREADS" : "cols",
+            pt->v[COMBINE] == COMBINE_ATOMIC ? "1" : "0",
             acc, at_rd_down(p) ? "g.units" : "rows");
     fprintf(f,
             "/* %s of rows x cols in (row-major, ld elements between rows)\n"
@@ -70,7 +83,7 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             "        (unsigned long long)in %% (AT_VEC * sizeof(*in)))\n"
             "        return cudaErrorInvalidValue;\n"
             "%s"
-            "    %s_geom_of(rows, cols, &g);\n"
+            "    %s_geom_of(rows, cols, ld, &g);\n"
             "    if (g.split > 65535 || g.units > 2147483647LL ||\n"
             "        (g.split > 1 && !workspace))\n"
             "        return cudaErrorInvalidValue;\n"
@@ -81,10 +94,15 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             at_rd_fields[RD_OP].choices[p->v[RD_OP]],
             down ? "one result per column (cols of them)"
                  : "one result per row (rows of them)",
-            down ? ", ld a multiple of AT_VEC" : "", name, t, acc, name,
-            down ? "    if (ld % AT_VEC)\n        return "
-                   "cudaErrorInvalidValue;\n"
-                 : "",
+            flat   ? ", ld at most AT_THREADS"
+            : down ? ", ld a multiple of AT_VEC"
+                   : "",
+            name, t, acc, name,
+            flat   ? "    if (ld > AT_THREADS)\n        return "
+                     "cudaErrorInvalidValue;\n"
+            : down ? "    if (ld % AT_VEC)\n        return "
+                     "cudaErrorInvalidValue;\n"
+                   : "",
             name, name);
     if (pt->v[COMBINE] == COMBINE_TWO_PASS)
         fprintf(f,

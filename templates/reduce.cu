@@ -24,6 +24,10 @@
  *               varies run to run)
  *   AT_TREE     0 warp shuffles, 1 a shared-memory tree (across warps, or
  *               across the row lanes of a column strip)
+ *   AT_FLAT     1 (AT_COLS 1, AT_GROUP 0): the rows read as one flat run
+ *               of vectors, a group of ld threads to each AT_VEC rows
+ *               (grid (1, split)); needs ld <= AT_THREADS, not ld a
+ *               multiple of AT_VEC
  *   AT_KERNEL   the kernel's name
  *
  * Arguments: rows, cols, ld (elements between rows), seg (elements of a
@@ -37,7 +41,7 @@
  *
  * Loads need the input aligned to AT_VEC elements: rows of AT_COLS 0 go
  * element by element up to their first aligned element; AT_COLS 1 needs
- * ld a multiple of AT_VEC (the generator's constraint). */
+ * ld a multiple of AT_VEC (the generator's constraint), except flat. */
 
 /* Helpers a point does not take stay unreferenced. */
 #pragma nv_diag_suppress 177
@@ -245,6 +249,10 @@ static __device__ __forceinline__ int at_publish(void *ws, long long o,
     return 1;
 }
 
+/* Partials (or elements down a column) a combining thread has in
+ * flight: one at a time leaves an L2 round trip a row on the tail. */
+#define AT_PART_LOADS 8
+
 #if AT_COLS == 0
 /* ---- Along rows ---------------------------------------------------- */
 
@@ -385,16 +393,188 @@ AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
 #endif
 }
 
+#elif AT_FLAT
+/* ---- Down columns, the rows as one flat run ------------------------
+ * A chunk of AT_VEC rows is ld vectors of AT_VEC elements (the input
+ * aligned to a vector): a group of ld threads takes a chunk, thread v
+ * its vector v, whose element e is always in column (v * AT_VEC + e) % ld
+ * of the chunk's row (v * AT_VEC + e) / ld. So every load is a whole
+ * aligned vector wherever rows start, and a block's groups take chunks
+ * side by side: one contiguous run. Slots past the last column (the
+ * padding between rows) gather padding only and are never read. Needs
+ * ld <= AT_THREADS. */
+
+/* Column c's split partials (ws rows of cols), in order, AT_PART_LOADS
+ * in flight. */
+static __device__ __forceinline__ at_acc at_flat_partials(
+    const at_acc *part, long long cols, long long split, long long c)
+{
+    at_acc v = at_identity();
+    long long i = 0;
+    for (; i + AT_PART_LOADS - 1 < split; i += AT_PART_LOADS) {
+        at_acc y[AT_PART_LOADS];
+#pragma unroll
+        for (int k = 0; k < AT_PART_LOADS; ++k)
+            y[k] = __ldcg(&part[(i + k) * cols + c]);
+#pragma unroll
+        for (int k = 0; k < AT_PART_LOADS; ++k)
+            v = at_comb(v, y[k]);
+    }
+    for (; i < split; ++i)
+        v = at_comb(v, __ldcg(&part[i * cols + c]));
+    return v;
+}
+
+extern "C" __global__ void __launch_bounds__(AT_THREADS)
+AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
+          long long rows, long long cols, long long ld, long long seg,
+          int pass)
+{
+    __shared__ at_acc sm[AT_THREADS * AT_VEC];
+    __shared__ int last;
+    const int t = threadIdx.x;
+    at_acc *part = (at_acc *)ws;
+#if AT_COMBINE == 1
+    if (pass == 1) { /* one block: seg partials a column */
+        if (t < cols)
+            out[t] = at_flat_partials(part, cols, seg, t);
+        return;
+    }
+#else
+    (void)pass;
+#endif
+    /* The launchers take ld <= AT_THREADS alone; past it no group fits
+     * and the walk below would not advance: fail the launch instead. */
+    if (ld < 1 || ld > AT_THREADS)
+        __trap();
+    const int lg = (int)ld, groups = AT_THREADS / lg;
+    const int gi = t / lg, v = t % lg;
+    const int split = gridDim.y;
+    const long long s = blockIdx.y;
+    long long r0 = s * seg, r1 = s == split - 1 ? rows : r0 + seg;
+    if (r1 > rows)
+        r1 = rows;
+    at_acc a[AT_VEC];
+#pragma unroll
+    for (int e = 0; e < AT_VEC; ++e)
+        a[e] = at_identity();
+    /* Whole chunks [m0, m1) (seg is whole chunks); the last row's
+     * padding may lie past the input's end, so with padding the chunk
+     * holding the last row goes element by element. */
+    const long long m0 = r0 / AT_VEC;
+    long long m1 = r1 / AT_VEC;
+    if (r1 == rows && ld > cols && m1 * AT_VEC == rows && m1 > m0)
+        --m1;
+    if (gi < groups) {
+        typedef at_vec<at_in, AT_VEC> vt;
+        const vt *pv = (const vt *)in + v;
+        long long m = m0 + gi;
+        for (; m + (long long)(AT_ITEMS - 1) * groups < m1;
+             m += (long long)AT_ITEMS * groups) {
+            vt x[AT_ITEMS];
+#pragma unroll
+            for (int k = 0; k < AT_ITEMS; ++k)
+                x[k].raw = __ldg(&pv[(m + (long long)k * groups) * ld].raw);
+#pragma unroll
+            for (int k = 0; k < AT_ITEMS; ++k)
+#pragma unroll
+                for (int e = 0; e < AT_VEC; ++e)
+                    a[e] = at_comb(a[e], at_map(at_value(x[k].e[e])));
+        }
+        for (; m < m1; m += groups) {
+            vt x;
+            x.raw = __ldg(&pv[m * ld].raw);
+#pragma unroll
+            for (int e = 0; e < AT_VEC; ++e)
+                a[e] = at_comb(a[e], at_map(at_value(x.e[e])));
+        }
+        /* Rows [m1 * AT_VEC, r1), the first group alone: each element
+         * into the slot a whole chunk would give it. */
+        if (gi == 0 && m1 * AT_VEC < r1) {
+            const long long base = m1 * AT_VEC * ld;
+#pragma unroll
+            for (int e = 0; e < AT_VEC; ++e) {
+                const int q = v * AT_VEC + e; /* place in the chunk */
+                if (m1 * AT_VEC + q / lg < r1 && q % lg < cols)
+                    a[e] = at_comb(a[e], at_map(at_value(in[base + q])));
+            }
+        }
+#pragma unroll
+        for (int e = 0; e < AT_VEC; ++e)
+            sm[gi * (lg * AT_VEC) + v * AT_VEC + e] = a[e];
+    }
+    __syncthreads();
+    /* Column t: its slots in order, group by group, row of the chunk by
+     * row (place k * ld + t). */
+    at_acc r = at_identity();
+    if (t < cols)
+        for (int g = 0; g < groups; ++g)
+#pragma unroll
+            for (int k = 0; k < AT_VEC; ++k)
+                r = at_comb(r, sm[g * (lg * AT_VEC) + k * lg + t]);
+    if (split == 1) {
+        if (t < cols)
+            out[t] = r;
+        return;
+    }
+#if AT_COMBINE == 1
+    if (t < cols)
+        part[s * cols + t] = r;
+#else
+    if (t < cols) {
+#if AT_COMBINE == 2
+        at_add_total(&part[t], r);
+#else
+        part[s * cols + t] = r;
+#endif
+        __threadfence();
+    }
+    __syncthreads();
+    if (t == 0) {
+        unsigned *cnt =
+            at_counters(ws, AT_COMBINE == 2 ? cols : cols * split);
+        last = atomicAdd(cnt, 1u) == (unsigned)split - 1;
+        if (last) {
+            __threadfence();
+            *cnt = 0;
+        }
+    }
+    __syncthreads();
+    if (!last || t >= cols)
+        return;
+#if AT_COMBINE == 2
+    out[t] = at_take_total(&part[t]);
+#else
+    out[t] = at_flat_partials(part, cols, split, t);
+#endif
+#endif
+}
+
 #else
 /* ---- Down columns -------------------------------------------------- */
 
 #define AT_TY (AT_THREADS / AT_GROUP) /* row lanes */
 #define AT_W (AT_GROUP * AT_VEC)       /* columns a strip */
+/* Rows of elements in flight, about AT_PART_LOADS loads: a row of four
+ * elements or more has four in flight already and takes the plain walk. */
+#define AT_PART_ROWS (AT_PART_LOADS / AT_VEC)
+#define AT_PART_UNROLL (AT_VEC < 4)
+
+/* One element down a column: the input's, mapped (MAP), or a partial as
+ * it is (from L2: another block wrote it). */
+template <typename E, bool MAP>
+static __device__ __forceinline__ at_acc at_col_elem(const E *p)
+{
+    if constexpr (MAP)
+        return at_map(at_value(__ldg(p)));
+    else
+        return __ldcg(p);
+}
 
 /* Sums down this thread's AT_VEC columns from c (n of them valid) of rows
  * [r0, r1) of src (ld apart), row lane ty of AT_TY: the input (MAP: each
- * element mapped, whole vectors loaded) or partials (taken as they are,
- * element by element: they are few). */
+ * element mapped, whole vectors loaded where all n are valid) or partials
+ * (taken as they are, element by element). */
 template <typename E, bool MAP>
 static __device__ __forceinline__ void at_col_lane(
     const E *__restrict__ src, long long ld, long long r0, long long r1,
@@ -424,17 +604,42 @@ static __device__ __forceinline__ void at_col_lane(
                             a[k % AT_ACCS][e], at_map(at_value(x[k].e[e])));
             }
     }
+    /* Element by element (partials, or the input where a vector would
+     * pass the last column): AT_PART_ROWS rows in flight, where one at a
+     * time left a DRAM or L2 round trip a row on the kernel's tail (a
+     * combining block walks split rows; the strip's last thread all of
+     * its segment). Combined in row order, as one at a time would.
+     * Points of four elements a vector or more take the plain walk below
+     * (a row's loads in flight at once), so do the input's few rows left
+     * past its vectors in a point of one-element vectors. Partials are
+     * whole rows of the strip's AT_W in the workspace, so every element
+     * is there to load, valid or not (all). */
+    constexpr bool all = !MAP;
+    if constexpr (AT_PART_UNROLL && (!MAP || AT_VEC > 1))
+        for (; r + (AT_PART_ROWS - 1) * AT_TY < r1;
+             r += AT_PART_ROWS * AT_TY) {
+            at_acc y[AT_PART_ROWS][AT_VEC];
+#pragma unroll
+            for (int k = 0; k < AT_PART_ROWS; ++k)
+#pragma unroll
+                for (int e = 0; e < AT_VEC; ++e)
+                    y[k][e] = all || e < n
+                                  ? at_col_elem<E, MAP>(
+                                        &src[(r + k * AT_TY) * ld + c + e])
+                                  : at_identity();
+#pragma unroll
+            for (int k = 0; k < AT_PART_ROWS; ++k)
+#pragma unroll
+                for (int e = 0; e < AT_VEC; ++e)
+                    if (all || e < n)
+                        a[0][e] = at_comb(a[0][e], y[k][e]);
+        }
     for (; r < r1; r += AT_TY)
 #pragma unroll
         for (int e = 0; e < AT_VEC; ++e)
-            if (e < n) {
-                at_acc y;
-                if constexpr (MAP)
-                    y = at_map(at_value(__ldg(&src[r * ld + c + e])));
-                else
-                    y = __ldcg(&src[r * ld + c + e]);
-                a[0][e] = at_comb(a[0][e], y);
-            }
+            if (e < n)
+                a[0][e] = at_comb(a[0][e],
+                                  at_col_elem<E, MAP>(&src[r * ld + c + e]));
 #pragma unroll
     for (int k = 1; k < AT_ACCS; ++k)
 #pragma unroll

@@ -61,13 +61,12 @@ static const char *nvcc(void)
 
 /* Emits u's variant at pt, checks the text, builds with nvcc -arch=sm_90
  * -c. */
-static void emit_problem(const test_problem u, const at_point *pt,
-                         const at_provenance *pv, const char *name,
-                         const char *const *want)
+static void emit_built(const at_problem *pp, const at_point *pt,
+                       const at_provenance *pv, const char *name,
+                       const char *const *want)
 {
-    at_problem p;
+    const at_problem p = *pp;
     at_err e = {0};
-    assert_int_equal(test_problem_make(&p, &u, &e), 0);
     char cu[256], obj[256], cmd[1024];
     snprintf(cu, sizeof cu, "%s/%s.cu", dir, name);
     snprintf(obj, sizeof obj, "%s/%s.o", dir, name);
@@ -91,6 +90,17 @@ static void emit_problem(const test_problem u, const at_point *pt,
     struct stat st;
     assert_int_equal(stat(obj, &st), 0);
     assert_true(st.st_size > 0);
+}
+
+/* The same for a transpose problem u. */
+static void emit_problem(const test_problem u, const at_point *pt,
+                         const at_provenance *pv, const char *name,
+                         const char *const *want)
+{
+    at_problem p;
+    at_err e = {0};
+    assert_int_equal(test_problem_make(&p, &u, &e), 0);
+    emit_built(&p, pt, pv, name, want);
 }
 
 /* The same for type at 8192 x 8192. */
@@ -262,6 +272,38 @@ static void strip_builds(void **state)
                           "pairs_batched(const __half *in, __half *out",
                           NULL};
     emit_problem(u, &pt, &pv, "pairs", want);
+}
+
+/* A flat reduce point (down columns of 47 f16, ld odd, 16-byte loads):
+ * its launcher refuses ld past the block, not ld off the vector, and
+ * sizes the workspace for any ld it takes. */
+static void reduce_flat_builds(void **state)
+{
+    (void)state;
+    at_problem p;
+    at_point pt;
+    at_limits l;
+    at_err e = {0};
+    assert_int_equal(at_problem_make(&p, "reduce", "f16",
+                                     "op=max axis=rows rows=100003 cols=47",
+                                     &e),
+                     0);
+    assert_int_equal(at_point_parse(p.family,
+                                    "threads=256 group=0 vec=8 items=4 "
+                                    "accs=1 chunk=16 combine=0 tree=0",
+                                    &pt, &e),
+                     0);
+    assert_true(at_limits_for_arch(90, &l));
+    assert_int_equal(p.family->ops.valid(&p, &pt, &l, NULL, 0), 1);
+    at_provenance pv = {.sm = 90, .why = "test",
+                        .command = "autotune reduce"};
+    const char *want[] = {"thr256_flat_vec8_it4_acc1_chunk16_last_shfl",
+                          "#define AT_FLAT 1",
+                          "if (ld > AT_THREADS)\n        return "
+                          "cudaErrorInvalidValue;",
+                          "_geom_of(rows, cols, AT_THREADS, &g);",
+                          "_geom_of(rows, cols, ld, &g);", NULL};
+    emit_built(&p, &pt, &pv, "rflat", want);
 }
 
 static void unwritable_target_fails_cleanly(void **state)
@@ -562,6 +604,7 @@ int main(void)
         cmocka_unit_test(tuned_f64_header_and_big_shared_memory),
         cmocka_unit_test(every_type_builds),
         cmocka_unit_test(strip_builds),
+        cmocka_unit_test(reduce_flat_builds),
         cmocka_unit_test(unwritable_target_fails_cleanly),
         cmocka_unit_test(multi_size_dispatch),
         cmocka_unit_test(multi_refusals),

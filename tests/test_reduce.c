@@ -93,6 +93,62 @@ static void constraints(void **state)
                 d.v[ACCS] == 1);
 }
 
+/* Flat points (group 0): down columns only, where ld is at most the
+ * block and the rows' padding at most an eighth of them; they take
+ * 8- and 16-byte loads whatever ld is, where strips need ld a multiple of
+ * the vector. */
+static void flat_points(void **state)
+{
+    (void)state;
+    at_limits l;
+    at_err e = {0};
+    assert_true(at_limits_for_arch(90, &l));
+    static const struct {
+        const char *type, *text;
+        int flat; /* flat points expected */
+    } cases[] = {
+        {"f16", "axis=rows rows=100003 cols=47", 1},
+        {"f64", "axis=rows rows=40000 cols=340", 1},
+        {"bf16", "axis=rows rows=5000 cols=161 ld=162", 1},
+        {"f32", "axis=rows rows=5000 cols=600", 0},        /* ld > 512 */
+        {"f32", "axis=rows rows=5000 cols=100 ld=120", 0}, /* padded 20% */
+        {"f16", "axis=cols rows=5000 cols=47", 0},         /* along rows */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c) {
+        at_problem p;
+        assert_int_equal(make(&p, cases[c].type, cases[c].text, &e), 0);
+        at_point *pts;
+        size_t n, flat = 0, strip_wide = 0;
+        assert_int_equal(at_space_points(p.family, &p, &l, &pts, &n, &e), 0);
+        for (size_t i = 0; i < n; ++i) {
+            if (!at_rd_flat(&pts[i])) {
+                strip_wide += pts[i].v[VEC] > 1;
+                continue;
+            }
+            ++flat;
+            assert_true(pts[i].v[VEC] * p.type->bytes >= 8);
+            assert_true(p.v[RD_LD] <= pts[i].v[THREADS]);
+            at_rd_geom g;
+            at_rd_geom_of(&p, &pts[i], &g);
+            /* A chunk is vec rows: a segment is whole chunks. */
+            assert_int_equal(g.units, 1);
+            assert_true(g.split == 1 || g.seg % pts[i].v[VEC] == 0);
+            assert_true(g.split * g.seg >= p.v[RD_ROWS]);
+            char name[96];
+            p.family->ops.point_name(p.family, &pts[i], name, sizeof name);
+            assert_non_null(strstr(name, "_flat_"));
+            assert_true(p.family->ops.tolerance(&p, &pts[i]) > 1);
+        }
+        if (cases[c].flat)
+            assert_true(flat > 0);
+        else
+            assert_int_equal(flat, 0);
+        if (c == 0) /* ld 47 is odd: strips load one element at a time */
+            assert_int_equal(strip_wide, 0);
+        free(pts);
+    }
+}
+
 static void reference(void **state)
 {
     (void)state;
@@ -171,6 +227,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(problems),   cmocka_unit_test(constraints),
+        cmocka_unit_test(flat_points),
         cmocka_unit_test(reference),  cmocka_unit_test(tolerance),
         cmocka_unit_test(cli_errors),
     };
