@@ -83,7 +83,8 @@ static int valid_shape(const at_problem *p, const int *x, const at_rd_geom *g,
     /* Flat: a step is groups x vec rows, each of a block's lanes taking
      * one of them. */
     const int64_t lanes =
-        flat ? (x[THREADS] / p->v[RD_LD]) * x[VEC]
+        flat ? (p->v[RD_LD] <= x[THREADS] ? x[THREADS] / p->v[RD_LD] : 1) *
+                   x[VEC]
              : down ? x[THREADS] / x[GROUP] : x[GROUP];
     /* (One short row still takes a block: the smallest.) */
     const int smallest_block = x[GROUP] == x[THREADS] &&
