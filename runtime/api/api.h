@@ -59,6 +59,7 @@ struct autotune_kernel {
     uint64_t args_for[AT_API_MAX_ARGS + 1];
     int args_n;
     int args_valid;
+    int args_taken; /* whether the kernel takes them (family's takes) */
     at_bg *bg;      /* its background tune, until refreshed */
     /* The point compiled with every path, for buffers the kernel does not
      * take (runtime/api/api_general.c); NULL until one comes. */

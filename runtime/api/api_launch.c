@@ -37,7 +37,8 @@ static int user_constants(autotune_kernel *k, CUmodule mod,
     return 0;
 }
 
-/* The kernel's arguments for the user's, built once while they stay. */
+/* The kernel's arguments for the user's, and whether the kernel takes
+ * them, worked out once while they stay. */
 static void kernel_args(autotune_kernel *k, const void *const *args, int n,
                         CUdeviceptr ws, int passes)
 {
@@ -53,6 +54,7 @@ static void kernel_args(autotune_kernel *k, const void *const *args, int n,
                                    &k->args[pass]);
     memcpy(k->args_for, ptr, sizeof ptr);
     k->args_n = n;
+    k->args_taken = k->p.family->ops.takes(&k->p, &k->pt, k->args_for);
     k->args_valid = 1;
 }
 
@@ -90,8 +92,7 @@ int autotune_launch_ws(autotune_kernel *k, const void *const *args, int n,
     /* Buffers the kernel does not take (off its vectors): the point
      * compiled with every path. */
     CUfunction fn = k->fn;
-    rc = k->p.family->ops.takes(&k->p, &k->pt, k->args_for)
-             ? 0 : at_api_general(k, &fn, &e);
+    rc = k->args_taken ? 0 : at_api_general(k, &fn, &e);
     if (!rc)
         rc = user_constants(k, fn == k->fn ? k->mod : k->any_mod, args,
                             (CUstream)stream, &e);
