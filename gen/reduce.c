@@ -39,6 +39,16 @@ static const at_axis axes[N_AXES] = {
 
 int at_rd_flat(const at_point *pt) { return pt->v[GROUP] == 0; }
 
+/* Not for f64: two-element vectors gained nothing over one-element
+ * strips on the five odd-ld f64 problems measured (H100), and doubled
+ * their tunes. */
+int at_rd_shift(const at_problem *p, const at_point *pt)
+{
+    return at_rd_down(p) && !at_rd_flat(pt) && pt->v[VEC] > 1 &&
+           p->type->bytes <= 4 && pt->v[VEC] * p->type->bytes == 16 &&
+           p->v[RD_LD] % pt->v[VEC];
+}
+
 void at_rd_geom_of(const at_problem *p, const at_point *pt, at_rd_geom *g)
 {
     const int *x = pt->v;
@@ -132,8 +142,13 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
                  8 * (p->v[RD_LD] - p->v[RD_COLS]) > p->v[RD_COLS]))
         return why_not(why, n, "flat needs ld at most the block, and "
                        "rows padded by at most an eighth");
-    if (down && !flat && x[VEC] > 1 && p->v[RD_LD] % x[VEC])
-        return why_not(why, n, "ld not a multiple of the vector");
+    /* Rows off the vector: shifted strips for 16-byte vectors of 2- and
+     * 4-byte elements alone (each row's pair realigned costs selects;
+     * narrower ones would add points for little). */
+    if (down && !flat && x[VEC] > 1 && p->v[RD_LD] % x[VEC] &&
+        !at_rd_shift(p, pt))
+        return why_not(why, n, "ld not a multiple of the vector (shifted "
+                       "loads: 16 bytes of 2- or 4-byte elements)");
     if (!down && x[GROUP] < x[THREADS] && x[CHUNK])
         return why_not(why, n, "split rows take the whole block");
     const int lanes = flat ? 1 : down ? x[THREADS] / x[GROUP] : x[GROUP];
@@ -253,14 +268,14 @@ static void defines(const at_problem *p, const at_point *pt, unsigned k,
              "#define AT_TYPE %d\n#define AT_OP %d\n#define AT_COLS %d\n"
              "#define AT_THREADS %d\n#define AT_GROUP %d\n#define AT_VEC %d\n"
              "#define AT_ITEMS %d\n#define AT_ACCS %d\n#define AT_COMBINE %d\n"
-             "#define AT_TREE %d\n#define AT_FLAT %d\n",
+             "#define AT_TREE %d\n#define AT_FLAT %d\n#define AT_SHIFT %d\n",
              at_rd_type(p->type), (int)p->v[RD_OP], at_rd_down(p), x[THREADS],
              x[GROUP], x[VEC], x[ITEMS], x[ACCS], x[COMBINE],
              /* Down columns: a tree over 16 row lanes or more. */
              at_rd_flat(pt)  ? 0
              : at_rd_down(p) ? x[THREADS] / x[GROUP] >= 16
                              : x[TREE],
-             at_rd_flat(pt));
+             at_rd_flat(pt), at_rd_shift(p, pt));
 }
 
 static void launch(const at_problem *p, const at_point *pt, at_launch *l)

@@ -249,7 +249,9 @@ double at_rd_tolerance(const at_problem *p, const at_point *pt)
 
 /* Check problems: shapes no vector, group or step divides, one and three
  * elements, rows off every alignment (along), and NaNs in the third.
- * Down columns, ld stays a multiple of 8 (the vector's constraint). */
+ * Down columns, ld is the table's (a multiple of 8) plus the problem's ld
+ * mod 8: every vector that divides the problem's ld divides it (the
+ * vector's constraint), and a shifted strip meets rows off its vector. */
 static const struct {
     int64_t rows, cols, ld;
     const char *label;
@@ -262,10 +264,11 @@ static const struct {
                    {1, 3, 3, "1x3"},
                    {61, 257, 263, "61x257 ld 263 with NaNs"},
                    {5, 4099, 4099, "5x4099"}},
-    [AXIS_ROWS] = {{1031, 37, 40, "1031x37 ld 40"},
-                   {3, 1, 8, "3x1 ld 8"},
-                   {257, 61, 64, "257x61 ld 64 with NaNs"},
-                   {4099, 5, 8, "4099x5 ld 8"}},
+    [AXIS_ROWS] = {{1031, 37, 40, "1031x37 ld 40 + the problem's ld mod 8"},
+                   {3, 1, 8, "3x1 ld 8 + the problem's ld mod 8"},
+                   {257, 61, 64,
+                    "257x61 ld 64 + the problem's ld mod 8, with NaNs"},
+                   {4099, 5, 8, "4099x5 ld 8 + the problem's ld mod 8"}},
 };
 
 int at_rd_check_problem(const at_problem *p, int i, at_problem *out,
@@ -277,6 +280,8 @@ int at_rd_check_problem(const at_problem *p, int i, at_problem *out,
     out->v[RD_ROWS] = checks[axis][i].rows;
     out->v[RD_COLS] = checks[axis][i].cols;
     out->v[RD_LD] = checks[axis][i].ld;
+    if (axis == AXIS_ROWS)
+        out->v[RD_LD] += p->v[RD_LD] % 8;
     *label = checks[axis][i].label;
     return at_problem_finish(out, e);
 }

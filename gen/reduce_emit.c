@@ -44,6 +44,7 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
 {
     const char *t = p->type->ctype, *acc = at_rd_acc_ctype(p->type);
     const int down = at_rd_down(p), flat = down && at_rd_flat(pt);
+    const int shift = at_rd_shift(p, pt);
     fprintf(f, "struct %s_geom { long long units, seg, split, outs; };\n\n"
             "static void %s_geom_of(long long rows, long long cols,\n"
             "                       long long ld, struct %s_geom *g)\n{\n"
@@ -94,15 +95,16 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             at_rd_fields[RD_OP].choices[p->v[RD_OP]],
             down ? "one result per column (cols of them)"
                  : "one result per row (rows of them)",
-            flat   ? ", ld at most AT_THREADS"
-            : down ? ", ld a multiple of AT_VEC"
-                   : "",
+            flat    ? ", ld at most AT_THREADS"
+            : shift ? " (any ld: rows off the vector are realigned)"
+            : down  ? ", ld a multiple of AT_VEC"
+                    : "",
             name, t, acc, name,
-            flat   ? "    if (ld > AT_THREADS)\n        return "
-                     "cudaErrorInvalidValue;\n"
-            : down ? "    if (ld % AT_VEC)\n        return "
-                     "cudaErrorInvalidValue;\n"
-                   : "",
+            flat ? "    if (ld > AT_THREADS)\n        return "
+                   "cudaErrorInvalidValue;\n"
+            : down && !shift ? "    if (ld % AT_VEC)\n        return "
+                               "cudaErrorInvalidValue;\n"
+                             : "",
             name, name);
     if (pt->v[COMBINE] == COMBINE_TWO_PASS)
         fprintf(f,

@@ -28,6 +28,11 @@
  *               of vectors, a group of ld threads to each AT_VEC rows
  *               (grid (1, split)); needs ld <= AT_THREADS, not ld a
  *               multiple of AT_VEC
+ *   AT_SHIFT    1 (AT_COLS 1, a strip of 16-byte vectors, ld not a
+ *               multiple of AT_VEC; the generator takes it for 2- and
+ *               4-byte elements): each row's vectors loaded aligned, two
+ *               side by side, and the thread's AT_VEC columns taken from
+ *               them by the row's offset (any ld; see at_shift)
  *   AT_KERNEL   the kernel's name
  *
  * Arguments: rows, cols, ld (elements between rows), seg (elements of a
@@ -41,7 +46,8 @@
  *
  * Loads need the input aligned to AT_VEC elements: rows of AT_COLS 0 go
  * element by element up to their first aligned element; AT_COLS 1 needs
- * ld a multiple of AT_VEC (the generator's constraint), except flat. */
+ * ld a multiple of AT_VEC (the generator's constraint), except flat and
+ * shifted strips. */
 
 /* Helpers a point does not take stay unreferenced. */
 #pragma nv_diag_suppress 177
@@ -560,6 +566,41 @@ AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
 #define AT_PART_ROWS (AT_PART_LOADS / AT_VEC)
 #define AT_PART_UNROLL (AT_VEC < 4)
 
+#if AT_SHIFT
+static_assert(AT_VEC * sizeof(at_in) == 16, "shifted strips load 16 bytes");
+/* Two aligned vectors side by side, as words. */
+union at_pair {
+    at_vec<at_in, AT_VEC> v[2];
+    unsigned w[8];
+};
+
+/* The 16 bytes from byte b of the pair: a row's AT_VEC columns from c,
+ * whose address is b bytes past an aligned vector (ld off the vector).
+ * Whole words by selects on b's bits, so no register is indexed at run
+ * time (that would go to local memory), then a funnel shift by the bytes
+ * left (2-byte elements; a shift of 0 takes the low word). */
+static __device__ __forceinline__ at_vec<at_in, AT_VEC>
+at_shift(const at_pair &x, int b)
+{
+    const int q = b >> 2;
+    unsigned t[8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+        t[i] = x.w[i];
+#pragma unroll
+    for (int i = 0; i < 6; ++i)
+        t[i] = q & 2 ? t[i + 2] : t[i];
+#pragma unroll
+    for (int i = 0; i < 5; ++i)
+        t[i] = q & 1 ? t[i + 1] : t[i];
+    at_pair y;
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+        y.w[i] = __funnelshift_r(t[i], t[i + 1], (b & 3) * 8);
+    return y.v[0];
+}
+#endif
+
 /* One element down a column: the input's, mapped (MAP), or a partial as
  * it is (from L2: another block wrote it). */
 template <typename E, bool MAP>
@@ -572,13 +613,14 @@ static __device__ __forceinline__ at_acc at_col_elem(const E *p)
 }
 
 /* Sums down this thread's AT_VEC columns from c (n of them valid) of rows
- * [r0, r1) of src (ld apart), row lane ty of AT_TY: the input (MAP: each
- * element mapped, whole vectors loaded where all n are valid) or partials
- * (taken as they are, element by element). */
+ * [r0, r1) of src (ld apart, end elements readable), row lane ty of
+ * AT_TY: the input (MAP: each element mapped, whole vectors loaded where
+ * all n are valid, or with AT_SHIFT where the row's two vectors stay
+ * before end) or partials (taken as they are, element by element). */
 template <typename E, bool MAP>
 static __device__ __forceinline__ void at_col_lane(
-    const E *__restrict__ src, long long ld, long long r0, long long r1,
-    long long c, int n, int ty, at_acc (&out)[AT_VEC])
+    const E *__restrict__ src, long long ld, long long end, long long r0,
+    long long r1, long long c, int n, int ty, at_acc (&out)[AT_VEC])
 {
     at_acc a[AT_ACCS][AT_VEC];
 #pragma unroll
@@ -587,6 +629,47 @@ static __device__ __forceinline__ void at_col_lane(
         for (int e = 0; e < AT_VEC; ++e)
             a[k][e] = at_identity();
     long long r = r0 + ty;
+#if AT_SHIFT
+    /* Rows whose pair from c stays before end: the pair starts at most
+     * r * ld + c, so r * ld + c + 2 * AT_VEC <= end will do. Lanes past
+     * the last column load nothing; a last
+     * lane's columns past it sum whatever the pair holds, never output.
+     * The offset from the address's low bits: the input starts on a
+     * vector (the launcher's check), so row 0's is 0 and no load starts
+     * before the input. (Worked out from r * ld mod AT_VEC instead, NVVM
+     * (CUDA 13.0) strength-reduced the offsets of two-element vectors in
+     * a loop unrolled by four wrongly: 18 of 257 f64 points read the
+     * wrong rows on an H100.) */
+    if constexpr (MAP)
+        if (n > 0) {
+            const long long room = end - c - 2 * AT_VEC;
+            const long long rs = room < 0 ? 0 : room / ld + 1;
+            const long long rv = rs < r1 ? rs : r1;
+            for (; r + (AT_ITEMS - 1) * AT_TY < rv; r += AT_ITEMS * AT_TY) {
+                at_pair x[AT_ITEMS];
+                int b[AT_ITEMS];
+#pragma unroll
+                for (int i = 0; i < AT_ITEMS; ++i) {
+                    const char *p =
+                        (const char *)(src + (r + i * AT_TY) * ld + c);
+                    /* (elements sit on their size: the bits below it
+                     * are 0, which folds f64's and f32's selects) */
+                    b[i] = (int)((unsigned long long)p &
+                                 (16 - sizeof(at_in)));
+                    const at_pair *q = (const at_pair *)(p - b[i]);
+                    x[i].v[0].raw = __ldg(&q->v[0].raw);
+                    x[i].v[1].raw = __ldg(&q->v[1].raw);
+                }
+#pragma unroll
+                for (int i = 0; i < AT_ITEMS; ++i) {
+                    const at_vec<at_in, AT_VEC> y = at_shift(x[i], b[i]);
+#pragma unroll
+                    for (int e = 0; e < AT_VEC; ++e)
+                        a[0][e] = at_comb(a[0][e], at_map(at_value(y.e[e])));
+                }
+            }
+        }
+#else
     if constexpr (MAP) {
         typedef at_vec<at_in, AT_VEC> vt;
         if (n == AT_VEC)
@@ -604,6 +687,7 @@ static __device__ __forceinline__ void at_col_lane(
                             a[k % AT_ACCS][e], at_map(at_value(x[k].e[e])));
             }
     }
+#endif
     /* Element by element (partials, or the input where a vector would
      * pass the last column): AT_PART_ROWS rows in flight, where one at a
      * time left a DRAM or L2 round trip a row on the kernel's tail (a
@@ -692,10 +776,11 @@ static __device__ __forceinline__ void at_col_lanes(at_acc (&acc)[AT_VEC],
 
 template <typename E, bool MAP>
 static __device__ __forceinline__ void at_col_part(
-    const E *__restrict__ src, long long ld, long long r0, long long r1,
-    long long c, int n, int ty, at_acc (&acc)[AT_VEC], at_acc *sm)
+    const E *__restrict__ src, long long ld, long long end, long long r0,
+    long long r1, long long c, int n, int ty, at_acc (&acc)[AT_VEC],
+    at_acc *sm)
 {
-    at_col_lane<E, MAP>(src, ld, r0, r1, c, n, ty, acc);
+    at_col_lane<E, MAP>(src, ld, end, r0, r1, c, n, ty, acc);
     at_col_lanes(acc, ty, sm);
 }
 
@@ -716,7 +801,7 @@ AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
 #if AT_COMBINE == 1
     if (pass == 1) { /* one block per strip: its seg partial rows */
         at_col_part<at_acc, false>((const at_acc *)ws + strip * seg * AT_W,
-                                   AT_W, 0, seg, c0 - strip * AT_W, n, ty,
+                                   AT_W, 0, 0, seg, c0 - strip * AT_W, n, ty,
                                    acc, sm);
         if (ty == 0)
             for (int e = 0; e < n; ++e)
@@ -731,7 +816,8 @@ AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
     long long r0 = s * seg, r1 = s == split - 1 ? rows : r0 + seg;
     if (r1 > rows)
         r1 = rows;
-    at_col_part<at_in, true>(in, ld, r0, r1, c0, n, ty, acc, sm);
+    at_col_part<at_in, true>(in, ld, (rows - 1) * ld + cols, r0, r1, c0, n,
+                             ty, acc, sm);
     if (split == 1) {
         if (ty == 0)
             for (int e = 0; e < n; ++e)
@@ -775,8 +861,8 @@ AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
         for (int e = 0; e < n; ++e)
             out[c0 + e] = at_take_total(&part[strip * AT_W + col + e]);
 #else
-    at_col_part<at_acc, false>(part + strip * split * AT_W, AT_W, 0, split,
-                               col, n, ty, acc, sm);
+    at_col_part<at_acc, false>(part + strip * split * AT_W, AT_W, 0, 0,
+                               split, col, n, ty, acc, sm);
     if (ty == 0)
         for (int e = 0; e < n; ++e)
             out[c0 + e] = acc[e];

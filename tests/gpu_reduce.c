@@ -26,11 +26,13 @@
 static at_device dev;
 
 /* Each direction's points come from its first shape, and run on both
- * (the second where they are valid). The last: narrow columns with an
- * odd ld, where every thread count has flat points, run on padded rows
- * too (a whole number of chunks of 8 rows: the last one's padding not
- * read). */
-enum { NARROW_COLS = 3, N_SHAPES };
+ * (the second where they are valid). Then narrow columns with an odd ld,
+ * where every thread count has flat points, run on padded rows too (a
+ * whole number of chunks of 8 rows: the last one's padding not read);
+ * and wide columns with an odd ld, its shifted strips alone (the rest are
+ * the first shapes' points; f64 has none), run on an ld 6 past the vector
+ * too. */
+enum { NARROW_COLS = 3, WIDE_ODD, N_SHAPES };
 static const char *const shapes[N_SHAPES][2] = {
     [AXIS_ALL] = {"axis=all n=4194304", "axis=all n=1000003"},
     [AXIS_COLS] = {"axis=cols rows=512 cols=2048",
@@ -39,6 +41,8 @@ static const char *const shapes[N_SHAPES][2] = {
                    "axis=rows rows=4099 cols=333 ld=336"},
     [NARROW_COLS] = {"axis=rows rows=30011 cols=47",
                      "axis=rows rows=4096 cols=61 ld=64"},
+    [WIDE_ODD] = {"axis=rows rows=1031 cols=1500 ld=1501",
+                  "axis=rows rows=333 cols=4099 ld=4102"},
 };
 
 static at_problem make(const char *type, const char *op, const char *shape)
@@ -116,8 +120,15 @@ static void verify(const char *type, const char *op, int axis, size_t every,
     assert_int_equal(at_space_points(p[0].family, &p[0], &l, &pts, &n, &e), 0);
     size_t kept = 0;
     for (size_t i = 0; i < n; i += every)
-        pts[kept++] = pts[i];
+        if (axis != WIDE_ODD || at_rd_shift(&p[0], &pts[i]))
+            pts[kept++] = pts[i];
     n = kept;
+    if (n == 0) { /* (f64: no shifted strips) */
+        printf("# reduce %s %s, %s: no points to run\n", type, op,
+               shapes[axis][0]);
+        free(pts);
+        return;
+    }
     size_t nprog = (n + BATCH - 1) / BATCH;
     CUmodule *mods = compile_points(&p[0], pts, n, dev.sm);
     at_measure *b[2];
@@ -181,7 +192,8 @@ static void every_axis(const char *type, const char *op)
     /* AT_GPU_DOWN=1: down columns alone, while working on them. */
     const char *down = getenv("AT_GPU_DOWN");
     for (int a = 0; a < N_SHAPES; ++a)
-        if (!(down && *down == '1' && a != AXIS_ROWS && a != NARROW_COLS))
+        if (!(down && *down == '1' && a != AXIS_ROWS && a != NARROW_COLS &&
+              a != WIDE_ODD))
             verify(type, op, a, every ? every : 1, &verified, &twice);
     printf("# %s %s: %zu points verified, %zu of them run twice with the "
            "same bits\n", type, op, verified, twice);

@@ -274,36 +274,59 @@ static void strip_builds(void **state)
     emit_problem(u, &pt, &pv, "pairs", want);
 }
 
+/* A reduce point (valid on its problem) emitted as NAME.cu and built. */
+static void reduce_built(const char *type, const char *problem,
+                         const char *point, const char *name,
+                         const char *const *want)
+{
+    at_problem p;
+    at_point pt;
+    at_limits l;
+    at_err e = {0};
+    assert_int_equal(at_problem_make(&p, "reduce", type, problem, &e), 0);
+    assert_int_equal(at_point_parse(p.family, point, &pt, &e), 0);
+    assert_true(at_limits_for_arch(90, &l));
+    assert_int_equal(p.family->ops.valid(&p, &pt, &l, NULL, 0), 1);
+    at_provenance pv = {.sm = 90, .why = "test",
+                        .command = "autotune reduce"};
+    emit_built(&p, &pt, &pv, name, want);
+}
+
 /* A flat reduce point (down columns of 47 f16, ld odd, 16-byte loads):
  * its launcher refuses ld past the block, not ld off the vector, and
  * sizes the workspace for any ld it takes. */
 static void reduce_flat_builds(void **state)
 {
     (void)state;
-    at_problem p;
-    at_point pt;
-    at_limits l;
-    at_err e = {0};
-    assert_int_equal(at_problem_make(&p, "reduce", "f16",
-                                     "op=max axis=rows rows=100003 cols=47",
-                                     &e),
-                     0);
-    assert_int_equal(at_point_parse(p.family,
-                                    "threads=256 group=0 vec=8 items=4 "
-                                    "accs=1 chunk=16 combine=0 tree=0",
-                                    &pt, &e),
-                     0);
-    assert_true(at_limits_for_arch(90, &l));
-    assert_int_equal(p.family->ops.valid(&p, &pt, &l, NULL, 0), 1);
-    at_provenance pv = {.sm = 90, .why = "test",
-                        .command = "autotune reduce"};
     const char *want[] = {"thr256_flat_vec8_it4_acc1_chunk16_last_shfl",
                           "#define AT_FLAT 1",
                           "if (ld > AT_THREADS)\n        return "
                           "cudaErrorInvalidValue;",
                           "_geom_of(rows, cols, AT_THREADS, &g);",
                           "_geom_of(rows, cols, ld, &g);", NULL};
-    emit_built(&p, &pt, &pv, "rflat", want);
+    reduce_built("f16", "op=max axis=rows rows=100003 cols=47",
+                 "threads=256 group=0 vec=8 items=4 accs=1 chunk=16 "
+                 "combine=0 tree=0",
+                 "rflat", want);
+}
+
+/* A shifted strip (16-byte vectors on an ld they do not divide): the
+ * launcher takes any ld, and nvcc builds it. */
+static void reduce_shift_builds(void **state)
+{
+    (void)state;
+    const char *want[] = {"#define AT_SHIFT 1",
+                          "(any ld: rows off the vector are realigned)",
+                          NULL};
+    reduce_built("bf16", "op=sum axis=rows rows=254 cols=148614 ld=148615",
+                 "threads=256 group=32 vec=8 items=4 accs=1 chunk=0 "
+                 "combine=0 tree=0",
+                 "rshift", want);
+    char cu[256];
+    snprintf(cu, sizeof cu, "%s/rshift.cu", dir);
+    char *text = slurp(cu);
+    assert_null(strstr(text, "if (ld % AT_VEC)"));
+    free(text);
 }
 
 static void unwritable_target_fails_cleanly(void **state)
@@ -605,6 +628,7 @@ int main(void)
         cmocka_unit_test(every_type_builds),
         cmocka_unit_test(strip_builds),
         cmocka_unit_test(reduce_flat_builds),
+        cmocka_unit_test(reduce_shift_builds),
         cmocka_unit_test(unwritable_target_fails_cleanly),
         cmocka_unit_test(multi_size_dispatch),
         cmocka_unit_test(multi_refusals),

@@ -54,7 +54,8 @@ static void problems(void **state)
 }
 
 /* The constraints: no atomics in deterministic floating sums or for
- * min; down columns need ld a multiple of the vector. */
+ * min; down columns need ld a multiple of the vector, but for 16-byte
+ * vectors (shifted strips). */
 static void constraints(void **state)
 {
     (void)state;
@@ -72,14 +73,15 @@ static void constraints(void **state)
         assert_true(n > 0);
         for (size_t i = 0; i < n; ++i) {
             atomic += pts[i].v[COMBINE] == COMBINE_ATOMIC;
-            wide += pts[i].v[VEC] > 1;
+            wide += pts[i].v[VEC] > 1 && pts[i].v[VEC] < 4;
             at_point d;
             p.family->ops.default_point(&p, 90, &d);
             assert_true(p.family->ops.valid(&p, &d, &l, NULL, 0));
         }
         assert_true(t == 1 || t == 2 ? atomic == 0 : atomic > 0);
         if (t == 3)
-            assert_int_equal(wide, 0); /* ld 1025: no vector divides it */
+            /* ld 1025: no vector divides it; 4 (16 bytes) comes shifted */
+            assert_int_equal(wide, 0);
         free(pts);
     }
     /* Down columns' default is the designed one (32-lane strips of
@@ -93,6 +95,19 @@ static void constraints(void **state)
                 d.v[ACCS] == 1);
 }
 
+/* The sm_90 space of a problem (made into p): n points, to free. */
+static at_point *space_of(const char *type, const char *text, at_problem *p,
+                          size_t *n)
+{
+    at_limits l;
+    at_err e = {0};
+    at_point *pts;
+    assert_true(at_limits_for_arch(90, &l));
+    assert_int_equal(make(p, type, text, &e), 0);
+    assert_int_equal(at_space_points(p->family, p, &l, &pts, n, &e), 0);
+    return pts;
+}
+
 /* Flat points (group 0): down columns only, where ld is at most the
  * block and the rows' padding at most an eighth of them; they take
  * 8- and 16-byte loads whatever ld is, where strips need ld a multiple of
@@ -100,9 +115,6 @@ static void constraints(void **state)
 static void flat_points(void **state)
 {
     (void)state;
-    at_limits l;
-    at_err e = {0};
-    assert_true(at_limits_for_arch(90, &l));
     static const struct {
         const char *type, *text;
         int flat; /* flat points expected */
@@ -116,10 +128,8 @@ static void flat_points(void **state)
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c) {
         at_problem p;
-        assert_int_equal(make(&p, cases[c].type, cases[c].text, &e), 0);
-        at_point *pts;
         size_t n, flat = 0, strip_wide = 0;
-        assert_int_equal(at_space_points(p.family, &p, &l, &pts, &n, &e), 0);
+        at_point *pts = space_of(cases[c].type, cases[c].text, &p, &n);
         for (size_t i = 0; i < n; ++i) {
             if (!at_rd_flat(&pts[i])) {
                 strip_wide += pts[i].v[VEC] > 1;
@@ -143,8 +153,65 @@ static void flat_points(void **state)
             assert_true(flat > 0);
         else
             assert_int_equal(flat, 0);
-        if (c == 0) /* ld 47 is odd: strips load one element at a time */
-            assert_int_equal(strip_wide, 0);
+        if (c == 0) /* ld 47 is odd: wider strips are shifted ones */
+            assert_true(strip_wide > 0);
+        free(pts);
+    }
+}
+
+/* Shifted strips: down columns, 16-byte vectors of 2- and 4-byte
+ * elements on an ld they do not divide (every other vector still needs
+ * ld a multiple of it); their defines say so, and the check problems' ld
+ * keeps the problem's ld mod 8 (so the vectors that divide one divide
+ * the other, and a shifted strip is checked on rows off its vector). */
+static void shift_points(void **state)
+{
+    (void)state;
+    at_err e = {0};
+    static const struct {
+        const char *type, *text;
+        int shift_vec; /* the shifted strips' vector, 0: none */
+    } cases[] = {
+        {"f16", "axis=rows rows=155 cols=705911", 8},
+        {"bf16", "axis=rows rows=5000 cols=161 ld=162", 8},
+        {"f32", "axis=rows rows=4000 cols=1001", 4},
+        {"f64", "axis=rows rows=132920 cols=61 ld=89", 0}, /* 8 bytes */
+        {"i32", "axis=rows rows=3000 cols=3001", 4},
+        {"f32", "axis=rows rows=4000 cols=1000", 0}, /* ld on the vector */
+        {"f16", "axis=cols rows=155 cols=705911", 0}, /* along rows */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c) {
+        at_problem p;
+        size_t n, shifted = 0;
+        at_point *pts = space_of(cases[c].type, cases[c].text, &p, &n);
+        for (size_t i = 0; i < n; ++i) {
+            char defs[512];
+            p.family->ops.defines(&p, &pts[i], 0, defs, sizeof defs);
+            const int on = at_rd_shift(&p, &pts[i]);
+            assert_non_null(strstr(defs, on ? "#define AT_SHIFT 1"
+                                            : "#define AT_SHIFT 0"));
+            if (!at_rd_down(&p) || at_rd_flat(&pts[i]) ||
+                p.v[RD_LD] % pts[i].v[VEC] == 0) {
+                assert_false(on);
+                continue;
+            }
+            /* Off the vector: shifted, 16 bytes, or not in the space. */
+            assert_true(on);
+            assert_int_equal(pts[i].v[VEC], cases[c].shift_vec);
+            ++shifted;
+        }
+        if (cases[c].shift_vec)
+            assert_true(shifted > 0);
+        else
+            assert_int_equal(shifted, 0);
+        for (int k = 0; k < AT_RD_CHECKS && at_rd_down(&p); ++k) {
+            at_problem check;
+            const char *label;
+            assert_int_equal(p.family->ops.check_problem(&p, k, &check,
+                                                         &label, &e), 0);
+            assert_int_equal(check.v[RD_LD] % 8, p.v[RD_LD] % 8);
+            assert_true(check.v[RD_LD] >= check.v[RD_COLS]);
+        }
         free(pts);
     }
 }
@@ -227,7 +294,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(problems),   cmocka_unit_test(constraints),
-        cmocka_unit_test(flat_points),
+        cmocka_unit_test(flat_points),  cmocka_unit_test(shift_points),
         cmocka_unit_test(reference),  cmocka_unit_test(tolerance),
         cmocka_unit_test(cli_errors),
     };
