@@ -42,11 +42,17 @@ int at_rd_flat(const at_point *pt) { return pt->v[GROUP] == 0; }
 /* Not for f64: two-element vectors gained nothing over one-element
  * strips on the five odd-ld f64 problems measured (H100), and doubled
  * their tunes. */
-int at_rd_shift(const at_problem *p, const at_point *pt)
+/* A strip that can be shifted: 16-byte vectors of 2- or 4-byte
+ * elements. */
+static int shiftable(const at_problem *p, const at_point *pt)
 {
     return at_rd_down(p) && !at_rd_flat(pt) && pt->v[VEC] > 1 &&
-           p->type->bytes <= 4 && pt->v[VEC] * p->type->bytes == 16 &&
-           p->v[RD_LD] % pt->v[VEC];
+           p->type->bytes <= 4 && pt->v[VEC] * p->type->bytes == 16;
+}
+
+int at_rd_shift(const at_problem *p, const at_point *pt)
+{
+    return shiftable(p, pt) && p->v[RD_LD] % pt->v[VEC];
 }
 
 void at_rd_geom_of(const at_problem *p, const at_point *pt, at_rd_geom *g)
@@ -245,7 +251,9 @@ static void default_point(const at_problem *p, int sm, at_point *pt)
         at_space_first(p->family, p, &l, pt);
 }
 
-/* No optional paths: a variant serves every problem its launcher takes. */
+/* No optional paths: a variant serves every problem its launcher takes.
+ * With every path (AT_PATHS_ALL, the API's variant for buffers the
+ * tuned one does not take) it takes an input off its vectors too. */
 static unsigned paths(const at_problem *p, const at_point *pt)
 {
     (void)p;
@@ -255,16 +263,28 @@ static unsigned paths(const at_problem *p, const at_point *pt)
 
 static void paths_text(unsigned k, char *buf, size_t n)
 {
-    (void)k;
-    snprintf(buf, n, "none (every variant takes every shape)");
+    snprintf(buf, n, "%s", k ? "any input: loads split or realigned where "
+                               "it is off the vectors (AT_ANY_BASE)"
+                             : "none (every variant takes every shape)");
+}
+
+/* Whether the kernel takes the user's input: on its vectors (cudaMalloc's
+ * is; a view into a larger matrix may not be), or vectors of one element.
+ * Where not, the API runs the point with AT_ANY_BASE. */
+static int takes(const at_problem *p, const at_point *pt,
+                 const uint64_t *user)
+{
+    return user[0] % ((uint64_t)pt->v[VEC] * (uint64_t)p->type->bytes) == 0;
 }
 
 static void defines(const at_problem *p, const at_point *pt, unsigned k,
                     char *buf, size_t n)
 {
-    (void)k;
     const int *x = pt->v;
-    snprintf(buf, n,
+    /* Any input (k): a shiftable strip shifts whatever ld is, since the
+     * rows' offsets come from their addresses. */
+    const int shift = k ? shiftable(p, pt) : at_rd_shift(p, pt);
+    size_t used = (size_t)snprintf(buf, n,
              "#define AT_TYPE %d\n#define AT_OP %d\n#define AT_COLS %d\n"
              "#define AT_THREADS %d\n#define AT_GROUP %d\n#define AT_VEC %d\n"
              "#define AT_ITEMS %d\n#define AT_ACCS %d\n#define AT_COMBINE %d\n"
@@ -275,7 +295,9 @@ static void defines(const at_problem *p, const at_point *pt, unsigned k,
              at_rd_flat(pt)  ? 0
              : at_rd_down(p) ? x[THREADS] / x[GROUP] >= 16
                              : x[TREE],
-             at_rd_flat(pt), at_rd_shift(p, pt));
+             at_rd_flat(pt), shift);
+    if (k && used < n)
+        snprintf(buf + used, n - used, "#define AT_ANY_BASE 1\n");
 }
 
 static void launch(const at_problem *p, const at_point *pt, at_launch *l)
@@ -356,6 +378,7 @@ const at_family at_family_reduce = {
     .ops.default_point = default_point,
     .ops.paths = paths,
     .ops.paths_text = paths_text,
+    .ops.takes = takes,
     .ops.defines = defines,
     .ops.launch = launch,
     .ops.workspace = workspace,

@@ -187,8 +187,9 @@ int autotune_wait(autotune_ctx *ctx);
  * (a reduction split over blocks) uses its own, allocated by
  * autotune_get: launches of one kernel then go on one stream at a
  * time. A kernel made for buffers aligned to its vectors (a transpose of
- * whole tiles; cudaMalloc's are) given one that is not runs its point
- * compiled with every path instead, compiled at the first such launch. */
+ * whole tiles, a reduction's vector loads; cudaMalloc's are) given one
+ * that is not (a view into a larger matrix, say) runs its point compiled
+ * with every path instead, compiled at the first such launch. */
 int autotune_launch(autotune_kernel *k, const void *const *args, int n,
                     struct CUstream_st *stream);
 /* How many arguments k's launch takes. */

@@ -33,6 +33,10 @@
  *               4-byte elements): each row's vectors loaded aligned, two
  *               side by side, and the thread's AT_VEC columns taken from
  *               them by the row's offset (any ld; see at_shift)
+ *   AT_ANY_BASE 1 (the API's variant for an input off the point's
+ *               vectors, a view into a larger matrix, say): the same
+ *               point taking any element-aligned input, its loads split
+ *               or realigned (0 when not defined)
  *   AT_KERNEL   the kernel's name
  *
  * Arguments: rows, cols, ld (elements between rows), seg (elements of a
@@ -51,6 +55,10 @@
 
 /* Helpers a point does not take stay unreferenced. */
 #pragma nv_diag_suppress 177
+
+#ifndef AT_ANY_BASE
+#define AT_ANY_BASE 0
+#endif
 
 #if AT_TYPE == 0
 typedef float at_in;
@@ -358,8 +366,16 @@ AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
     at_acc v = at_identity();
     if (row < rows) {
         const at_in *p = in + row * ld;
+#if AT_ANY_BASE
+        /* First element on an AT_VEC boundary, from p's address. */
+        long long a =
+            (AT_VEC -
+             (long long)((unsigned long long)p / sizeof(at_in) % AT_VEC)) %
+            AT_VEC;
+#else
         /* First element on an AT_VEC boundary (in itself is aligned). */
         long long a = (AT_VEC - (long long)((row * ld) % AT_VEC)) % AT_VEC;
+#endif
         if (a > cols)
             a = cols;
         const long long s = blockIdx.y;
@@ -409,6 +425,18 @@ AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
  * side by side: one contiguous run. Slots past the last column (the
  * padding between rows) gather padding only and are never read. Needs
  * ld <= AT_THREADS. */
+
+/* A chunk's vector at q: whole, or element by element where the input
+ * is off the vector (AT_ANY_BASE; the same slots either way). */
+#if AT_ANY_BASE
+#define AT_FLAT_LD(x, q)                                                    \
+    do {                                                                    \
+        for (int e_ = 0; e_ < AT_VEC; ++e_)                                 \
+            (x).e[e_] = __ldg((const at_in *)(q) + e_);                     \
+    } while (0)
+#else
+#define AT_FLAT_LD(x, q) ((x).raw = __ldg(&(q)->raw))
+#endif
 
 /* Column c's split partials (ws rows of cols), in order, AT_PART_LOADS
  * in flight. */
@@ -480,7 +508,7 @@ AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
             vt x[AT_ITEMS];
 #pragma unroll
             for (int k = 0; k < AT_ITEMS; ++k)
-                x[k].raw = __ldg(&pv[(m + (long long)k * groups) * ld].raw);
+                AT_FLAT_LD(x[k], &pv[(m + (long long)k * groups) * ld]);
 #pragma unroll
             for (int k = 0; k < AT_ITEMS; ++k)
 #pragma unroll
@@ -489,7 +517,7 @@ AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
         }
         for (; m < m1; m += groups) {
             vt x;
-            x.raw = __ldg(&pv[m * ld].raw);
+            AT_FLAT_LD(x, &pv[m * ld]);
 #pragma unroll
             for (int e = 0; e < AT_VEC; ++e)
                 a[e] = at_comb(a[e], at_map(at_value(x.e[e])));
@@ -669,7 +697,7 @@ static __device__ __forceinline__ void at_col_lane(
                 }
             }
         }
-#else
+#elif !AT_ANY_BASE /* (off the vector: element by element, below) */
     if constexpr (MAP) {
         typedef at_vec<at_in, AT_VEC> vt;
         if (n == AT_VEC)

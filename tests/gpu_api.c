@@ -1,6 +1,7 @@
 /* GPU: the public API end to end. A context tunes a problem on a cache
  * miss; the kernel it returns is checked against the CPU reference on
- * fresh random data in the caller's own buffers and stream; a second
+ * fresh random data in the caller's own buffers and stream, also off its
+ * vectors (a transpose's, a reduction's); a second
  * process answers from the cache without compiling or timing; errors carry
  * the variant; a spec's family loads, tunes and launches on the caller's
  * buffers. Skips without a GPU. */
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "gen/family.h"
+#include "gen/reduce.h"
 #include "autotune.h"
 #include "base/clock.h"
 #include "runtime/driver/driver.h"
@@ -45,6 +47,20 @@ static int get(autotune_ctx *ctx, const char *family, const char *type,
     int rc = autotune_get(ctx, p, k);
     autotune_problem_destroy(p);
     return rc;
+}
+
+/* The caller's own use of the device: the primary context, current. */
+static void push_primary(CUdevice *d, CUcontext *c)
+{
+    assert_int_equal(at_cu.cuDeviceGet(d, 0) ||
+                     at_cu.cuDevicePrimaryCtxRetain(c, *d) ||
+                     at_cu.cuCtxPushCurrent(*c), 0);
+}
+
+static void pop_primary(CUdevice d, CUcontext c)
+{
+    at_cu.cuCtxPopCurrent(&c);
+    at_cu.cuDevicePrimaryCtxRelease(d);
 }
 
 /* Runs k (f32, the problem text) on random input in cuMemAlloc'd buffers
@@ -129,6 +145,124 @@ static void whole_tiles_take_any_buffer(void **state)
     assert_int_equal(check_kernel_at(k, ctx, text, 1), 0);
     assert_int_equal(check_kernel_at(k, ctx, text, 0), 0); /* and back */
     autotune_kernel_destroy(k);
+    autotune_destroy(ctx);
+}
+
+/* Input values that sum exactly (small integers) in a reduce type's bits:
+ * bf16, f32 or f64 at in[i]. */
+static void small_int(const char *type, void *in, size_t i, int v)
+{
+    if (strcmp(type, "f64") == 0) {
+        ((double *)in)[i] = v;
+    } else {
+        float f = (float)v;
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        if (strcmp(type, "bf16") == 0)
+            ((uint16_t *)in)[i] = (uint16_t)(b >> 16);
+        else
+            ((uint32_t *)in)[i] = b;
+    }
+}
+
+/* Runs reduce kernel k (a sum of type, problem text) on small integers at
+ * off elements past a cuMemAlloc'd start, and compares every output with
+ * the exact sums. 0 right, 1 wrong, -1 failed. */
+static int check_sum_at(autotune_kernel *k, autotune_ctx *ctx,
+                        const char *type, const char *text, size_t off)
+{
+    at_problem p;
+    at_err e = {0};
+    if (at_problem_make(&p, "reduce", type, text, &e))
+        return -1;
+    const size_t es = p.type->bytes, acc = strcmp(type, "f64") ? 4 : 8;
+    const int64_t rows = p.v[RD_ROWS], cols = p.v[RD_COLS], ld = p.v[RD_LD];
+    const int down = at_rd_down(&p);
+    const size_t n = (size_t)p.in_bytes / es, outs = down ? cols : rows;
+    void *in = calloc(n, es), *out = malloc(outs * acc);
+    double *ref = calloc(outs, sizeof *ref);
+    if (!in || !out || !ref)
+        return -1;
+    at_pcg g;
+    at_pcg_seed(&g, at_pcg_fresh_seed(), 5);
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) {
+            int v = (int)(at_pcg_next(&g) % 7) - 3;
+            small_int(type, in, (size_t)(r * ld + c), v);
+            ref[down ? c : r] += v;
+        }
+    int bad = -1;
+    CUdeviceptr din, dout;
+    CUcontext c;
+    CUdevice d;
+    push_primary(&d, &c);
+    if (!at_cu.cuMemAlloc(&din, (n + off) * es) &&
+        !at_cu.cuMemAlloc(&dout, outs * acc) &&
+        !at_cu.cuMemcpyHtoD(din + off * es, in, n * es)) {
+        int rc = autotune_launch_io(k, (const void *)(din + off * es),
+                                    (void *)dout, NULL);
+        if (rc)
+            printf("# launch: %s\n", autotune_last_error(ctx));
+        else if (!at_cu.cuCtxSynchronize() &&
+                 !at_cu.cuMemcpyDtoH(out, dout, outs * acc)) {
+            bad = 0;
+            for (size_t i = 0; i < outs; ++i) {
+                double got = acc == 8 ? ((double *)out)[i]
+                                      : ((float *)out)[i];
+                if (got != ref[i] && bad++ < 3)
+                    printf("# %s off %zu: out[%zu] %g, want %g\n", text,
+                           off, i, got, ref[i]);
+            }
+            bad = bad != 0;
+        }
+        at_cu.cuMemFree(din);
+        at_cu.cuMemFree(dout);
+    }
+    pop_primary(d, c);
+    free(in);
+    free(out);
+    free(ref);
+    return bad;
+}
+
+/* A reduction's input off its kernel's vectors (a view into a larger
+ * matrix: one element past a cuMemAlloc'd start) runs the point with
+ * every path (AT_ANY_BASE) and sums right, where a vector load would
+ * have faulted; an aligned launch after is right too. Down columns of
+ * bf16 (a 16-byte strip shifts) and f64 (split loads), along rows of
+ * f32. */
+static void reduce_takes_any_input(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *type, *text;
+    } cases[] = {
+        {"bf16", "op=sum axis=rows rows=3001 cols=2050 ld=2056"},
+        {"f64", "op=sum axis=rows rows=3001 cols=1030"},
+        {"f32", "op=sum axis=cols rows=1025 cols=3001"},
+    };
+    autotune_ctx *ctx;
+    autotune_options o = {0, cache_path, 1};
+    assert_int_equal(autotune_create(&ctx, &o), 0);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+        autotune_problem *p = problem(ctx, "reduce", cases[i].type,
+                                      cases[i].text);
+        autotune_kernel *k;
+        if (autotune_get_with(ctx, p, AUTOTUNE_MEASURE, &k))
+            fail_msg("%s", autotune_last_error(ctx));
+        autotune_problem_destroy(p);
+        const char *pt = autotune_kernel_point(k);
+        printf("# %s %s: %s%s\n", cases[i].type, cases[i].text, pt,
+               strstr(pt, "_vec1_") ? " (takes any input: nothing to show)"
+                                    : "");
+        assert_int_equal(check_sum_at(k, ctx, cases[i].type, cases[i].text,
+                                      0), 0);
+        assert_int_equal(check_sum_at(k, ctx, cases[i].type, cases[i].text,
+                                      1), 0);
+        assert_int_equal(check_sum_at(k, ctx, cases[i].type, cases[i].text,
+                                      0), 0);
+        autotune_kernel_destroy(k);
+    }
     autotune_destroy(ctx);
 }
 
@@ -229,19 +363,6 @@ static void launch_errors_name_the_variant(void **state)
 
 /* The caller's own use of the device, as an application's: the primary
  * context, current on this thread. */
-static void push_primary(CUdevice *d, CUcontext *c)
-{
-    assert_int_equal(at_cu.cuDeviceGet(d, 0) ||
-                     at_cu.cuDevicePrimaryCtxRetain(c, *d) ||
-                     at_cu.cuCtxPushCurrent(*c), 0);
-}
-
-static void pop_primary(CUdevice d, CUcontext c)
-{
-    at_cu.cuCtxPopCurrent(&c);
-    at_cu.cuDevicePrimaryCtxRelease(d);
-}
-
 /* A user's kernel from a spec (issue 15) through the API: the example
  * convolution, tuned at an odd size, launched on the caller's buffers
  * with its filter in constant memory, checked against loops here. */
@@ -408,6 +529,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tunes_then_runs_right),
         cmocka_unit_test(whole_tiles_take_any_buffer),
+        cmocka_unit_test(reduce_takes_any_input),
         cmocka_unit_test(second_process_hits_the_cache),
         cmocka_unit_test(launch_errors_name_the_variant),
         cmocka_unit_test(spec_kernel_through_the_api),

@@ -216,6 +216,48 @@ static void shift_points(void **state)
     }
 }
 
+/* An input off the point's vectors (a view into a larger matrix): the
+ * kernel does not take it (ops.takes), and the point with every path
+ * takes any input (AT_ANY_BASE; a 16-byte strip of 2- or 4-byte elements
+ * shifted whatever ld is). */
+static void any_base(void **state)
+{
+    (void)state;
+    at_problem p;
+    at_point pt;
+    at_err e = {0};
+    assert_int_equal(make(&p, "bf16", "axis=rows rows=4096 cols=4096", &e),
+                     0);
+    assert_int_equal(at_point_parse(p.family,
+                                    "threads=256 group=32 vec=8 items=4 "
+                                    "accs=1 chunk=4 combine=0 tree=0",
+                                    &pt, &e),
+                     0);
+    const uint64_t on[2] = {0x7f0000001000ull, 0x7f0000002002ull};
+    const uint64_t off[2] = {0x7f0000001002ull, 0x7f0000002000ull};
+    assert_true(p.family->ops.takes(&p, &pt, on));
+    assert_false(p.family->ops.takes(&p, &pt, off));
+    char defs[512], text[128];
+    p.family->ops.defines(&p, &pt, 0, defs, sizeof defs);
+    assert_non_null(strstr(defs, "#define AT_SHIFT 0"));
+    assert_null(strstr(defs, "AT_ANY_BASE"));
+    p.family->ops.defines(&p, &pt, AT_PATHS_ALL, defs, sizeof defs);
+    assert_non_null(strstr(defs, "#define AT_SHIFT 1"));
+    assert_non_null(strstr(defs, "#define AT_ANY_BASE 1"));
+    p.family->ops.paths_text(AT_PATHS_ALL, text, sizeof text);
+    assert_non_null(strstr(text, "AT_ANY_BASE"));
+    /* One-element vectors take any input; f64 strips do not shift. */
+    pt.v[VEC] = 1;
+    assert_true(p.family->ops.takes(&p, &pt, off));
+    assert_int_equal(make(&p, "f64", "axis=rows rows=4096 cols=4096", &e),
+                     0);
+    pt.v[VEC] = 2;
+    assert_false(p.family->ops.takes(&p, &pt, off));
+    p.family->ops.defines(&p, &pt, AT_PATHS_ALL, defs, sizeof defs);
+    assert_non_null(strstr(defs, "#define AT_SHIFT 0"));
+    assert_non_null(strstr(defs, "#define AT_ANY_BASE 1"));
+}
+
 static void reference(void **state)
 {
     (void)state;
@@ -295,6 +337,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(problems),   cmocka_unit_test(constraints),
         cmocka_unit_test(flat_points),  cmocka_unit_test(shift_points),
+        cmocka_unit_test(any_base),
         cmocka_unit_test(reference),  cmocka_unit_test(tolerance),
         cmocka_unit_test(cli_errors),
     };

@@ -1,10 +1,10 @@
-/* NVRTC compiles every point of the transpose space, for every element
- * size, for sm_90 with every optional code path of the template compiled
- * in (so every line of it is compiled at every point); the paths a tune of
- * 8192 x 8192 compiles (none of them) at every 8th point, and at every
- * point under `make check-full` (AUTOTUNE_CHECK_FULL=1), which also
- * compiles everything for sm_80: a second architecture finds little the
- * first does not and doubles the suite's time. Through the compile pool
+/* NVRTC compiles every second point of the transpose space, for every
+ * element size, for sm_90 with every optional code path of the template
+ * compiled in (so every line of it is compiled at every such point); the
+ * paths a tune of 8192 x 8192 compiles (none of them) at every 8th point;
+ * and every point under `make check-full` (AUTOTUNE_CHECK_FULL=1), which
+ * also compiles everything for sm_80: a second architecture finds little
+ * the first does not and doubles the suite's time. Through the compile pool
  * and its worker processes, with one source that fails on purpose among
  * them. Needs NVRTC, not a GPU.
  *
@@ -108,8 +108,9 @@ static size_t compile_points(const at_problem *p, const at_point *pts,
 }
 
 /* Every point of the space for an element size (types of one size expand
- * to the same source), or every 8th where a sweep of the problem's own
- * paths is not the full suite's. */
+ * to the same source) in the full suite; outside it every 2nd with every
+ * path (each path is in every point; CI's 20 minutes) and every 8th of
+ * the problem's own paths. */
 static void compile_size(int bytes, int sm, unsigned paths, int rows,
                          int cols, int strips_only)
 {
@@ -138,9 +139,9 @@ static void compile_size(int bytes, int sm, unsigned paths, int rows,
         n = kept;
     }
     size_t space = n;
-    if (paths == NEEDED && !full_suite() && !strips_only) {
+    if (!full_suite() && !strips_only) {
         size_t kept = 0;
-        for (size_t i = 0; i < n; i += 8)
+        for (size_t i = 0; i < n; i += paths == NEEDED ? 8 : 2)
             pts[kept++] = pts[i];
         n = kept;
     }
@@ -218,7 +219,9 @@ STRIPS(16)
 
 /* Reductions: the points of a problem whose sources differ (chunk is a
  * launch argument, not a define: points apart only there are one
- * variant), every one or every stride-th. */
+ * variant), every one or every stride-th; every second of those with
+ * every path (AT_ANY_BASE, the API's variant for an input off the
+ * vectors), the rest as the tuner builds them. */
 static size_t reduce_points(const char *type, const char *op,
                             const char *shape, int sm, int stride)
 {
@@ -248,7 +251,21 @@ static size_t reduce_points(const char *type, const char *op,
         if ((distinct - 1) % (size_t)stride == 0)
             pts[kept++] = pts[i];
     }
-    size_t ok = compile_points(&p, pts, kept, sm, NEEDED);
+    /* The even ones first, then the odd ones with every path. */
+    at_point *odd = malloc((kept / 2 + 1) * sizeof *odd);
+    assert_non_null(odd);
+    size_t half = 0, n_odd = 0;
+    for (size_t i = 0; i < kept; ++i) {
+        if (i % 2)
+            odd[n_odd++] = pts[i];
+        else
+            pts[half++] = pts[i];
+    }
+    memcpy(pts + half, odd, n_odd * sizeof *odd);
+    free(odd);
+    size_t ok = compile_points(&p, pts, half, sm, NEEDED);
+    if (n_odd)
+        ok += compile_points(&p, pts + half, n_odd, sm, AT_PATHS_ALL);
     printf("# reduce %s %s %s, sm_%d: %zu of %zu distinct variants (%zu "
            "points) compiled\n", type, op, shape, sm, ok, distinct, n);
     free(seen);
