@@ -39,11 +39,10 @@ static const at_axis axes[N_AXES] = {
 
 int at_rd_flat(const at_point *pt) { return pt->v[GROUP] == 0; }
 
-/* Not for f64: two-element vectors gained nothing over one-element
- * strips on the five odd-ld f64 problems measured (H100), and doubled
- * their tunes. */
 /* A strip that can be shifted: 16-byte vectors of 2- or 4-byte
- * elements. */
+ * elements. Not f64's: its two-element vectors gained nothing over
+ * one-element strips on the five odd-ld f64 problems measured (H100),
+ * and doubled their tunes. */
 static int shiftable(const at_problem *p, const at_point *pt)
 {
     return at_rd_down(p) && !at_rd_flat(pt) && pt->v[VEC] > 1 &&

@@ -658,16 +658,17 @@ static __device__ __forceinline__ void at_col_lane(
             a[k][e] = at_identity();
     long long r = r0 + ty;
 #if AT_SHIFT
-    /* Rows whose pair from c stays before end: the pair starts at most
-     * r * ld + c, so r * ld + c + 2 * AT_VEC <= end will do. Lanes past
-     * the last column load nothing; a last
-     * lane's columns past it sum whatever the pair holds, never output.
-     * The offset from the address's low bits: the input starts on a
-     * vector (the launcher's check), so row 0's is 0 and no load starts
-     * before the input. (Worked out from r * ld mod AT_VEC instead, NVVM
-     * (CUDA 13.0) strength-reduced the offsets of two-element vectors in
-     * a loop unrolled by four wrongly: 18 of 257 f64 points read the
-     * wrong rows on an H100.) */
+    /* Rows whose pair from c stays before end: the pair starts at
+     * r * ld + c or before, so r * ld + c + 2 * AT_VEC <= end will do.
+     * Lanes past the last column load nothing; a last lane's columns past
+     * it sum whatever the pair holds, never output. The offset from the
+     * address's low bits: the input starts on a vector (the launcher's
+     * check), so row 0's is 0 and no load starts before the input; with
+     * AT_ANY_BASE it need not, and row 0's pair may start up to 14 bytes
+     * before it, in the same 16-byte block. (Worked out from r * ld mod
+     * AT_VEC instead, NVVM (CUDA 13.0) strength-reduced the offsets of
+     * two-element vectors in a loop unrolled by four wrongly: 18 of 257
+     * f64 points read the wrong rows on an H100.) */
     if constexpr (MAP)
         if (n > 0) {
             const long long room = end - c - 2 * AT_VEC;
@@ -681,7 +682,7 @@ static __device__ __forceinline__ void at_col_lane(
                     const char *p =
                         (const char *)(src + (r + i * AT_TY) * ld + c);
                     /* (elements sit on their size: the bits below it
-                     * are 0, which folds f64's and f32's selects) */
+                     * are 0, which folds f32's funnel shifts) */
                     b[i] = (int)((unsigned long long)p &
                                  (16 - sizeof(at_in)));
                     const at_pair *q = (const at_pair *)(p - b[i]);
