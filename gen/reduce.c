@@ -39,6 +39,17 @@ static const at_axis axes[N_AXES] = {
 
 int at_rd_flat(const at_point *pt) { return pt->v[GROUP] == 0; }
 
+int64_t at_rd_flat_groups(const at_problem *p, const at_point *pt)
+{
+    const int64_t ld = p->v[RD_LD], threads = pt->v[THREADS];
+    return ld <= threads ? threads / ld : 1;
+}
+
+int64_t at_rd_flat_lanes(const at_problem *p, const at_point *pt)
+{
+    return at_rd_flat_groups(p, pt) * pt->v[VEC];
+}
+
 /* A strip that can be shifted: 16-byte vectors of 2- or 4-byte
  * elements. Not f64's: its two-element vectors gained nothing over
  * one-element strips on the five odd-ld f64 problems measured (H100),
@@ -60,10 +71,9 @@ void at_rd_geom_of(const at_problem *p, const at_point *pt, at_rd_geom *g)
     const int64_t rows = p->v[RD_ROWS], cols = p->v[RD_COLS];
     if (at_rd_down(p) && at_rd_flat(pt)) {
         /* Chunks of vec rows (ld vectors), a group of ld threads each. */
-        const int64_t ld = p->v[RD_LD];
-        const int64_t groups = ld <= x[THREADS] ? x[THREADS] / ld : 1;
         g->units = 1;
-        g->seg = x[CHUNK] ? groups * x[VEC] * x[ITEMS] * x[CHUNK] : rows;
+        g->seg = x[CHUNK] ? at_rd_flat_lanes(p, pt) * x[ITEMS] * x[CHUNK]
+                          : rows;
         g->split = (rows + g->seg - 1) / g->seg;
     } else if (at_rd_down(p)) {
         const int64_t ty = x[THREADS] / x[GROUP], w = x[GROUP] * x[VEC];
@@ -89,18 +99,16 @@ static int why_not(char *why, size_t n, const char *msg)
 /* Whether the threads fit the shape: a group no more than twice as wide
  * as a row (column strip) needs, loads in flight that a row (column)
  * fills, and enough blocks where the output is few. */
-static int valid_shape(const at_problem *p, const int *x, const at_rd_geom *g,
-                       char *why, size_t n)
+static int valid_shape(const at_problem *p, const at_point *pt,
+                       const at_rd_geom *g, char *why, size_t n)
 {
+    const int *x = pt->v;
     const int64_t len = at_rd_len(p), across = p->v[RD_COLS];
     const int down = at_rd_down(p);
-    const int flat = down && (x[GROUP] == 0);
-    /* Flat: a step is groups x vec rows, each of a block's lanes taking
-     * one of them. */
-    const int64_t lanes =
-        flat ? (p->v[RD_LD] <= x[THREADS] ? x[THREADS] / p->v[RD_LD] : 1) *
-                   x[VEC]
-             : down ? x[THREADS] / x[GROUP] : x[GROUP];
+    const int flat = down && at_rd_flat(pt);
+    const int64_t lanes = flat   ? at_rd_flat_lanes(p, pt)
+                          : down ? x[THREADS] / x[GROUP]
+                                 : x[GROUP];
     /* (One short row still takes a block: the smallest.) */
     const int smallest_block = x[GROUP] == x[THREADS] &&
                                x[THREADS] == axes[THREADS].values[0];
@@ -151,7 +159,7 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
      * 4-byte elements alone (each row's pair realigned costs selects;
      * narrower ones would add points for little). */
     if (down && !flat && x[VEC] > 1 && p->v[RD_LD] % x[VEC] &&
-        !at_rd_shift(p, pt))
+        !shiftable(p, pt))
         return why_not(why, n, "ld not a multiple of the vector (shifted "
                        "loads: 16 bytes of 2- or 4-byte elements)");
     if (!down && x[GROUP] < x[THREADS] && x[CHUNK])
@@ -171,7 +179,7 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
         return why_not(why, n, "shared memory over 48 KiB");
     at_rd_geom g;
     at_rd_geom_of(p, pt, &g);
-    if (!valid_shape(p, x, &g, why, n))
+    if (!valid_shape(p, pt, &g, why, n))
         return 0;
     if (x[COMBINE] != COMBINE_LAST && g.split < 2)
         return why_not(why, n, "nothing to combine");

@@ -222,8 +222,7 @@ double at_rd_tolerance(const at_problem *p, const at_point *pt)
          * groups x vec rows, the rows past the last whole chunk one
          * more; a column's slots in sequence, then its partials by one
          * thread. */
-        lanes = (p->v[RD_LD] <= x[THREADS] ? x[THREADS] / p->v[RD_LD] : 1) *
-                x[VEC];
+        lanes = at_rd_flat_lanes(p, pt);
         steps = ceil_div(seg, lanes) + 1;
         int64_t depth = steps + lanes + 2;
         if (g.split > 1)
