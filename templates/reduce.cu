@@ -438,14 +438,15 @@ AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
 #define AT_FLAT_LD(x, q) ((x).raw = __ldg(&(q)->raw))
 #endif
 
-/* Column c's split partials (ws rows of cols), in order, AT_PART_LOADS
- * in flight. */
+/* Column c's partials [i0, i1) (ws rows of cols), in order,
+ * AT_PART_LOADS in flight. */
 static __device__ __forceinline__ at_acc at_flat_partials(
-    const at_acc *part, long long cols, long long split, long long c)
+    const at_acc *part, long long cols, long long i0, long long i1,
+    long long c)
 {
     at_acc v = at_identity();
-    long long i = 0;
-    for (; i + AT_PART_LOADS - 1 < split; i += AT_PART_LOADS) {
+    long long i = i0;
+    for (; i + AT_PART_LOADS - 1 < i1; i += AT_PART_LOADS) {
         at_acc y[AT_PART_LOADS];
 #pragma unroll
         for (int k = 0; k < AT_PART_LOADS; ++k)
@@ -454,9 +455,35 @@ static __device__ __forceinline__ at_acc at_flat_partials(
         for (int k = 0; k < AT_PART_LOADS; ++k)
             v = at_comb(v, y[k]);
     }
-    for (; i < split; ++i)
+    for (; i < i1; ++i)
         v = at_comb(v, __ldcg(&part[i * cols + c]));
     return v;
+}
+
+/* Column t's total of its split partials, for t < cols (<= AT_THREADS):
+ * the whole block walks them, in shares of AT_THREADS / cols runs of
+ * partials side by side, each in order, then the shares in order (sm:
+ * AT_THREADS slots). One column's walk alone kept hundreds of L2 round
+ * trips on the kernel's tail. Every thread of the block calls it. */
+static __device__ __forceinline__ at_acc at_flat_total(const at_acc *part,
+                                                       long long cols,
+                                                       long long split,
+                                                       int t, at_acc *sm)
+{
+    const int nc = (int)cols, shares = AT_THREADS / nc;
+    const long long per = (split + shares - 1) / shares;
+    const int j = t / nc;
+    if (j < shares) {
+        const long long i0 = j * per;
+        const long long i1 = i0 + per < split ? i0 + per : split;
+        sm[t] = at_flat_partials(part, cols, i0, i1, t % nc);
+    }
+    __syncthreads();
+    at_acc r = at_identity();
+    if (t < nc)
+        for (int k = 0; k < shares; ++k)
+            r = at_comb(r, sm[k * nc + t]);
+    return r;
 }
 
 extern "C" __global__ void __launch_bounds__(AT_THREADS)
@@ -468,19 +495,21 @@ AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
     __shared__ int last;
     const int t = threadIdx.x;
     at_acc *part = (at_acc *)ws;
+    /* The launchers take ld <= AT_THREADS alone (cols <= ld); past it no
+     * group fits and the walks below would not advance: fail the launch
+     * instead. */
+    if (ld < 1 || ld > AT_THREADS || cols < 1 || cols > ld)
+        __trap();
 #if AT_COMBINE == 1
     if (pass == 1) { /* one block: seg partials a column */
+        const at_acc r = at_flat_total(part, cols, seg, t, sm);
         if (t < cols)
-            out[t] = at_flat_partials(part, cols, seg, t);
+            out[t] = r;
         return;
     }
 #else
     (void)pass;
 #endif
-    /* The launchers take ld <= AT_THREADS alone; past it no group fits
-     * and the walk below would not advance: fail the launch instead. */
-    if (ld < 1 || ld > AT_THREADS)
-        __trap();
     const int lg = (int)ld, groups = AT_THREADS / lg;
     const int gi = t / lg, v = t % lg;
     const int split = gridDim.y;
@@ -574,12 +603,15 @@ AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
         }
     }
     __syncthreads();
-    if (!last || t >= cols)
+    if (!last)
         return;
 #if AT_COMBINE == 2
-    out[t] = at_take_total(&part[t]);
+    if (t < cols)
+        out[t] = at_take_total(&part[t]);
 #else
-    out[t] = at_flat_partials(part, cols, split, t);
+    const at_acc total = at_flat_total(part, cols, split, t, sm);
+    if (t < cols)
+        out[t] = total;
 #endif
 #endif
 }

@@ -7,8 +7,9 @@
  * distinct source compiled once (chunk is a launch argument). A test per
  * type and op (reduce_f32_sum, ...); AT_GPU_ONLY takes a comma-separated
  * list of patterns (reduce_f16_*,reduce_f64_sum) and AT_GPU_SAMPLE=K
- * verifies every K-th point only (the sanitizer's runs). On an H100 a
- * type takes about 4 minutes. Skips without a GPU. */
+ * verifies every K-th point only (the sanitizer's runs); AT_GPU_DOWN=1
+ * runs down columns alone and AT_GPU_FLAT=1 flat points alone. On an
+ * H100 a type takes about 4 minutes. Skips without a GPU. */
 #include "tap.h"
 
 #include <fnmatch.h>
@@ -118,9 +119,13 @@ static void verify(const char *type, const char *op, int axis, size_t every,
     at_point *pts;
     size_t n;
     assert_int_equal(at_space_points(p[0].family, &p[0], &l, &pts, &n, &e), 0);
+    /* AT_GPU_FLAT=1: flat points alone, while working on them. */
+    const char *flat = getenv("AT_GPU_FLAT");
+    const int flat_only = flat && *flat == '1';
     size_t kept = 0;
     for (size_t i = 0; i < n; i += every)
-        if (axis != WIDE_ODD || at_rd_shift(&p[0], &pts[i]))
+        if ((axis != WIDE_ODD || at_rd_shift(&p[0], &pts[i])) &&
+            (!flat_only || at_rd_flat(&pts[i])))
             pts[kept++] = pts[i];
     n = kept;
     if (n == 0) { /* (f64: no shifted strips) */
