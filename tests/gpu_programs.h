@@ -12,10 +12,13 @@
 /* Points per NVRTC program, as the tuner compiles them. */
 enum { BATCH = 16 };
 
-/* Compiles pts[0, n) as the tuner does (programs of BATCH) and returns
- * their modules, one a program. */
-static CUmodule *compile_points(const at_problem *p, const at_point *pts,
-                                size_t n, int sm)
+/* Compiles pts[0, n) as the tuner does (programs of BATCH), with the
+ * problem's code paths or, for AT_PATHS_ALL, every one (what the API
+ * compiles for buffers a tuned kernel does not take), and returns their
+ * modules, one a program. */
+static CUmodule *compile_points_paths(const at_problem *p,
+                                      const at_point *pts, size_t n, int sm,
+                                      unsigned paths)
 {
     at_err e = {0};
     size_t nprog = (n + BATCH - 1) / BATCH;
@@ -33,7 +36,9 @@ static CUmodule *compile_points(const at_problem *p, const at_point *pts,
         jobs[g].opts.sm = sm;
         p->family->ops.point_name(p->family, sel[0], jobs[g].variant,
                               sizeof jobs[g].variant);
-        jobs[g].src = at_expand_program(p, sel, NULL, k, &e);
+        jobs[g].src = paths == AT_PATHS_ALL
+                          ? at_expand_program_paths(p, sel, k, paths, &e)
+                          : at_expand_program(p, sel, NULL, k, &e);
         assert_non_null(jobs[g].src);
         at_pool_submit(pool, &jobs[g]);
     }
@@ -49,6 +54,13 @@ static CUmodule *compile_points(const at_problem *p, const at_point *pts,
     at_pool_destroy(pool);
     free(jobs);
     return mods;
+}
+
+/* The same with the problem's own code paths. */
+static CUmodule *compile_points(const at_problem *p, const at_point *pts,
+                                size_t n, int sm)
+{
+    return compile_points_paths(p, pts, n, sm, 0);
 }
 
 #endif

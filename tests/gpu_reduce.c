@@ -9,7 +9,10 @@
  * list of patterns (reduce_f16_*,reduce_f64_sum) and AT_GPU_SAMPLE=K
  * verifies every K-th point only (the sanitizer's runs); AT_GPU_DOWN=1
  * runs down columns alone and AT_GPU_FLAT=1 flat points alone. On an
- * H100 a type takes about 4 minutes. Skips without a GPU. */
+ * H100 a type takes about 4 minutes. And reduce_any_input_TYPE: sampled
+ * points compiled with every path (AT_ANY_BASE) on inputs off their
+ * vectors, against the point's own kernel on an aligned one. Skips
+ * without a GPU. */
 #include "tap.h"
 
 #include <fnmatch.h>
@@ -57,33 +60,37 @@ static at_problem make(const char *type, const char *op, const char *shape)
     return p;
 }
 
+/* Runs fn once on in (a zeroed workspace, a fresh output) and copies
+ * the output into host (p->out_bytes). */
+static int run_into(const at_problem *p, const at_point *pt, CUfunction fn,
+                    CUdeviceptr in, void *host, const char *what, at_err *e)
+{
+    size_t ws_n = at_workspace_bytes(p, pt);
+    CUdeviceptr out = 0, ws = 0;
+    int rc =
+        at_cu_fail(e, at_cu.cuMemAlloc(&out, p->out_bytes), "alloc", what) ||
+        (ws_n && (at_cu_fail(e, at_cu.cuMemAlloc(&ws, ws_n), "alloc", what) ||
+                  at_cu_fail(e, at_cu.cuMemsetD32(ws, 0, ws_n / 4), "memset",
+                             what))) ||
+        at_launch_variant(p, pt, fn, in, out, ws, NULL, what, e) ||
+        at_cu_fail(e, at_cu.cuMemcpyDtoH(host, out, p->out_bytes),
+                   "cuMemcpyDtoH", what);
+    if (out)
+        at_cu.cuMemFree(out);
+    if (ws)
+        at_cu.cuMemFree(ws);
+    return rc ? (e->code ? e->code : AUTOTUNE_ECUDA) : 0;
+}
+
 /* Runs fn twice on one input into two outputs; 1 if the bits agree. */
 static int same_twice(const at_problem *p, const at_point *pt, CUfunction fn,
                       CUdeviceptr in, at_err *e)
 {
-    size_t ws_n = at_workspace_bytes(p, pt);
-    CUdeviceptr out[2] = {0, 0}, ws = 0;
     unsigned char *host[2] = {malloc(p->out_bytes), malloc(p->out_bytes)};
-    int same = 0;
-    if (!host[0] || !host[1] ||
-        at_cu_fail(e, at_cu.cuMemAlloc(&out[0], p->out_bytes), "alloc", "") ||
-        at_cu_fail(e, at_cu.cuMemAlloc(&out[1], p->out_bytes), "alloc", "") ||
-        (ws_n && (at_cu_fail(e, at_cu.cuMemAlloc(&ws, ws_n), "alloc", "") ||
-                  at_cu_fail(e, at_cu.cuMemsetD32(ws, 0, ws_n / 4), "memset",
-                             ""))))
-        goto out;
-    for (int k = 0; k < 2; ++k)
-        if (at_launch_variant(p, pt, fn, in, out[k], ws, NULL, "twice", e) ||
-            at_cu_fail(e, at_cu.cuMemcpyDtoH(host[k], out[k], p->out_bytes),
-                       "cuMemcpyDtoH", "twice"))
-            goto out;
-    same = memcmp(host[0], host[1], p->out_bytes) == 0;
-out:
-    for (int k = 0; k < 2; ++k)
-        if (out[k])
-            at_cu.cuMemFree(out[k]);
-    if (ws)
-        at_cu.cuMemFree(ws);
+    int same = host[0] && host[1] &&
+               !run_into(p, pt, fn, in, host[0], "twice", e) &&
+               !run_into(p, pt, fn, in, host[1], "twice", e) &&
+               memcmp(host[0], host[1], p->out_bytes) == 0;
     free(host[0]);
     free(host[1]);
     return same;
@@ -204,6 +211,112 @@ static void every_axis(const char *type, const char *op)
            "same bits\n", type, op, verified, twice);
 }
 
+/* Any input: each sampled point of a shape, compiled with every path
+ * (AT_ANY_BASE: what the API runs for an input off the kernel's vectors),
+ * run on the same input placed one element and a vector less one past
+ * an aligned start, gives the bits the point compiled for the problem
+ * gives on the aligned input (which every_axis checks against the
+ * reference). Exact ops only (float max, i32 sum), so any order of
+ * combining gives the same bits. */
+static const char *const any_shapes[] = {
+    "axis=all n=1000003", "axis=cols rows=333 cols=4099 ld=4101",
+    "axis=rows rows=4099 cols=333 ld=336",
+    "axis=rows rows=1031 cols=1500 ld=1501", /* shifted strips */
+    "axis=rows rows=30011 cols=47",          /* flat points */
+};
+
+static size_t any_input_shape(const char *type, const char *op,
+                              const char *shape, size_t every)
+{
+    at_err e = {0};
+    at_problem p = make(type, op, shape);
+    at_limits l = at_device_limits(&dev);
+    at_point *pts;
+    size_t n, kept = 0;
+    assert_int_equal(at_space_points(p.family, &p, &l, &pts, &n, &e), 0);
+    for (size_t i = 0; i < n; i += every)
+        pts[kept++] = pts[i];
+    n = kept;
+    CUmodule *own = compile_points(&p, pts, n, dev.sm);
+    CUmodule *any = compile_points_paths(&p, pts, n, dev.sm, AT_PATHS_ALL);
+    const size_t size = (size_t)p.type->bytes;
+    const size_t offs[2] = {size, 16 - size}; /* f64: the same twice */
+    CUdeviceptr in = upload_input(&p), big = 0;
+    if (at_cu_fail(&e, at_cu.cuMemAlloc(&big, p.in_bytes + 32), "alloc",
+                   "any input"))
+        fail_msg("%s", e.msg);
+    unsigned char *want = malloc(p.out_bytes), *got = malloc(p.out_bytes);
+    assert_non_null(want);
+    assert_non_null(got);
+    size_t failed = 0;
+    for (int o = 0; o < 2; ++o) {
+        if (at_cu_fail(&e, at_cu.cuMemcpyDtoD(big + offs[o], in, p.in_bytes),
+                       "cuMemcpyDtoD", "any input"))
+            fail_msg("%s", e.msg);
+        for (size_t i = 0; i < n; ++i) {
+            char kernel[AT_KERNEL_NAME], name[160];
+            at_program_kernel((int)(i % BATCH), kernel, sizeof kernel);
+            p.family->ops.point_name(p.family, &pts[i], name, sizeof name);
+            CUfunction f_own, f_any;
+            int rc =
+                at_cu_fail(&e, at_cu.cuModuleGetFunction(&f_own, own[i / BATCH],
+                                                         kernel),
+                           "cuModuleGetFunction", name) ||
+                at_cu_fail(&e, at_cu.cuModuleGetFunction(&f_any, any[i / BATCH],
+                                                         kernel),
+                           "cuModuleGetFunction", name) ||
+                run_into(&p, &pts[i], f_own, in, want, name, &e) ||
+                run_into(&p, &pts[i], f_any, big + offs[o], got, name, &e);
+            if (rc && (e.code == AUTOTUNE_ECUDA || e.code == AUTOTUNE_EFAULT))
+                fail_msg("context lost: %s", e.msg);
+            if (rc || memcmp(want, got, p.out_bytes) != 0) {
+                if (failed++ < 10)
+                    printf("# FAILED %s %s %s, input %zu bytes off: %s\n",
+                           type, op, shape, offs[o],
+                           rc ? e.msg : name);
+            }
+        }
+    }
+    printf("# any input, %s %s %s: %zu points, inputs %zu and %zu bytes "
+           "off, %zu failed\n", type, op, shape, n, offs[0], offs[1],
+           failed);
+    free(want);
+    free(got);
+    at_cu.cuMemFree(big);
+    at_cu.cuMemFree(in);
+    size_t nprog = (n + BATCH - 1) / BATCH;
+    for (size_t g = 0; g < nprog; ++g) {
+        at_cu.cuModuleUnload(own[g]);
+        at_cu.cuModuleUnload(any[g]);
+    }
+    free(own);
+    free(any);
+    free(pts);
+    return failed;
+}
+
+/* Every shape of one type (AT_GPU_SAMPLE: every K-th point; default 8). */
+static void any_input(const char *type, const char *op)
+{
+    const char *sample = getenv("AT_GPU_SAMPLE");
+    size_t every = sample ? strtoul(sample, NULL, 10) : 8, failed = 0;
+    for (size_t s = 0; s < sizeof any_shapes / sizeof *any_shapes; ++s)
+        failed += any_input_shape(type, op, any_shapes[s], every ? every : 1);
+    assert_int_equal(failed, 0);
+}
+
+#define ANY_TEST(t, op)                                                     \
+    static void reduce_any_input_##t(void **state)                          \
+    {                                                                       \
+        (void)state;                                                        \
+        any_input(#t, #op);                                                 \
+    }
+ANY_TEST(f32, max)
+ANY_TEST(bf16, max)
+ANY_TEST(f16, max)
+ANY_TEST(f64, max)
+ANY_TEST(i32, sum)
+
 #define OP_TEST(t, op)                                                      \
     static void reduce_##t##_##op(void **state)                             \
     {                                                                       \
@@ -252,6 +365,11 @@ int main(void)
     static const struct CMUnitTest all[] = {
         OP_ENTRIES(f32), OP_ENTRIES(bf16), OP_ENTRIES(f16),
         OP_ENTRIES(f64), OP_ENTRIES(i32),
+        cmocka_unit_test(reduce_any_input_f32),
+        cmocka_unit_test(reduce_any_input_bf16),
+        cmocka_unit_test(reduce_any_input_f16),
+        cmocka_unit_test(reduce_any_input_f64),
+        cmocka_unit_test(reduce_any_input_i32),
     };
     struct CMUnitTest tests[sizeof all / sizeof *all];
     size_t n = 0;

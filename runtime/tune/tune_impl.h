@@ -53,9 +53,14 @@ enum { PROG_POINTS = 16 };
 typedef struct prog {
     at_job cj;  /* the pool's job: the program's source and cubin */
     int n, left; /* points, and points not yet evaluated */
+    int kernels;  /* kernels in the program: points less their aliases */
     size_t idx[PROG_POINTS];
     char kernel[PROG_POINTS][AT_KERNEL_NAME];
     char *src[PROG_POINTS]; /* each point's own source: its cache key */
+    /* 1: the point's source is an earlier point's here (reduce's points
+     * that differ in launch arguments alone): it takes that kernel, and
+     * the program compiles it once. */
+    unsigned char alias[PROG_POINTS];
     int cached;       /* the cubin came from the cache ... */
     int64_t blob;     /* ... where it is this one */
     int handled;      /* completion handled: stored, or split */

@@ -33,13 +33,31 @@ static prog *prog_new(run *r, at_err *e)
     return g;
 }
 
-/* Adds point i (its own source src, taken) to g. */
+/* A point's code: its source past the opening comment that names the
+ * point (gen/expand.c). */
+static const char *code_of(const char *src)
+{
+    const char *nl = strncmp(src, "/*", 2) == 0 ? strchr(src, '\n') : NULL;
+    return nl ? nl + 1 : src;
+}
+
+/* Adds point i (its own source src, taken) to g: in a program still to
+ * compile, code already there takes that point's kernel (an alias)
+ * rather than a second copy of it. */
 static void prog_add(const run *r, prog *g, size_t i, char *src)
 {
-    g->idx[g->n] = i;
-    g->src[g->n] = src;
-    at_family_kernel_symbol(r->p->family, g->n, g->kernel[g->n],
-                         AT_KERNEL_NAME);
+    int n = g->n, same = -1;
+    for (int k = 0; k < n && !g->cached && same < 0; ++k)
+        if (!g->alias[k] && strcmp(code_of(g->src[k]), code_of(src)) == 0)
+            same = k;
+    g->idx[n] = i;
+    g->src[n] = src;
+    g->alias[n] = same >= 0;
+    if (same >= 0)
+        memcpy(g->kernel[n], g->kernel[same], AT_KERNEL_NAME);
+    else
+        at_family_kernel_symbol(r->p->family, g->kernels++, g->kernel[n],
+                                AT_KERNEL_NAME);
     g->n++;
     g->left++;
 }
@@ -47,21 +65,26 @@ static void prog_add(const run *r, prog *g, size_t i, char *src)
 /* Builds g's program and hands it to the pool. */
 int at_prog_submit(run *r, prog *g, at_err *e)
 {
-    const at_point *pts[PROG_POINTS];
-    const char *hooks[PROG_POINTS];
-    for (int k = 0; k < g->n; ++k) {
-        pts[k] = &r->pts[g->idx[k]];
-        hooks[k] = at_tune_prelude(r, pts[k]);
-    }
-    g->cj.src = at_expand_program(r->p, pts, hooks, g->n, e);
+    const at_point *pts[PROG_POINTS] = {0};
+    const char *hooks[PROG_POINTS] = {0};
+    int m = 0; /* the program's kernels, aliases left out (never the
+                * first point) */
+    for (int k = 0; k < g->n; ++k)
+        if (!g->alias[k]) {
+            pts[m] = &r->pts[g->idx[k]];
+            hooks[m] = at_tune_prelude(r, pts[m]);
+            ++m;
+        }
+    g->cj.src = at_expand_program(r->p, pts, hooks, m, e);
     if (!g->cj.src)
         return AUTOTUNE_ENOMEM;
     const at_family *f = r->p->family;
-    f->ops.point_name(f, pts[0], g->cj.variant, sizeof g->cj.variant);
-    if (g->n > 1) {
+    f->ops.point_name(f, &r->pts[g->idx[0]], g->cj.variant,
+                      sizeof g->cj.variant);
+    if (m > 1) {
         size_t len = strlen(g->cj.variant);
         snprintf(g->cj.variant + len, sizeof g->cj.variant - len,
-                 " and %d more in one program", g->n - 1);
+                 " and %d more in one program", m - 1);
     }
     /* The per-variant limit holds for the program too: a program that
      * passes it is split, and each point compiled alone within it. */
@@ -139,7 +162,8 @@ int at_prog_start_point(run *r, slot *s, size_t i, at_err *e)
     /* In flight from here on, whatever follows. */
     s->g = g;
     s->i = g->n - 1;
-    if (g == r->cc.open && g->n >= r->cc.prog_points) {
+    if (g == r->cc.open &&
+        (g->kernels >= r->cc.prog_points || g->n >= PROG_POINTS)) {
         r->cc.open = NULL;
         if ((rc = at_prog_submit(r, g, e)))
             return rc;
@@ -164,7 +188,7 @@ int at_prog_done(run *r, prog *g, at_err *e)
                 return AUTOTUNE_ENOMEM;
             s->handled = 0;
             s->idx[0] = g->idx[k];
-            s->n = s->left = 1;
+            s->n = s->left = s->kernels = 1;
             at_family_kernel_symbol(r->p->family, 0, s->kernel[0],
                                  AT_KERNEL_NAME);
             s->src[0] = strdup(g->src[k]);
@@ -177,6 +201,8 @@ int at_prog_done(run *r, prog *g, at_err *e)
         return 0;
     }
     if (!g->cj.rc && r->o->cubins) {
+        /* Every point's source, an alias's with its original's kernel,
+         * so a warm tune finds each. */
         const char *srcs[PROG_POINTS], *kernels[PROG_POINTS];
         for (int k = 0; k < g->n; ++k) {
             srcs[k] = g->src[k];
