@@ -96,8 +96,9 @@ static int same_twice(const at_problem *p, const at_point *pt, CUfunction fn,
     return same;
 }
 
-/* The family's random input for p, uploaded. */
-static CUdeviceptr upload_input(const at_problem *p)
+/* The family's random input for p, uploaded: stream 0 the problem's,
+ * 1 a check problem's (whole numbers, every partial sum exact). */
+static CUdeviceptr upload_input_stream(const at_problem *p, uint64_t stream)
 {
     size_t words = (p->in_bytes + 3) / 4;
     uint32_t *w = malloc(words * 4);
@@ -106,7 +107,7 @@ static CUdeviceptr upload_input(const at_problem *p)
     at_pcg_seed(&g, 77, 1);
     for (size_t i = 0; i < words; ++i)
         w[i] = at_pcg_next(&g);
-    p->family->ops.input(p, 1, 0, w, 0, words);
+    p->family->ops.input(p, 1, stream, w, 0, words);
     CUdeviceptr d = 0;
     at_err e = {0};
     if (at_cu_fail(&e, at_cu.cuMemAlloc(&d, words * 4), "alloc", "input") ||
@@ -114,6 +115,11 @@ static CUdeviceptr upload_input(const at_problem *p)
         fail_msg("%s", e.msg);
     free(w);
     return d;
+}
+
+static CUdeviceptr upload_input(const at_problem *p)
+{
+    return upload_input_stream(p, 0);
 }
 
 static void verify(const char *type, const char *op, int axis, size_t every,
@@ -216,8 +222,11 @@ static void every_axis(const char *type, const char *op)
  * run on the same input placed one element and a vector less one past
  * an aligned start, gives the bits the point compiled for the problem
  * gives on the aligned input (which every_axis checks against the
- * reference). Exact ops only (float max, i32 sum), so any order of
- * combining gives the same bits. */
+ * reference). Sums whose every partial sum is exact (floats: a check
+ * problem's whole numbers; i32: any bits, wrapping), so any order of
+ * combining gives the same bits and every element counts; the bytes
+ * around the input are 0xFF (NaN, or -1 for i32), so one read into a
+ * sum shows too. */
 static const char *const any_shapes[] = {
     "axis=all n=1000003", "axis=cols rows=333 cols=4099 ld=4101",
     "axis=rows rows=4099 cols=333 ld=336",
@@ -241,8 +250,9 @@ static size_t any_input_shape(const char *type, const char *op,
     CUmodule *any = compile_points_paths(&p, pts, n, dev.sm, AT_PATHS_ALL);
     const size_t size = (size_t)p.type->bytes;
     const size_t offs[2] = {size, 16 - size}; /* f64: the same twice */
-    CUdeviceptr in = upload_input(&p), big = 0;
-    if (at_cu_fail(&e, at_cu.cuMemAlloc(&big, p.in_bytes + 32), "alloc",
+    CUdeviceptr in = upload_input_stream(&p, p.type->fp ? 1 : 0), big = 0;
+    const size_t big_bytes = (p.in_bytes + 32 + 3) / 4 * 4;
+    if (at_cu_fail(&e, at_cu.cuMemAlloc(&big, big_bytes), "alloc",
                    "any input"))
         fail_msg("%s", e.msg);
     unsigned char *want = malloc(p.out_bytes), *got = malloc(p.out_bytes);
@@ -250,7 +260,9 @@ static size_t any_input_shape(const char *type, const char *op,
     assert_non_null(got);
     size_t failed = 0;
     for (int o = 0; o < 2; ++o) {
-        if (at_cu_fail(&e, at_cu.cuMemcpyDtoD(big + offs[o], in, p.in_bytes),
+        if (at_cu_fail(&e, at_cu.cuMemsetD32(big, 0xFFFFFFFFu, big_bytes / 4),
+                       "cuMemsetD32", "any input") ||
+            at_cu_fail(&e, at_cu.cuMemcpyDtoD(big + offs[o], in, p.in_bytes),
                        "cuMemcpyDtoD", "any input"))
             fail_msg("%s", e.msg);
         for (size_t i = 0; i < n; ++i) {
@@ -311,10 +323,10 @@ static void any_input(const char *type, const char *op)
         (void)state;                                                        \
         any_input(#t, #op);                                                 \
     }
-ANY_TEST(f32, max)
-ANY_TEST(bf16, max)
-ANY_TEST(f16, max)
-ANY_TEST(f64, max)
+ANY_TEST(f32, sum)
+ANY_TEST(bf16, sum)
+ANY_TEST(f16, sum)
+ANY_TEST(f64, sum)
 ANY_TEST(i32, sum)
 
 #define OP_TEST(t, op)                                                      \

@@ -182,6 +182,8 @@ int at_prog_done(run *r, prog *g, at_err *e)
     at_tuned *o = r->out;
     o->nvrtc_cpu_s += g->cj.ms / 1e3;
     if (g->cj.rc && g->n > 1) {
+        /* (An alias too: its code is compiled again, once a point, on
+         * this rare path; each evaluation stays its own.) */
         for (int k = 0; k < g->n; ++k) {
             prog *s = g->single[k] = prog_new(r, e);
             if (!s)
