@@ -39,7 +39,9 @@ static const at_axis axes[N_AXES] = {
 
 int at_rd_flat(const at_point *pt) { return pt->v[GROUP] == 0; }
 
-int64_t at_rd_flat_groups(const at_problem *p, const at_point *pt)
+/* A flat point's groups a block: threads / ld (1 where ld passes the
+ * block, which no valid point has). */
+static int64_t flat_groups(const at_problem *p, const at_point *pt)
 {
     const int64_t ld = p->v[RD_LD], threads = pt->v[THREADS];
     return ld <= threads ? threads / ld : 1;
@@ -47,7 +49,7 @@ int64_t at_rd_flat_groups(const at_problem *p, const at_point *pt)
 
 int64_t at_rd_flat_lanes(const at_problem *p, const at_point *pt)
 {
-    return at_rd_flat_groups(p, pt) * pt->v[VEC];
+    return flat_groups(p, pt) * pt->v[VEC];
 }
 
 /* A strip that can be shifted: 16-byte vectors of 2- or 4-byte

@@ -49,10 +49,8 @@ void at_rd_geom_of(const at_problem *p, const at_point *pt, at_rd_geom *g);
 /* 1 for a flat point (group 0): down columns, the rows read as one run,
  * a chunk of vec rows (ld vectors) to a group of ld threads. */
 int at_rd_flat(const at_point *pt);
-/* A flat point's groups a block (threads / ld; 1 where ld passes the
- * block, which no valid point has), and its lanes: groups x vec rows a
+/* A flat point's lanes: its groups a block (threads / ld) x vec rows a
  * step, one a lane. */
-int64_t at_rd_flat_groups(const at_problem *p, const at_point *pt);
 int64_t at_rd_flat_lanes(const at_problem *p, const at_point *pt);
 /* 1 for a shifted strip: down columns, a strip of 16-byte vectors of 2-
  * or 4-byte elements on a problem whose ld the vector does not divide
