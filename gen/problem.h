@@ -22,6 +22,12 @@ typedef struct at_problem {
     const at_type *type;
     int64_t v[AT_MAX_FIELDS]; /* the family's fields, in its table's order */
     size_t in_bytes, out_bytes; /* the buffers, as allocated */
+    /* The SMs of the device it runs on, set where a problem meets one (the
+     * tuner, the measurement, the API); 0 elsewhere, where a family
+     * assumes a nominal count. Not a field and not in the key text: the
+     * cache key's device has it. A split in waves of the device (reduce)
+     * reads it. */
+    int sms;
 } at_problem;
 
 /* Starts p: the family and type named (AUTOTUNE_ENOT_FOUND naming the

@@ -30,6 +30,12 @@ static const at_axis axes[N_AXES] = {
     [TREE] = {"tree", "a block's threads along one row: 0 warp shuffles, "
               "1 a shared-memory tree (down columns, a tree over 16 row "
               "lanes or more, else in order)", 2, {0, 1}},
+    /* A chunk's split leaves the last wave of blocks part full (a flat
+     * point's few hundred blocks are under one wave of 132 SMs): k
+     * blocks an SM fill each wave whole (docs/PERFORMANCE.md). */
+    [WAVES] = {"waves", "flat points: the rows split over waves x SMs "
+               "blocks of the device it runs on (in place of a chunk's "
+               "split); 0: the chunk's split", 5, {0, 1, 2, 3, 4}},
 };
 
 /* Column strips (down) or row blocks (along) past this do not fit a
@@ -52,6 +58,18 @@ int64_t at_rd_flat_lanes(const at_problem *p, const at_point *pt)
     return flat_groups(p, pt) * pt->v[VEC];
 }
 
+int64_t at_rd_flat_step(const at_problem *p, const at_point *pt)
+{
+    return at_rd_flat_lanes(p, pt) * pt->v[ITEMS];
+}
+
+/* The SMs a split in waves fills (reduce.h). */
+static int64_t wave_sms(const at_problem *p)
+{
+    const int64_t sms = p->sms > 0 ? p->sms : AT_RD_NOMINAL_SMS;
+    return sms < AT_RD_MAX_SMS ? sms : AT_RD_MAX_SMS;
+}
+
 /* A strip that can be shifted: 16-byte vectors of 2- or 4-byte
  * elements. Not f64's: its two-element vectors gained nothing over
  * one-element strips on the five odd-ld f64 problems measured (H100),
@@ -72,10 +90,15 @@ void at_rd_geom_of(const at_problem *p, const at_point *pt, at_rd_geom *g)
     const int *x = pt->v;
     const int64_t rows = p->v[RD_ROWS], cols = p->v[RD_COLS];
     if (at_rd_down(p) && at_rd_flat(pt)) {
-        /* Chunks of vec rows (ld vectors), a group of ld threads each. */
+        /* Chunks of vec rows (ld vectors), a group of ld threads each;
+         * in waves, whole steps a block, about waves x SMs blocks. */
+        const int64_t step = at_rd_flat_step(p, pt);
+        const int64_t blocks = x[WAVES] * wave_sms(p);
         g->units = 1;
-        g->seg = x[CHUNK] ? at_rd_flat_lanes(p, pt) * x[ITEMS] * x[CHUNK]
-                          : rows;
+        g->seg = x[WAVES]  ? ((rows + blocks - 1) / blocks + step - 1) /
+                                step * step
+                 : x[CHUNK] ? step * x[CHUNK]
+                            : rows;
         g->split = (rows + g->seg - 1) / g->seg;
     } else if (at_rd_down(p)) {
         const int64_t ty = x[THREADS] / x[GROUP], w = x[GROUP] * x[VEC];
@@ -125,7 +148,7 @@ static int valid_shape(const at_problem *p, const at_point *pt,
         return why_not(why, n, "one row takes the whole block");
     /* Few outputs: split them over blocks rather than walk far. */
     const int64_t step = lanes * x[ITEMS] * (down ? 1 : x[VEC]);
-    if (!x[CHUNK] && g->units < 1024 && len > 16 * step &&
+    if (!x[CHUNK] && !x[WAVES] && g->units < 1024 && len > 16 * step &&
         (down || x[GROUP] == x[THREADS]))
         return why_not(why, n, "few outputs, long walks: split them");
     if (x[CHUNK] && g->split < 2)
@@ -152,6 +175,14 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
     const int flat = at_rd_flat(pt);
     if (flat && !down)
         return why_not(why, n, "flat is down columns");
+    if (x[WAVES] && (!flat || x[CHUNK]))
+        return why_not(why, n, "waves split flat points, in place of a "
+                       "chunk");
+    /* At least four steps a block on the nominal device, so the space
+     * is the same on every device. */
+    if (x[WAVES] && at_rd_len(p) < 4 * at_rd_flat_step(p, pt) * x[WAVES] *
+                                       AT_RD_NOMINAL_SMS)
+        return why_not(why, n, "too few rows for waves of blocks");
     /* Flat reads the padding between rows too: only a little of it. */
     if (flat && (p->v[RD_LD] > x[THREADS] ||
                  8 * (p->v[RD_LD] - p->v[RD_COLS]) > p->v[RD_COLS]))
@@ -179,8 +210,13 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
         return why_not(why, n, "a load four times as wide fits");
     if (down && lanes > 1 && lanes * x[GROUP] * x[VEC] * acc > 48 * 1024)
         return why_not(why, n, "shared memory over 48 KiB");
+    /* On the nominal device: the space is the same on every one (a
+     * split in waves that comes out whole on a device of few SMs runs as
+     * one block group, whatever its combine). */
+    at_problem nominal = *p;
+    nominal.sms = 0;
     at_rd_geom g;
-    at_rd_geom_of(p, pt, &g);
+    at_rd_geom_of(&nominal, pt, &g);
     if (!valid_shape(p, pt, &g, why, n))
         return 0;
     if (x[COMBINE] != COMBINE_LAST && g.split < 2)
@@ -199,14 +235,19 @@ static void point_name(const at_family *f, const at_point *pt, char *buf,
 {
     (void)f;
     const int *x = pt->v;
-    char grp[16];
+    char grp[16], split[16];
     if (at_rd_flat(pt))
         snprintf(grp, sizeof grp, "flat");
     else
         snprintf(grp, sizeof grp, "grp%d", x[GROUP]);
-    snprintf(buf, n, "thr%d_%s_vec%d_it%d_acc%d_chunk%d_%s_%s", x[THREADS],
-             grp, x[VEC], x[ITEMS], x[ACCS], x[CHUNK],
-             combine_names[x[COMBINE]], x[TREE] ? "smem" : "shfl");
+    /* A split in waves stands where the chunk would. */
+    if (x[WAVES])
+        snprintf(split, sizeof split, "waves%d", x[WAVES]);
+    else
+        snprintf(split, sizeof split, "chunk%d", x[CHUNK]);
+    snprintf(buf, n, "thr%d_%s_vec%d_it%d_acc%d_%s_%s_%s", x[THREADS], grp,
+             x[VEC], x[ITEMS], x[ACCS], split, combine_names[x[COMBINE]],
+             x[TREE] ? "smem" : "shfl");
 }
 
 /* The classic: 256 threads, 16-byte loads, four in flight; a block per
@@ -367,7 +408,7 @@ static void args(const at_problem *p, const at_point *pt, uint64_t in,
 
 const at_family at_family_reduce = {
     .name = "reduce",
-    .abi = 1,
+    .abi = 2, /* 2: the waves axis */
     .template_path = "templates/reduce.cu",
     .template_src = at_tmpl_reduce,
     .types = "f16 bf16 f32 f64 i32",
@@ -381,7 +422,9 @@ const at_family at_family_reduce = {
     .derived = "split = blocks per output: ceil(length / (group * vec * "
                "items * chunk)) along rows, ceil(rows / (threads/group * "
                "items * chunk)) down columns (flat: ceil(rows / "
-               "(threads/ld * vec * items * chunk)))",
+               "(threads/ld * vec * items * chunk)); in waves: ceil(rows / "
+               "seg), seg = ceil(rows / (waves * SMs)) rounded up to whole "
+               "steps of threads/ld * vec * items rows)",
     .ops.valid = valid,
     .ops.point_name = point_name,
     .ops.default_point = default_point,

@@ -16,7 +16,8 @@ enum { OP_SUM, OP_MIN, OP_MAX, OP_SUMSQ, OP_AMAX };
 enum { AXIS_ALL, AXIS_COLS, AXIS_ROWS };
 
 /* The space's axes (gen/reduce.c). */
-enum { THREADS, GROUP, VEC, ITEMS, ACCS, CHUNK, COMBINE, TREE, N_AXES };
+enum { THREADS, GROUP, VEC, ITEMS, ACCS, CHUNK, COMBINE, TREE, WAVES,
+       N_AXES };
 enum { COMBINE_LAST, COMBINE_TWO_PASS, COMBINE_ATOMIC };
 
 /* reduce_problem.c */
@@ -46,6 +47,13 @@ typedef struct at_rd_geom {
     int64_t units; /* rows of blocks (along) or column strips (down) */
 } at_rd_geom;
 void at_rd_geom_of(const at_problem *p, const at_point *pt, at_rd_geom *g);
+/* A split in waves (axis waves k > 0): k blocks an SM of p->sms, or of
+ * AT_RD_NOMINAL_SMS where no device is known (a listing, a check of the
+ * space); SM counts past AT_RD_MAX_SMS count as that many, so that the
+ * emitted workspace query has a bound that holds on any device. */
+enum { AT_RD_NOMINAL_SMS = 132, AT_RD_MAX_SMS = 256 };
+/* rows a flat block takes a step: its lanes x items. */
+int64_t at_rd_flat_step(const at_problem *p, const at_point *pt);
 /* 1 for a flat point (group 0): down columns, the rows read as one run,
  * a chunk of vec rows (ld vectors) to a group of ld threads. */
 int at_rd_flat(const at_point *pt);

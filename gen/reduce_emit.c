@@ -9,7 +9,22 @@
 static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
 {
     const int *x = pt->v;
-    if (at_rd_down(p) && at_rd_flat(pt))
+    if (at_rd_down(p) && at_rd_flat(pt) && x[WAVES])
+        fprintf(f,
+                "    /* Flat: a group of ld threads to each AT_VEC rows; "
+                "whole\n     * steps a block, about %d blocks an SM. */\n"
+                "    const long long groups = ld <= AT_THREADS ? AT_THREADS / "
+                "ld : 1;\n"
+                "    const long long step = groups * AT_VEC * AT_ITEMS;\n"
+                "    const long long blocks =\n"
+                "        %dLL * (sms < 1 ? 1 : sms < %d ? sms : %d);\n"
+                "    g->units = 1;\n"
+                "    g->seg = ((rows + blocks - 1) / blocks + step - 1) / step "
+                "* step;\n"
+                "    g->split = (rows + g->seg - 1) / g->seg;\n"
+                "    g->outs = cols;\n",
+                x[WAVES], x[WAVES], AT_RD_MAX_SMS, AT_RD_MAX_SMS);
+    else if (at_rd_down(p) && at_rd_flat(pt))
         fprintf(f,
                 "    /* Flat: a group of ld threads to each AT_VEC rows. */\n"
                 "    const long long groups = ld <= AT_THREADS ? AT_THREADS / "
@@ -39,20 +54,22 @@ static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
                 x[CHUNK], x[CHUNK]);
 }
 
-void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
-                         const char *name)
+/* NAME_workspace_bytes: the workspace for rows x cols, for any ld the
+ * launcher takes (flat) and, for a split in waves, any device. */
+static void emit_workspace(FILE *f, const at_problem *p, const at_point *pt,
+                           const char *name)
 {
-    const char *t = p->type->ctype, *acc = at_rd_acc_ctype(p->type);
-    const int down = at_rd_down(p), flat = down && at_rd_flat(pt);
-    const int shift = at_rd_shift(p, pt);
-    fprintf(f, "struct %s_geom { long long units, seg, split, outs; };\n\n"
-            "static void %s_geom_of(long long rows, long long cols,\n"
-            "                       long long ld, struct %s_geom *g)\n{\n"
-            "    (void)ld;\n",
-            name, name, name);
-    emit_geom(f, p, pt);
+    const int flat = at_rd_down(p) && at_rd_flat(pt);
+    const int waves = flat ? pt->v[WAVES] : 0;
+    /* A split in waves has at most waves x SMs blocks (SMs past the bound
+     * count as the bound) and a row at least each: the workspace bound,
+     * whatever the device. */
+    char bound[160] = "";
+    if (waves)
+        snprintf(bound, sizeof bound,
+                 "    g.split = rows < %dLL ? rows : %dLL;\n",
+                 waves * AT_RD_MAX_SMS, waves * AT_RD_MAX_SMS);
     fprintf(f,
-            "}\n\n"
             "/* Bytes of device workspace a launch on rows x cols needs (0:\n"
             " * none)%s. Zero it once before its first launch (cudaMemset):\n"
             " * each launch leaves it zero again. One per concurrent stream. */\n"
@@ -60,16 +77,37 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             "                                      long long cols)\n{\n"
             "    struct %s_geom g;\n"
             "    if (rows <= 0 || cols <= 0)\n        return 0;\n"
-            "    %s_geom_of(rows, cols, %s, &g);\n"
+            "    %s_geom_of(rows, cols, %s, %d, &g);\n"
+            "%s"
             "    if (g.split < 2)\n        return 0;\n"
             "    size_t parts = %s ? (size_t)g.outs\n"
             "                      : (size_t)g.outs * (size_t)g.split;\n"
             "    /* then a counter per row (column strip) */\n"
             "    return parts * sizeof(%s) + (size_t)%s * 4;\n}\n\n",
-            flat ? ", for any ld the launcher takes" : "", name, name, name,
-            flat ? "AT_THREADS" : "cols",
+            waves ? ", for any ld the launcher takes and any device"
+            : flat ? ", for any ld the launcher takes" : "", name, name, name,
+            flat ? "AT_THREADS" : "cols", AT_RD_MAX_SMS, bound,
             pt->v[COMBINE] == COMBINE_ATOMIC ? "1" : "0",
-            acc, at_rd_down(p) ? "g.units" : "rows");
+            at_rd_acc_ctype(p->type), at_rd_down(p) ? "g.units" : "rows");
+}
+
+void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
+                         const char *name)
+{
+    const char *t = p->type->ctype, *acc = at_rd_acc_ctype(p->type);
+    const int down = at_rd_down(p), flat = down && at_rd_flat(pt);
+    const int shift = at_rd_shift(p, pt);
+    const int waves = flat ? pt->v[WAVES] : 0;
+    /* sms: the device's SMs (a split in waves reads them). */
+    fprintf(f, "struct %s_geom { long long units, seg, split, outs; };\n\n"
+            "static void %s_geom_of(long long rows, long long cols,\n"
+            "                       long long ld, int sms,\n"
+            "                       struct %s_geom *g)\n{\n"
+            "    (void)ld;\n    (void)sms;\n",
+            name, name, name);
+    emit_geom(f, p, pt);
+    fprintf(f, "}\n\n");
+    emit_workspace(f, p, pt, name);
     fprintf(f,
             "/* %s of rows x cols in (row-major, ld elements between rows)\n"
             " * into out: %s. in and out are device pointers; in aligned to\n"
@@ -83,8 +121,8 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             "    if (rows <= 0 || cols <= 0 || ld < cols ||\n"
             "        (unsigned long long)in %% (AT_VEC * sizeof(*in)))\n"
             "        return cudaErrorInvalidValue;\n"
-            "%s"
-            "    %s_geom_of(rows, cols, ld, &g);\n"
+            "%s%s"
+            "    %s_geom_of(rows, cols, ld, sms, &g);\n"
             "    if (g.split > 65535 || g.units > 2147483647LL ||\n"
             "        (g.split > 1 && !workspace))\n"
             "        return cudaErrorInvalidValue;\n"
@@ -105,6 +143,14 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             : down && !shift ? "    if (ld % AT_VEC)\n        return "
                                "cudaErrorInvalidValue;\n"
                              : "",
+            /* The device the launch runs on: the current one. */
+            waves ? "    int dev = 0, sms = 0;\n"
+                    "    cudaError_t serr = cudaGetDevice(&dev);\n"
+                    "    if (serr == cudaSuccess)\n"
+                    "        serr = cudaDeviceGetAttribute(&sms,\n"
+                    "            cudaDevAttrMultiProcessorCount, dev);\n"
+                    "    if (serr != cudaSuccess)\n        return serr;\n"
+                  : "    const int sms = 0; /* no split in waves */\n",
             name, name);
     if (pt->v[COMBINE] == COMBINE_TWO_PASS)
         fprintf(f,

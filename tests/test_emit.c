@@ -302,12 +302,31 @@ static void reduce_flat_builds(void **state)
                           "#define AT_FLAT 1",
                           "if (ld > AT_THREADS)\n        return "
                           "cudaErrorInvalidValue;",
-                          "_geom_of(rows, cols, AT_THREADS, &g);",
-                          "_geom_of(rows, cols, ld, &g);", NULL};
+                          "_geom_of(rows, cols, AT_THREADS, 256, &g);",
+                          "_geom_of(rows, cols, ld, sms, &g);",
+                          "const int sms = 0; /* no split in waves */",
+                          NULL};
     reduce_built("f16", "op=max axis=rows rows=100003 cols=47",
                  "threads=256 group=0 vec=8 items=4 accs=1 chunk=16 "
-                 "combine=0 tree=0",
+                 "combine=0 tree=0 waves=0",
                  "rflat", want);
+}
+
+/* A flat point split in waves: its launcher asks the current device for
+ * its SMs, and the workspace query holds for any device (at most waves x
+ * 256 blocks). */
+static void reduce_waves_builds(void **state)
+{
+    (void)state;
+    const char *want[] = {"thr512_flat_vec4_it4_acc1_waves3_last_shfl",
+                          "cudaDevAttrMultiProcessorCount, dev);",
+                          "3LL * (sms < 1 ? 1 : sms < 256 ? sms : 256);",
+                          "g.split = rows < 768LL ? rows : 768LL;",
+                          "_geom_of(rows, cols, ld, sms, &g);", NULL};
+    reduce_built("f32", "op=max axis=rows rows=449061 cols=81",
+                 "threads=512 group=0 vec=4 items=4 accs=1 chunk=0 "
+                 "combine=0 tree=0 waves=3",
+                 "rwaves", want);
 }
 
 /* A shifted strip (16-byte vectors on an ld they do not divide): the
@@ -320,7 +339,7 @@ static void reduce_shift_builds(void **state)
                           NULL};
     reduce_built("bf16", "op=sum axis=rows rows=254 cols=148614 ld=148615",
                  "threads=256 group=32 vec=8 items=4 accs=1 chunk=0 "
-                 "combine=0 tree=0",
+                 "combine=0 tree=0 waves=0",
                  "rshift", want);
     char cu[256];
     snprintf(cu, sizeof cu, "%s/rshift.cu", dir);
@@ -628,6 +647,7 @@ int main(void)
         cmocka_unit_test(every_type_builds),
         cmocka_unit_test(strip_builds),
         cmocka_unit_test(reduce_flat_builds),
+        cmocka_unit_test(reduce_waves_builds),
         cmocka_unit_test(reduce_shift_builds),
         cmocka_unit_test(unwritable_target_fails_cleanly),
         cmocka_unit_test(multi_size_dispatch),

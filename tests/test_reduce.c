@@ -159,6 +159,74 @@ static void flat_points(void **state)
     }
 }
 
+/* A split in waves: flat points with no chunk, on problems long enough
+ * for four steps a block on the nominal device; the same points whatever
+ * the device, and on each device about waves x SMs blocks of whole steps
+ * (SMs past AT_RD_MAX_SMS count as that many), so the emitted workspace
+ * bound (cols x waves x AT_RD_MAX_SMS partials) holds everywhere. */
+static void waves_points(void **state)
+{
+    (void)state;
+    at_problem p;
+    size_t n, waves = 0;
+    at_point *pts = space_of("f32", "op=max axis=rows rows=449061 cols=81",
+                             &p, &n);
+    static const int sms[] = {0, 1, 108, 132, 300};
+    for (size_t s = 0; s < sizeof sms / sizeof *sms; ++s) {
+        at_problem on = p;
+        on.sms = sms[s];
+        at_limits l;
+        at_point *again;
+        size_t m;
+        at_err e = {0};
+        assert_true(at_limits_for_arch(90, &l));
+        assert_int_equal(at_space_points(on.family, &on, &l, &again, &m, &e),
+                         0);
+        assert_int_equal(m, n);
+        assert_memory_equal(again, pts, n * sizeof *pts);
+        free(again);
+        const int64_t eff = sms[s] == 0 ? AT_RD_NOMINAL_SMS
+                            : sms[s] > AT_RD_MAX_SMS ? AT_RD_MAX_SMS
+                                                     : sms[s];
+        for (size_t i = 0; i < n; ++i) {
+            const int k = pts[i].v[WAVES];
+            if (!k)
+                continue;
+            waves += s == 0;
+            assert_true(at_rd_flat(&pts[i]));
+            assert_int_equal(pts[i].v[CHUNK], 0);
+            char name[96];
+            p.family->ops.point_name(p.family, &pts[i], name, sizeof name);
+            char part[16];
+            snprintf(part, sizeof part, "_waves%d_", k);
+            assert_non_null(strstr(name, part));
+            at_rd_geom g;
+            at_rd_geom_of(&on, &pts[i], &g);
+            const int64_t step = at_rd_flat_step(&on, &pts[i]);
+            assert_int_equal(g.seg % step, 0);
+            assert_true(g.split * g.seg >= on.v[RD_ROWS]);
+            assert_true((g.split - 1) * g.seg < on.v[RD_ROWS]);
+            assert_true(g.split <= k * eff);
+            assert_true(2 * g.split >= k * eff);
+            const size_t acc = (size_t)at_rd_acc_bytes(p.type);
+            assert_true(p.family->ops.workspace(&on, &pts[i]) <=
+                        (size_t)on.v[RD_COLS] * (size_t)k *
+                                AT_RD_MAX_SMS * acc + 4);
+        }
+    }
+    assert_true(waves > 0);
+    free(pts);
+    /* Too few rows for waves: chunks alone. */
+    pts = space_of("f16", "op=max axis=rows rows=3000 cols=47", &p, &n);
+    size_t flat = 0;
+    for (size_t i = 0; i < n; ++i) {
+        assert_int_equal(pts[i].v[WAVES], 0);
+        flat += at_rd_flat(&pts[i]);
+    }
+    assert_true(flat > 0);
+    free(pts);
+}
+
 /* Shifted strips: down columns, 16-byte vectors of 2- and 4-byte
  * elements on an ld they do not divide (every other vector still needs
  * ld a multiple of it); their defines say so, and the check problems' ld
@@ -230,7 +298,8 @@ static void any_base(void **state)
                      0);
     assert_int_equal(at_point_parse(p.family,
                                     "threads=256 group=32 vec=8 items=4 "
-                                    "accs=1 chunk=4 combine=0 tree=0",
+                                    "accs=1 chunk=4 combine=0 tree=0 "
+                                    "waves=0",
                                     &pt, &e),
                      0);
     const uint64_t on[2] = {0x7f0000001000ull, 0x7f0000002002ull};
@@ -300,7 +369,8 @@ static void tolerance(void **state)
     assert_int_equal(make(&p, "f32", "n=16777216", &e), 0);
     at_point a = {{0}}, b;
     assert_int_equal(at_point_parse(p.family, "threads=256 group=256 vec=4 "
-                                    "items=4 accs=1 chunk=4 combine=0 tree=0",
+                                    "items=4 accs=1 chunk=4 combine=0 tree=0 "
+                                    "waves=0",
                                     &a, &e), 0);
     b = a;
     b.v[CHUNK] = 64;
@@ -336,7 +406,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(problems),   cmocka_unit_test(constraints),
-        cmocka_unit_test(flat_points),  cmocka_unit_test(shift_points),
+        cmocka_unit_test(flat_points),  cmocka_unit_test(waves_points),
+        cmocka_unit_test(shift_points),
         cmocka_unit_test(any_base),
         cmocka_unit_test(reference),  cmocka_unit_test(tolerance),
         cmocka_unit_test(cli_errors),

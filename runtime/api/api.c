@@ -221,6 +221,7 @@ int at_ctx_get(autotune_ctx *c, const at_problem *p, const at_tune_opts *o,
     }
     k->ctx = c;
     k->p = *p;
+    k->p.sms = c->dev.sms; /* the launches' device */
     int rc = at_conn_take(c, &conn, &e);
     /* With a device the planner always has a cubin: cached, tuned, or a
      * reused or default point checked here. */

@@ -31,10 +31,15 @@ size_t at_whole_words(size_t bytes)
     return (bytes + 3) & ~(size_t)3;
 }
 
-int at_measure_create(at_measure **out, const at_device *d, const at_problem *p,
-                    uint64_t seed, unsigned flags, at_cubins *cache,
-                    at_err *e)
+int at_measure_create(at_measure **out, const at_device *d,
+                      const at_problem *given, uint64_t seed, unsigned flags,
+                      at_cubins *cache, at_err *e)
 {
+    /* The problem on this device: its cases (and check problems) launch
+     * with its SMs, as the tuned kernel will. */
+    at_problem on = *given;
+    on.sms = d->sms;
+    const at_problem *p = &on;
     const int warm_l2 = (flags & AT_MEASURE_WARM_L2) != 0;
     const int finite = (flags & AT_MEASURE_FINITE) != 0;
     at_measure *b = calloc(1, sizeof *b);

@@ -223,6 +223,10 @@ int at_tune(const at_device *d, const at_problem *p, const at_tune_opts *o,
             at_tuned *out, at_err *e)
 {
     memset(out, 0, sizeof *out);
+    /* The problem on this device (a split in waves of its SMs). */
+    at_problem on = *p;
+    on.sms = d->sms;
+    p = &on;
     run r = {.d = d, .p = p, .o = o, .out = out, .progress.t0 = at_now_s()};
     r.progress.tty = o->progress && isatty(fileno(o->progress));
     out->seed = o->seed ? o->seed : at_pcg_fresh_seed();

@@ -69,29 +69,31 @@ static void note_failure(run *r, const char *msg)
  * keep there); NULL if the cubin has no such kernel's sections (then
  * nothing is shared). */
 static code *code_slot(run *r, const void *cubin, size_t size,
-                       const char *kernel, const at_launch *g,
+                       const char *kernel, const at_point *pt,
                        const unsigned char **text)
 {
-    uint64_t h = at_elf_kernel_hash(cubin, size, kernel);
+    uint64_t h = at_elf_kernel_hash(cubin, size, kernel), lh = 0;
     char text_name[96];
     snprintf(text_name, sizeof text_name, ".text.%s", kernel);
     size_t n;
     uint32_t info;
+    /* The same code launched alike on the problem and on every check
+     * problem, arguments included (a chunk's split and a split in waves
+     * may give one grid and different segments). */
     if (!h || at_elf_section(cubin, size, text_name, text, &n, &info) != 1 ||
-        !*text)
+        !*text || !at_tune_launches(r, pt, &lh))
         return NULL;
-    h = at_hash(h, g, sizeof *g);
+    h = at_hash(h, &lh, sizeof lh);
     size_t mask = r->same.n_codes_cap - 1;
     for (size_t s = h & mask;; s = (s + 1) & mask) {
         code *c = &r->same.codes[s];
         if (!c->text) {
             c->hash = h;
-            c->g = *g;
+            c->launches = lh;
             c->size = n;
             return c;
         }
-        if (c->hash == h && c->size == n &&
-            memcmp(&c->g, g, sizeof *g) == 0 &&
+        if (c->hash == h && c->size == n && c->launches == lh &&
             memcmp(c->text, *text, n) == 0)
             return c;
     }
@@ -263,10 +265,8 @@ int at_tune_evaluate(run *r, prog *g, int k, cand *c, const char **status,
     if (at_elf_kernel_symbol(g->cj.cubin, g->cj.size, c->kernel, sym,
                              sizeof sym) == 1)
         memcpy(c->kernel, sym, sizeof sym);
-    at_launch launch;
-    r->p->family->ops.launch(r->p, &c->pt, &launch);
     const unsigned char *text = NULL;
-    code *same = code_slot(r, g->cj.cubin, g->cj.size, c->kernel, &launch,
+    code *same = code_slot(r, g->cj.cubin, g->cj.size, c->kernel, &c->pt,
                            &text);
     if (same && same->text) { /* the same code was evaluated: so is this */
         o->same_code++;

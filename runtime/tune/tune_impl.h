@@ -35,7 +35,7 @@ typedef struct cand {
  * kernel's sections, runtime/driver/driver.h) and launch, and its .text to compare. */
 typedef struct code {
     uint64_t hash;
-    at_launch g;
+    uint64_t launches; /* at_tune_launches */
     unsigned char *text;
     size_t size;
     int status;   /* enum at_eval_status: AT_EVAL_OK passed its checks */
@@ -251,6 +251,11 @@ int at_twin_take(run *r, long first, size_t idx, cand *c,
 /* The message of the entry's failure ("" if it did not fail). */
 const char *at_twin_why(const run *r, long first);
 void at_twins_free(run *r);
+/* A hash of pt's launches, their arguments and workspace on the problem
+ * and on each check problem: points of one kernel with equal hashes run
+ * alike everywhere they are checked and timed. 0 if a check problem
+ * cannot be made. */
+int at_tune_launches(const run *r, const at_point *pt, uint64_t *h);
 
 /* tune_walk.c */
 /* Points the next program gets: PROG_POINTS, but near the end of a walk

@@ -36,8 +36,7 @@ static uint64_t launch_hash(const at_problem *p, const at_point *pt,
     return at_hash(h, &ws, sizeof ws);
 }
 
-/* The launches of pt on the problem and on each check problem. */
-static int launches(const run *r, const at_point *pt, uint64_t *h)
+int at_tune_launches(const run *r, const at_point *pt, uint64_t *h)
 {
     const at_family *f = r->p->family;
     *h = launch_hash(r->p, pt, AT_HASH_INIT);
@@ -134,7 +133,7 @@ int at_twin_of(run *r, size_t i, const char *src, long *first, int *copy)
     uint64_t d[2], g = 0;
     char why[160];
     int ok = at_cpp_digest(src, d, why, sizeof why) &&
-             launches(r, &r->pts[i], &g);
+             at_tune_launches(r, &r->pts[i], &g);
     free(own);
     if (!ok) {
         /* An #include reached at one point is reached at (nearly) all:
