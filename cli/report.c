@@ -57,7 +57,8 @@ void at_report_plan(FILE *f, const at_plan *pl, const at_device *d,
                 "%.2f s\n", cache_path, pl->created, wall_s);
     else
         fprintf(f, "  tuned in %.1f s (%.0f variants/s): strategy %s, %zu "
-                "of %zu points evaluated (%s); %zu compiled, %zu from the "
+                "of %zu points evaluated (%s); %zu compiled (%zu kernels: "
+                "points of one code share one), %zu from the "
                 "compiled-variant cache, %zu same code as another (%zu "
                 "known before compiling), %zu "
                 "failed to compile, %zu wrong, %zu timed (%zu raced, %zu on "
@@ -68,7 +69,7 @@ void at_report_plan(FILE *f, const at_plan *pl, const at_device *d,
                 "%.1f s)\n%s",
                 t->seconds, t->evaluated / t->seconds, t->strategy,
                 t->evaluated, t->points, t->stopped, t->compiled - t->cached,
-                t->cached, t->same_code, t->same_source, t->compile_failed,
+                t->kernels, t->cached, t->same_code, t->same_source, t->compile_failed,
                 t->wrong,
                 t->timed, t->raced, t->raced_on_check, t->verified,
                 (unsigned long long)t->seed,
@@ -124,6 +125,7 @@ static void json_tuned(json_t *o, const opts *op, const at_tuned *t,
     at_json_int(o, "from_compile_cache", (int64_t)t->cached);
     at_json_int(o, "same_code", (int64_t)t->same_code);
     at_json_int(o, "same_source", (int64_t)t->same_source);
+    at_json_int(o, "kernels", (int64_t)t->kernels);
     at_json_int(o, "compile_failed", (int64_t)t->compile_failed);
     at_json_int(o, "wrong", (int64_t)t->wrong);
     at_json_int(o, "launch_failed", (int64_t)t->launch_failed);

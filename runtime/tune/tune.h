@@ -100,6 +100,8 @@ typedef struct at_tuned {
     size_t faulted_before;  /* faulted or hung in an earlier worker */
     size_t resumed;         /* of evaluated: taken from earlier workers */
     size_t cached;          /* of compiled: from the compiled-variant cache */
+    size_t kernels;         /* the kernels NVRTC compiled for the others
+                             * (points of one code in a program share one) */
     size_t same_code;       /* cubins identical to an evaluated one */
     size_t same_source;     /* of same_code: known before compiling, the
                              * source preprocessing to an evaluated one's

@@ -202,6 +202,8 @@ int at_prog_done(run *r, prog *g, at_err *e)
         }
         return 0;
     }
+    if (!g->cj.rc)
+        o->kernels += (size_t)g->kernels;
     if (!g->cj.rc && r->o->cubins) {
         /* Every point's source, an alias's with its original's kernel,
          * so a warm tune finds each. */
