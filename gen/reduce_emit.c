@@ -54,6 +54,29 @@ static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
                 x[CHUNK], x[CHUNK]);
 }
 
+/* NAME_sms: the current device's SMs, asked once per device (as the
+ * multi-size file's NAME_device_sm asks its architecture). */
+static void emit_device_sms(FILE *f, const char *name)
+{
+    fprintf(f,
+            "#include <atomic>\n\n"
+            "/* The current device's SMs, asked once per device. */\n"
+            "static cudaError_t %s_sms(int *sms)\n{\n"
+            "    static std::atomic<int> known[64];\n"
+            "    int dev = 0;\n"
+            "    cudaError_t err = cudaGetDevice(&dev);\n"
+            "    const bool kept = err == cudaSuccess && dev >= 0 && dev < 64;\n"
+            "    if (kept && (*sms = known[dev].load()) != 0)\n"
+            "        return cudaSuccess;\n"
+            "    if (err == cudaSuccess)\n"
+            "        err = cudaDeviceGetAttribute(sms,\n"
+            "            cudaDevAttrMultiProcessorCount, dev);\n"
+            "    if (err == cudaSuccess && kept)\n"
+            "        known[dev].store(*sms);\n"
+            "    return err;\n}\n\n",
+            name);
+}
+
 /* NAME_workspace_bytes: the workspace for rows x cols, for any ld the
  * launcher takes (flat) and, for a split in waves, any device. */
 static void emit_workspace(FILE *f, const at_problem *p, const at_point *pt,
@@ -84,7 +107,7 @@ static void emit_workspace(FILE *f, const at_problem *p, const at_point *pt,
             "                      : (size_t)g.outs * (size_t)g.split;\n"
             "    /* then a counter per row (column strip) */\n"
             "    return parts * sizeof(%s) + (size_t)%s * 4;\n}\n\n",
-            waves ? ", for any ld the launcher takes and any device"
+            waves ? ",\n * for any ld the launcher takes and any device"
             : flat ? ", for any ld the launcher takes" : "", name, name, name,
             flat ? "AT_THREADS" : "cols", AT_RD_MAX_SMS, bound,
             pt->v[COMBINE] == COMBINE_ATOMIC ? "1" : "0",
@@ -108,6 +131,18 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
     emit_geom(f, p, pt);
     fprintf(f, "}\n\n");
     emit_workspace(f, p, pt, name);
+    /* The device the launch runs on (the current one): its SMs. */
+    char sms_query[192];
+    if (waves) {
+        emit_device_sms(f, name);
+        snprintf(sms_query, sizeof sms_query,
+                 "    int sms = 0;\n    cudaError_t serr = %s_sms(&sms);\n"
+                 "    if (serr != cudaSuccess)\n        return serr;\n",
+                 name);
+    } else {
+        snprintf(sms_query, sizeof sms_query,
+                 "    const int sms = 0; /* no split in waves */\n");
+    }
     fprintf(f,
             "/* %s of rows x cols in (row-major, ld elements between rows)\n"
             " * into out: %s. in and out are device pointers; in aligned to\n"
@@ -144,14 +179,7 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
                                "cudaErrorInvalidValue;\n"
                              : "",
             /* The device the launch runs on: the current one. */
-            waves ? "    int dev = 0, sms = 0;\n"
-                    "    cudaError_t serr = cudaGetDevice(&dev);\n"
-                    "    if (serr == cudaSuccess)\n"
-                    "        serr = cudaDeviceGetAttribute(&sms,\n"
-                    "            cudaDevAttrMultiProcessorCount, dev);\n"
-                    "    if (serr != cudaSuccess)\n        return serr;\n"
-                  : "    const int sms = 0; /* no split in waves */\n",
-            name, name);
+            sms_query, name, name);
     if (pt->v[COMBINE] == COMBINE_TWO_PASS)
         fprintf(f,
                 "    if (g.split > 1) {\n"

@@ -320,6 +320,8 @@ static void reduce_waves_builds(void **state)
     (void)state;
     const char *want[] = {"thr512_flat_vec4_it4_acc1_waves3_last_shfl",
                           "cudaDevAttrMultiProcessorCount, dev);",
+                          "cudaError_t serr = rwaves_sms(&sms);",
+                          "static std::atomic<int> known[64];",
                           "3LL * (sms < 1 ? 1 : sms < 256 ? sms : 256);",
                           "g.split = rows < 768LL ? rows : 768LL;",
                           "_geom_of(rows, cols, ld, sms, &g);", NULL};

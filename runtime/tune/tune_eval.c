@@ -83,17 +83,22 @@ static code *code_slot(run *r, const void *cubin, size_t size,
     if (!h || at_elf_section(cubin, size, text_name, text, &n, &info) != 1 ||
         !*text || !at_tune_launches(r, pt, &lh))
         return NULL;
-    h = at_hash(h, &lh, sizeof lh);
+    at_launch g;
+    memset(&g, 0, sizeof g);
+    r->p->family->ops.launch(r->p, pt, &g);
+    h = at_hash(at_hash(h, &lh, sizeof lh), &g, sizeof g);
     size_t mask = r->same.n_codes_cap - 1;
     for (size_t s = h & mask;; s = (s + 1) & mask) {
         code *c = &r->same.codes[s];
         if (!c->text) {
             c->hash = h;
+            c->g = g;
             c->launches = lh;
             c->size = n;
             return c;
         }
         if (c->hash == h && c->size == n && c->launches == lh &&
+            memcmp(&c->g, &g, sizeof g) == 0 &&
             memcmp(c->text, *text, n) == 0)
             return c;
     }

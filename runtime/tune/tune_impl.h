@@ -35,7 +35,8 @@ typedef struct cand {
  * kernel's sections, runtime/driver/driver.h) and launch, and its .text to compare. */
 typedef struct code {
     uint64_t hash;
-    uint64_t launches; /* at_tune_launches */
+    at_launch g;       /* on the problem */
+    uint64_t launches; /* at_tune_launches: everywhere, arguments too */
     unsigned char *text;
     size_t size;
     int status;   /* enum at_eval_status: AT_EVAL_OK passed its checks */
