@@ -3,7 +3,9 @@
  * on the family's check problems: 1 and 3 elements, primes, rows off
  * every alignment, NaNs) against the long-double reference within the
  * point's tolerance (min, max, amax and i32 bit for bit); and the
- * deterministic points run twice on one input give the same bits. Each
+ * deterministic points run twice on one input give the same bits; a
+ * point split in waves gives the same bits on whole numbers as on
+ * devices of 1, 7 and 300 SMs (other_devices). Each
  * distinct source compiled once (chunk is a launch argument). A test per
  * type and op (reduce_f32_sum, ...); AT_GPU_ONLY takes a comma-separated
  * list of patterns (reduce_f16_*,reduce_f64_sum) and AT_GPU_SAMPLE=K
@@ -96,6 +98,33 @@ static int same_twice(const at_problem *p, const at_point *pt, CUfunction fn,
     return same;
 }
 
+/* A point split in waves as on devices of other SM counts (the tuner
+ * and the API give a problem its device's; this GPU is one count): 1, 7
+ * and 300 SMs (past AT_RD_MAX_SMS), on whole numbers (in), whose every
+ * order of combining gives the bits of the nominal count's run. */
+static int other_devices(const at_problem *p, const at_point *pt,
+                         CUfunction fn, CUdeviceptr in, at_err *e)
+{
+    static const int sms[] = {1, 7, 300};
+    unsigned char *want = malloc(p->out_bytes), *got = malloc(p->out_bytes);
+    int rc = want && got ? run_into(p, pt, fn, in, want, "nominal SMs", e)
+                         : at_fail(e, AUTOTUNE_ENOMEM, "outputs");
+    for (size_t k = 0; !rc && k < sizeof sms / sizeof *sms; ++k) {
+        at_problem on = *p;
+        on.sms = sms[k];
+        char what[32];
+        snprintf(what, sizeof what, "%d SMs", sms[k]);
+        rc = run_into(&on, pt, fn, in, got, what, e);
+        if (!rc && memcmp(want, got, p->out_bytes) != 0)
+            rc = at_fail(e, AUTOTUNE_EWRONG, "split in waves on %d SMs: "
+                         "not the bits of %d SMs", sms[k],
+                         AT_RD_NOMINAL_SMS);
+    }
+    free(want);
+    free(got);
+    return rc;
+}
+
 /* The family's random input for p, uploaded: stream 0 the problem's,
  * 1 a check problem's (whole numbers, every partial sum exact). */
 static CUdeviceptr upload_input_stream(const at_problem *p, uint64_t stream)
@@ -155,7 +184,8 @@ static void verify(const char *type, const char *op, int axis, size_t every,
                               &e))
             fail_msg("%s", e.msg);
     CUdeviceptr in = upload_input(&p[0]);
-    size_t failed = 0;
+    CUdeviceptr whole = upload_input_stream(&p[0], 1);
+    size_t failed = 0, waves = 0;
     for (size_t i = 0; i < n; ++i) {
         char kernel[AT_KERNEL_NAME], name[160];
         at_program_kernel((int)(i % BATCH), kernel, sizeof kernel);
@@ -178,6 +208,10 @@ static void verify(const char *type, const char *op, int axis, size_t every,
                 ++*twice;
             }
         }
+        if (!rc && pts[i].v[WAVES]) {
+            rc = other_devices(&p[0], &pts[i], fn, whole, &e);
+            waves += !rc;
+        }
         if (rc) {
             if (failed++ < 10)
                 printf("# FAILED %s %s %s: %s\n", type, op, shapes[axis][0],
@@ -188,10 +222,12 @@ static void verify(const char *type, const char *op, int axis, size_t every,
             ++*verified;
         }
     }
-    printf("# reduce %s %s, %s and %s: %zu points%s, %zu failed\n", type, op,
+    printf("# reduce %s %s, %s and %s: %zu points%s, %zu failed; %zu split "
+           "in waves also run as on 1, 7 and 300 SMs\n", type, op,
            shapes[axis][0], shapes[axis][1], n,
-           every > 1 ? " (sampled)" : "", failed);
+           every > 1 ? " (sampled)" : "", failed, waves);
     at_cu.cuMemFree(in);
+    at_cu.cuMemFree(whole);
     for (int s = 0; s < 2; ++s)
         at_measure_destroy(b[s]);
     for (size_t g = 0; g < nprog; ++g)
