@@ -18,6 +18,7 @@
 #include "gen/emit.h"
 #include "gen/emit_multi.h"
 #include "gen/family.h"
+#include "gen/reduce.h"
 #include "spec/spec.h"
 
 static char dir[] = "/tmp/at_emit_XXXXXX";
@@ -329,6 +330,111 @@ static void reduce_waves_builds(void **state)
                  "threads=512 group=0 vec=4 items=4 accs=1 chunk=0 "
                  "combine=0 tree=0 waves=3",
                  "rwaves", want);
+}
+
+static void put_file(const char *name, const char *text);
+
+/* A host program around an emitted reduce launcher NAME.cu: for each
+ * "rows cols ld sms" line, its geometry and workspace query (nothing
+ * calls CUDA, so it runs without a device). */
+static const char geom_driver[] =
+    "#include \"%s.cu\"\n#include <cstdio>\n"
+    "int main(void)\n{\n    long long r, c, ld;\n    int sms;\n"
+    "    while (scanf(\"%%lld %%lld %%lld %%d\", &r, &c, &ld, &sms) == 4) {\n"
+    "        struct %s_geom g;\n        %s_geom_of(r, c, ld, sms, &g);\n"
+    "        printf(\"%%lld %%lld %%zu\\n\", g.seg, g.split,\n"
+    "               %s_workspace_bytes(r, c));\n    }\n    return 0;\n}\n";
+
+/* The point emitted as NAME.cu (valid on problem), its launcher's
+ * geometry run on the host against the family's on shapes and SM counts
+ * no tune saw: the same segment and split, and a workspace query never
+ * short of what the family's launch uses. flat: ld up to the block. */
+static void geometry_agrees(const char *problem, const char *point,
+                            const char *name, int flat)
+{
+    static const long long rows[] = {1, 2, 5, 97, 1000, 4099, 30011,
+                                     449061, 2000003, 20000003};
+    static const long long flat_cl[][2] = {{1, 1},   {37, 37},  {81, 81},
+                                           {81, 85}, {200, 256}, {500, 512}};
+    static const long long strip_cl[][2] = {{81, 84}, {1024, 1024},
+                                            {4099, 4100}};
+    static const int sms[] = {1, 7, 108, 114, 132, 256, 300};
+    const long long(*cl)[2] = flat ? flat_cl : strip_cl;
+    const size_t ncl = flat ? sizeof flat_cl / sizeof *flat_cl
+                            : sizeof strip_cl / sizeof *strip_cl;
+    const char *const none[] = {NULL};
+    reduce_built("f32", problem, point, name, none);
+    char text[1024], cmd[1024], line[128];
+    snprintf(text, sizeof text, geom_driver, name, name, name, name);
+    snprintf(cmd, sizeof cmd, "%s_drv.cu", name);
+    put_file(cmd, text);
+    snprintf(cmd, sizeof cmd, "cd %s && %s -arch=sm_90 %s_drv.cu -o %s_drv "
+             "2>&1", dir, nvcc(), name, name);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/%s_q.txt", dir, name);
+    FILE *qf = fopen(cmd, "w");
+    assert_non_null(qf);
+    for (size_t r = 0; r < sizeof rows / sizeof *rows; ++r)
+        for (size_t c = 0; c < ncl; ++c)
+            for (size_t k = 0; k < sizeof sms / sizeof *sms; ++k)
+                fprintf(qf, "%lld %lld %lld %d\n", rows[r], cl[c][0],
+                        cl[c][1], sms[k]);
+    fclose(qf);
+    snprintf(cmd, sizeof cmd, "cd %s && ./%s_drv < %s_q.txt", dir, name,
+             name);
+    FILE *out = popen(cmd, "r");
+    assert_non_null(out);
+    at_point pt;
+    at_err e = {0};
+    size_t checked = 0;
+    for (size_t r = 0; r < sizeof rows / sizeof *rows; ++r)
+        for (size_t c = 0; c < ncl; ++c)
+            for (size_t k = 0; k < sizeof sms / sizeof *sms; ++k) {
+                at_problem q;
+                snprintf(text, sizeof text,
+                         "op=max axis=rows rows=%lld cols=%lld ld=%lld",
+                         rows[r], cl[c][0], cl[c][1]);
+                assert_int_equal(at_problem_make(&q, "reduce", "f32", text,
+                                                 &e), 0);
+                assert_int_equal(at_point_parse(q.family, point, &pt, &e),
+                                 0);
+                q.sms = sms[k];
+                at_rd_geom g;
+                at_rd_geom_of(&q, &pt, &g);
+                const size_t ws = q.family->ops.workspace(&q, &pt);
+                long long seg, split;
+                size_t query;
+                assert_non_null(fgets(line, sizeof line, out));
+                assert_int_equal(sscanf(line, "%lld %lld %zu", &seg, &split,
+                                        &query), 3);
+                if (seg != g.seg || split != g.split || query < ws)
+                    fail_msg("%s on %s, %d SMs: emitted seg %lld split %lld "
+                             "workspace %zu; the family's %lld %lld %zu",
+                             name, text, sms[k], seg, split, query,
+                             (long long)g.seg, (long long)g.split, ws);
+                ++checked;
+            }
+    assert_int_equal(pclose(out), 0);
+    assert_true(checked > 100);
+}
+
+/* The emitted geometry is the family's: a flat point split in waves (the
+ * device's SMs in it), a flat point in chunks, a strip. */
+static void reduce_geometry_agrees(void **state)
+{
+    (void)state;
+    geometry_agrees("op=max axis=rows rows=449061 cols=81",
+                    "threads=512 group=0 vec=4 items=4 accs=1 chunk=0 "
+                    "combine=0 tree=0 waves=3",
+                    "gwaves", 1);
+    geometry_agrees("op=max axis=rows rows=449061 cols=81",
+                    "threads=256 group=0 vec=4 items=2 accs=1 chunk=16 "
+                    "combine=1 tree=0 waves=0",
+                    "gchunk", 1);
+    geometry_agrees("op=max axis=rows rows=100000 cols=1024",
+                    "threads=256 group=32 vec=4 items=4 accs=1 chunk=4 "
+                    "combine=0 tree=0 waves=0",
+                    "gstrip", 0);
 }
 
 /* A shifted strip (16-byte vectors on an ld they do not divide): the
@@ -650,6 +756,7 @@ int main(void)
         cmocka_unit_test(strip_builds),
         cmocka_unit_test(reduce_flat_builds),
         cmocka_unit_test(reduce_waves_builds),
+        cmocka_unit_test(reduce_geometry_agrees),
         cmocka_unit_test(reduce_shift_builds),
         cmocka_unit_test(unwritable_target_fails_cleanly),
         cmocka_unit_test(multi_size_dispatch),
