@@ -235,13 +235,16 @@ static void point_name(const at_family *f, const at_point *pt, char *buf,
 {
     (void)f;
     const int *x = pt->v;
-    char grp[16], split[16];
+    char grp[16], split[24];
     if (at_rd_flat(pt))
         snprintf(grp, sizeof grp, "flat");
     else
         snprintf(grp, sizeof grp, "grp%d", x[GROUP]);
-    /* A split in waves stands where the chunk would. */
-    if (x[WAVES])
+    /* A split in waves stands where the chunk would (both: a point the
+     * space refuses, named apart all the same). */
+    if (x[WAVES] && x[CHUNK])
+        snprintf(split, sizeof split, "chunk%d_waves%d", x[CHUNK], x[WAVES]);
+    else if (x[WAVES])
         snprintf(split, sizeof split, "waves%d", x[WAVES]);
     else
         snprintf(split, sizeof split, "chunk%d", x[CHUNK]);
