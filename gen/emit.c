@@ -341,24 +341,36 @@ int at_emit_launcher_alike(const at_emit_launcher *a, const char *an,
     return same;
 }
 
-void at_emit_device_sm_c(FILE *f, const char *nm)
+void at_emit_device_value_c(FILE *f, const char *fn, const char *what,
+                            const char *ask)
 {
-    fprintf(f, "/* The current device's architecture (90 for 9.0), asked "
-            "once per device. */\nstatic cudaError_t %s_device_sm(int *sm)"
-            "\n{\n    static std::atomic<int> known[64];\n"
-            "    int dev = 0, major = 0, minor = 0;\n"
+    fprintf(f, "/* The current device's %s, asked once per device. */\n"
+            "static cudaError_t %s(int *v)\n{\n"
+            "    static std::atomic<int> known[64];\n"
+            "    int dev = 0;\n"
             "    cudaError_t err = cudaGetDevice(&dev);\n"
             "    const bool kept = err == cudaSuccess && dev >= 0 && dev < 64;"
-            "\n    if (kept && (*sm = known[dev].load()) != 0)\n"
-            "        return cudaSuccess;\n    if (err == cudaSuccess)\n"
-            "        err = cudaDeviceGetAttribute(&major,\n"
-            "            cudaDevAttrComputeCapabilityMajor, dev);\n"
-            "    if (err == cudaSuccess)\n"
-            "        err = cudaDeviceGetAttribute(&minor,\n"
-            "            cudaDevAttrComputeCapabilityMinor, dev);\n"
+            "\n    if (kept && (*v = known[dev].load()) != 0)\n"
+            "        return cudaSuccess;\n"
+            "    if (err == cudaSuccess) {\n%s    }\n"
             "    if (err == cudaSuccess && kept)\n"
-            "        known[dev].store(major * 10 + minor);\n"
-            "    *sm = major * 10 + minor;\n    return err;\n}\n\n", nm);
+            "        known[dev].store(*v);\n"
+            "    return err;\n}\n\n", what, fn, ask);
+}
+
+void at_emit_device_sm_c(FILE *f, const char *nm)
+{
+    char fn[160];
+    snprintf(fn, sizeof fn, "%s_device_sm", nm);
+    at_emit_device_value_c(
+        f, fn, "architecture (90 for 9.0)",
+        "        int major = 0, minor = 0;\n"
+        "        err = cudaDeviceGetAttribute(&major,\n"
+        "            cudaDevAttrComputeCapabilityMajor, dev);\n"
+        "        if (err == cudaSuccess)\n"
+        "            err = cudaDeviceGetAttribute(&minor,\n"
+        "                cudaDevAttrComputeCapabilityMinor, dev);\n"
+        "        *v = major * 10 + minor;\n");
 }
 
 int at_emit_launcher_read(at_emit_launcher *l, const at_problem *p,

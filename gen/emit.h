@@ -71,8 +71,13 @@ int at_emit_launcher_read(at_emit_launcher *l, const at_problem *p,
  * parameters' names. */
 int at_emit_launcher_alike(const at_emit_launcher *a, const char *an,
                            const at_emit_launcher *b, const char *bn);
-/* C of a host function, static cudaError_t NAME_device_sm(int *sm): the
- * current device's architecture (90 for 9.0), asked once per device. */
+/* C of a host function, static cudaError_t FN(int *v): a value of the
+ * current device (what: its description), asked once per device and kept
+ * (devices 0 to 63; needs <atomic>). ask: statements that set err and *v
+ * from dev, run where err is cudaSuccess. */
+void at_emit_device_value_c(FILE *f, const char *fn, const char *what,
+                            const char *ask);
+/* The same, NAME_device_sm: the architecture (90 for 9.0). */
 void at_emit_device_sm_c(FILE *f, const char *name);
 
 /* The variant on f: the point's macros (with paths), AT_KERNEL

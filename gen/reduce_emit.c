@@ -3,6 +3,7 @@
  * them. */
 #include <stdio.h>
 
+#include "emit.h"
 #include "reduce.h"
 
 /* The point's geometry for a shape, as at_rd_geom_of computes it. */
@@ -58,23 +59,13 @@ static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
  * multi-size file's NAME_device_sm asks its architecture). */
 static void emit_device_sms(FILE *f, const char *name)
 {
-    fprintf(f,
-            "#include <atomic>\n\n"
-            "/* The current device's SMs, asked once per device. */\n"
-            "static cudaError_t %s_sms(int *sms)\n{\n"
-            "    static std::atomic<int> known[64];\n"
-            "    int dev = 0;\n"
-            "    cudaError_t err = cudaGetDevice(&dev);\n"
-            "    const bool kept = err == cudaSuccess && dev >= 0 && dev < 64;\n"
-            "    if (kept && (*sms = known[dev].load()) != 0)\n"
-            "        return cudaSuccess;\n"
-            "    if (err == cudaSuccess)\n"
-            "        err = cudaDeviceGetAttribute(sms,\n"
-            "            cudaDevAttrMultiProcessorCount, dev);\n"
-            "    if (err == cudaSuccess && kept)\n"
-            "        known[dev].store(*sms);\n"
-            "    return err;\n}\n\n",
-            name);
+    char fn[160];
+    snprintf(fn, sizeof fn, "%s_sms", name);
+    fprintf(f, "#include <atomic>\n\n");
+    at_emit_device_value_c(f, fn, "SMs",
+                           "        err = cudaDeviceGetAttribute(v,\n"
+                           "            cudaDevAttrMultiProcessorCount, "
+                           "dev);\n");
 }
 
 /* NAME_workspace_bytes: the workspace for rows x cols, for any ld the
@@ -94,8 +85,9 @@ static void emit_workspace(FILE *f, const at_problem *p, const at_point *pt,
                  waves * AT_RD_MAX_SMS, waves * AT_RD_MAX_SMS);
     fprintf(f,
             "/* Bytes of device workspace a launch on rows x cols needs (0:\n"
-            " * none)%s. Zero it once before its first launch (cudaMemset):\n"
-            " * each launch leaves it zero again. One per concurrent stream. */\n"
+            " * none)%s.\n"
+            " * Zero it once before its first launch (cudaMemset): each launch\n"
+            " * leaves it zero again. One per concurrent stream. */\n"
             "extern \"C\" size_t %s_workspace_bytes(long long rows,\n"
             "                                      long long cols)\n{\n"
             "    struct %s_geom g;\n"
@@ -107,7 +99,7 @@ static void emit_workspace(FILE *f, const at_problem *p, const at_point *pt,
             "                      : (size_t)g.outs * (size_t)g.split;\n"
             "    /* then a counter per row (column strip) */\n"
             "    return parts * sizeof(%s) + (size_t)%s * 4;\n}\n\n",
-            waves ? ",\n * for any ld the launcher takes and any device"
+            waves ? ", for any ld the launcher takes and any device"
             : flat ? ", for any ld the launcher takes" : "", name, name, name,
             flat ? "AT_THREADS" : "cols", AT_RD_MAX_SMS, bound,
             pt->v[COMBINE] == COMBINE_ATOMIC ? "1" : "0",
