@@ -92,13 +92,16 @@ static int ept(const at_point *pt)
 }
 
 /* The fast path's tile and the element path's ([row][col], a spare element
- * a row) share the buffer; the element path's is never smaller. Unpacked
- * tiles of 2- to 16-byte elements keep a 32-byte sector's elements but one
- * of rows more, for skewed stores (AT_SKEW_ROWS in templates/transpose.cu). */
+ * a row) share the buffer; the element path's is never smaller. Tiles keep
+ * rows more for skewed stores (AT_SKEW_ROWS in templates/transpose.cu): a
+ * 32-byte sector's elements but one for unpacked 2- to 16-byte elements, a
+ * whole sector's for packed ones, none for unpacked bytes. */
 static int skew_rows(const at_problem *p, const at_point *pt)
 {
     const int e = p->type->bytes;
-    return (pt->v[PACK] && e < 4) || e == 1 ? 0 : 32 / e - 1;
+    if (pt->v[PACK] && e < 4)
+        return 32 / e;
+    return e == 1 ? 0 : 32 / e - 1;
 }
 
 static unsigned smem_bytes(const at_problem *p, const at_point *pt)
@@ -212,7 +215,7 @@ static void point_name(const at_family *f, const at_point *pt, char *buf,
  * plain element copy stands in. */
 enum { PATH_SKEW = 1, PATH_THIN = 2, PATH_WIDE = 4, PATH_EDGE = 8,
        PATH_STRIP = 16 /* none: a strip, which has no optional paths */,
-       PATH_SHIFT_IN = 32, PATH_SHIFT_OUT = 64 };
+       PATH_SHIFT_IN = 32 };
 
 /* Tiles of a problem at this point, every matrix of the batch. Under
  * 2^63 (each factor is under 2^31, nx * ny at most rows * cols / 64), so
@@ -254,9 +257,10 @@ static unsigned paths(const at_problem *p, const at_point *pt)
         k |= PATH_EDGE;
     /* Packed rows off the vector width: shifted words (without, they take
      * the element path: H100, i8 with odd sides, 31 to 58% of the
-     * copy). */
-    if (shape_of(p, pt).k > 1)
-        k |= (in_off ? PATH_SHIFT_IN : 0) | (out_off ? PATH_SHIFT_OUT : 0);
+     * copy). Output rows off the vector are off the sector too: the
+     * skewed stores take them (aligned whatever the rows). */
+    if (shape_of(p, pt).k > 1 && in_off)
+        k |= PATH_SHIFT_IN;
     return k;
 }
 
@@ -298,8 +302,7 @@ static void paths_text(unsigned k, char *buf, size_t n)
                {PATH_THIN, "vector copy (AT_THIN)"},
                {PATH_WIDE, "64-bit tile indices (AT_WIDE)"},
                {PATH_EDGE, "edge tiles (AT_EDGE)"},
-               {PATH_SHIFT_IN, "shifted word loads (AT_SHIFT_IN)"},
-               {PATH_SHIFT_OUT, "shifted word stores (AT_SHIFT_OUT)"}};
+               {PATH_SHIFT_IN, "shifted word loads (AT_SHIFT_IN)"}};
     size_t len = 0;
     buf[0] = '\0';
     if (k == PATH_STRIP) {
@@ -334,14 +337,13 @@ static void defines(const at_problem *p, const at_point *pt, unsigned k,
              "#define AT_SMEM %d\n#define AT_TILES %d\n#define AT_LDG %d\n"
              "#define AT_RESTRICT %d\n#define AT_SKEW %d\n"
              "#define AT_THIN %d\n#define AT_WIDE %d\n#define AT_EDGE %d\n"
-             "#define AT_SHIFT_IN %d\n#define AT_SHIFT_OUT %d\n",
+             "#define AT_SHIFT_IN %d\n",
              p->type->bytes, s.tx, s.ty, s.bx, s.by, s.k, s.vec, s.smem,
              pt->v[TILES], pt->v[LDG], pt->v[RESTRICT],
              /* Only where the type and point can skew (shift). */
              (k & PATH_SKEW) && skew_rows(p, pt) ? 1 : 0,
              k & PATH_THIN ? 1 : 0, k & PATH_WIDE ? 1 : 0,
-             k & PATH_EDGE ? 1 : 0, (k & PATH_SHIFT_IN) && s.k > 1 ? 1 : 0,
-             (k & PATH_SHIFT_OUT) && s.k > 1 ? 1 : 0);
+             k & PATH_EDGE ? 1 : 0, (k & PATH_SHIFT_IN) && s.k > 1 ? 1 : 0);
 }
 
 /* Blocks for a problem: a tiles-per-block share of every tile, at most

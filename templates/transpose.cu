@@ -29,10 +29,12 @@
  * and these code paths, each compiled in only where the problem the
  * variant is made for needs it (NVRTC's time grows with every path):
  *   AT_SKEW                1: skewed stores, for output rows off the
- *                          32-byte sectors (unpacked 2- to 16-byte
- *                          elements), every fast tile's (rows on the
+ *                          32-byte sectors (2- to 16-byte elements, and
+ *                          packed bytes), every fast tile's (rows on the
  *                          sectors have skew 0); without it such rows
  *                          take the plain paths, correct and slower
+ *                          (packed rows off the vector, the element
+ *                          path)
  *   AT_THIN                1: the strided copy for vectors (1 x N, N x 1);
  *                          without it vectors go through tiles, correct
  *                          and slower
@@ -52,10 +54,6 @@
  *                          words and funnel-shift them into place, instead
  *                          of taking the element path; rows on it load
  *                          words too (no vectors)
- *   AT_SHIFT_OUT           1 (packed tiles): the same for output rows,
- *                          stored as aligned words shifted from the tile's,
- *                          the first and last of each row (shared with the
- *                          tiles beside it) element by element
  *
  * Launch: block (AT_BLOCK_X, AT_BLOCK_Y), a 1-D grid of
  * min(ceil(tiles / AT_TILES), 2^31 - 1) blocks (the kernel loops), where
@@ -64,13 +62,17 @@
  * AT_ELEM_BYTES bytes.
  *
  * Output rows that do not start on a 32-byte sector (an odd ld_out, say)
- * are written skewed by whole unpacked tiles of 2- to 16-byte elements: a
- * tile writes each output row from the first sector boundary at or after
- * its first element, for AT_TILE_Y elements (the tile above wrote the ones
- * before; the top tile writes them too), so stores cover whole sectors
- * instead of sharing one with the next tile; it reads up to AT_SKEW_ROWS
- * more input rows for that. An edge tile below a skewed one writes its
- * rows unskewed, the few elements they share with the same values.
+ * are written skewed by tiles of 2- to 16-byte elements and packed tiles
+ * of 1- and 2-byte ones: a tile writes each output row from the first
+ * sector boundary at or after its first element, for AT_TILE_Y elements
+ * (the tile above wrote the ones before; the top tile writes them too), so
+ * stores cover whole sectors instead of sharing one with the next tile;
+ * it reads up to AT_SKEW_ROWS more input rows for that. A packed tile's
+ * words are shifted by the boundary's place in a word as they leave
+ * shared memory (H100, u8 2605x159740: 80% of the copy with words
+ * shifted to the row's place and its ends stored element by element, 89%
+ * skewed). An edge tile below a skewed one writes its rows unskewed, the
+ * few elements they share with the same values.
  *
  * Tiles whose rows allow the vector width (or shifted words) take the
  * fast path: each thread loads its part of the tile into registers,
@@ -606,18 +608,21 @@ __device__ __forceinline__ int at_store_idx(int i, int j, int tx, int ty)
 #define AT_STORE_COLS (AT_G / (AT_BLOCK_X * AT_VEC))
 
 /* The extra input rows a skewed tile reads: a 32-byte sector's elements
- * but one. Not for packed tiles (their rows are whole words), nor for
- * bytes (H100: 32 more rows a tile cost 1-byte loads more than whole
- * sectors saved, 91% of the copy down to 68% on 4099x2053 i8). Shared
- * memory keeps room for them with or without AT_SKEW, so a variant's
- * launch is the same whichever paths it was compiled with. */
-#if AT_PACK == 1 && AT_ELEM_BYTES > 1
+ * but one, for packed tiles a whole sector's (whole groups of AT_PACK
+ * rows). Not for unpacked bytes (H100: 32 more rows of a short tile cost
+ * 1-byte loads more than whole sectors saved, 91% of the copy down to 68%
+ * on 4099x2053 i8). Shared memory keeps room for them with or without
+ * AT_SKEW, so a variant's launch is the same whichever paths it was
+ * compiled with. */
+#if AT_PACK > 1
+#define AT_SKEW_ROWS (32 / AT_ELEM_BYTES)
+#elif AT_ELEM_BYTES > 1
 #define AT_SKEW_ROWS (32 / AT_ELEM_BYTES - 1)
 #else
 #define AT_SKEW_ROWS 0
 #endif
 #if AT_SKEW && AT_SKEW_ROWS == 0
-#error "AT_SKEW is for unpacked 2- to 16-byte elements"
+#error "AT_SKEW is for 2- to 16-byte elements and packed bytes"
 #endif
 
 #if AT_PACK == 4
@@ -736,8 +741,8 @@ __device__ __forceinline__ at_tile at_tile_at(
     return s;
 }
 
-#if (AT_SHIFT_IN || AT_SHIFT_OUT) && AT_PACK == 1
-#error "AT_SHIFT_IN and AT_SHIFT_OUT are for packed tiles"
+#if AT_SHIFT_IN && AT_PACK == 1
+#error "AT_SHIFT_IN is for packed tiles"
 #endif
 /* A whole tile's loads are inside the input only without shifted loads
  * (at_tile_at tests it with the element path alone). */
@@ -881,47 +886,6 @@ __device__ __forceinline__ at_elem at_tile_elem(const at_unit *tile, int y,
 #endif
 }
 
-#if AT_SHIFT_OUT
-/* Fast path, step 3, for output rows off the word: each aligned word of
- * a row from the two tile units it straddles, by a funnel shift of the
- * row's offset in the word. Words wholly inside the row's first rv
- * elements; the first and last, shared with the tiles above and below,
- * are at_store_rest's. */
-__device__ __forceinline__ void at_store(
-    at_elem *AT_RST dst, const at_unit *tile, long long ld_out, int tx,
-    int ty, int rv, int cv)
-{
-#pragma unroll
-    for (int i = 0; i < AT_STORE_ROWS; ++i) {
-        const int c = ty + i * AT_BLOCK_Y;
-        if (c >= cv)
-            continue; /* past the matrix's last column */
-        at_elem *row = dst + (long long)c * ld_out;
-        const unsigned long long a = (unsigned long long)row;
-        const int off = (int)(a & 3u);
-        const unsigned int sh = (unsigned int)off * 8;
-        unsigned int *w = (unsigned int *)(a - (unsigned int)off);
-#pragma unroll
-        for (int j = 0; j < AT_STORE_COLS; ++j) {
-            const int g0 = (tx + j * AT_BLOCK_X) * AT_VEC;
-            const at_unit *col = tile + at_store_idx(i, j, tx, ty);
-            /* x[k + 1] is unit g0 + k; x[0] the one before. */
-            unsigned int x[AT_VEC + 1];
-            x[0] = sh && g0 > 0 ? tile[AT_SIDX(g0 - 1, c)] : 0u;
-#pragma unroll
-            for (int k = 0; k < AT_VEC; ++k)
-                x[k + 1] = col[k * AT_ROW];
-            /* Word t holds the row's bytes 4t - off to 4t - off + 3. */
-#pragma unroll
-            for (int k = 0; k < AT_VEC; ++k) {
-                const int t = g0 + k;
-                if (4 * t >= off && 4 * t + 4 - off <= rv * AT_ELEM_BYTES)
-                    w[t] = __funnelshift_l(x[k], x[k + 1], sh);
-            }
-        }
-    }
-}
-#else
 /* Fast path, step 3: shared memory down columns into whole vectors of the
  * output, those wholly inside the row's first rv elements (the rest are
  * at_store_rest's); rows past cv are past the matrix's last column. A
@@ -950,45 +914,24 @@ __device__ __forceinline__ void at_store(
         }
     }
 }
-#endif
 
 /* Fast path, step 3, the elements at_store left: of each of the first cv
- * output rows, those past its last whole vector (word) before rv, and
- * with shifted stores those before its first whole word. Fewer than
- * AT_REST_TAIL a row, and AT_REST_HEAD before; every row's slots shared
- * out over the block at once (a loop over rows, slots within, left the
- * block waiting on one row after another). */
-#if AT_SHIFT_OUT
-#define AT_REST_HEAD (4 / AT_ELEM_BYTES)
-#define AT_REST_TAIL (4 / AT_ELEM_BYTES)
-#else
-#define AT_REST_HEAD 0
-#define AT_REST_TAIL (AT_VEC * AT_PACK)
-#endif
-#define AT_REST_SLOTS (AT_REST_HEAD + AT_REST_TAIL)
+ * output rows, those past its last whole vector before rv, fewer than
+ * AT_REST_SLOTS a row; every row's slots shared out over the block at
+ * once (a loop over rows, slots within, left the block waiting on one
+ * row after another). */
+#define AT_REST_SLOTS (AT_VEC * AT_PACK)
 __device__ __forceinline__ void at_store_rest(at_elem *AT_RST dst,
                                               const at_unit *tile,
                                               long long ld_out, int tid,
                                               int rv, int cv)
 {
+    const int end = rv / AT_REST_SLOTS * AT_REST_SLOTS;
 #pragma unroll 1
     for (int i = tid; i < cv * AT_REST_SLOTS; i += AT_THREADS) {
-        const int c = i / AT_REST_SLOTS, k = i % AT_REST_SLOTS;
-        at_elem *row = dst + (long long)c * ld_out;
-#if AT_SHIFT_OUT
-        const int off = (int)((unsigned long long)row & 3u);
-        const int head = off ? (4 - off) / AT_ELEM_BYTES : 0;
-        const int end = (((rv * AT_ELEM_BYTES + off) & ~3) - off) /
-                        AT_ELEM_BYTES;
-#else
-        const int head = 0;
-        const int end = rv / (AT_VEC * AT_PACK) * (AT_VEC * AT_PACK);
-#endif
-        /* Slots before AT_REST_HEAD: the head's; then the tail's. */
-        const int y = k < AT_REST_HEAD ? k : (end > head ? end : head) + k -
-                                                 AT_REST_HEAD;
-        if (k < AT_REST_HEAD ? y < head && y < rv : y < rv)
-            row[y] = at_tile_elem(tile, y, c);
+        const int c = i / AT_REST_SLOTS, y = end + i % AT_REST_SLOTS;
+        if (y < rv)
+            dst[(long long)c * ld_out + y] = at_tile_elem(tile, y, c);
     }
 }
 
@@ -1000,6 +943,31 @@ __device__ __forceinline__ int at_skew(const at_elem *row)
     return (int)((32 - (unsigned long long)row % 32) % 32) / AT_ELEM_BYTES;
 }
 
+#if AT_PACK > 1
+/* The input rows past the tile's own that a skewed tile stores, after its
+ * own went through at_put: a word of AT_PACK rows a column, element by
+ * element (the rows may sit anywhere in a word); elements past the
+ * matrix's last row or column are zeros. */
+__device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
+                                             long long ld_in, int tid)
+{
+    const int n = (s.avail - AT_TILE_Y + AT_PACK - 1) / AT_PACK * AT_TILE_X;
+#pragma unroll 1
+    for (int i = tid; i < n; i += AT_THREADS) {
+        const int g = i / AT_TILE_X, c = i % AT_TILE_X;
+        const int r = AT_TILE_Y + g * AT_PACK;
+        unsigned int w = 0;
+#pragma unroll
+        for (int q = 0; q < AT_PACK; ++q)
+            if (c < AT_CV(s) && r + q < s.avail)
+                w |= (unsigned int)AT_LD(s.in + (long long)(r + q) * ld_in +
+                                         c)
+                     << (8 * AT_ELEM_BYTES * q);
+        tile[AT_SIDX(AT_G + g, c)] = w;
+    }
+}
+
+#else
 /* The input rows past the tile's own that a skewed tile stores, after its
  * own went through at_put: vectors of the same width. */
 __device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
@@ -1018,9 +986,13 @@ __device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
     }
 }
 
+#endif /* AT_PACK */
+
 /* Fast path, step 3, skewed: output row c from its first sector boundary
  * d at or after the tile's first element, whole vectors up to the
- * matrix's last row; the top tile also writes the d elements before. */
+ * matrix's last row; the top tile also writes the d elements before. A
+ * packed tile's aligned words each come from the two units they straddle
+ * (a funnel shift by d's place in a unit, one for the row). */
 __device__ __forceinline__ void at_store_skewed(
     const at_tile &s, const at_unit *tile, long long ld_out, int tx, int ty,
     bool skew)
@@ -1038,29 +1010,53 @@ __device__ __forceinline__ void at_store_skewed(
          * extra rows were put in the tile then. */
         const int d = skew ? at_skew(row) : 0;
         const int hi = s.avail < AT_TILE_Y + d ? s.avail : AT_TILE_Y + d;
+#if AT_PACK > 1
+        const unsigned int sh = (unsigned int)(d % AT_PACK) *
+                                (8 * AT_ELEM_BYTES);
+#endif
 #pragma unroll
         for (int j = 0; j < AT_STORE_COLS; ++j) {
-            const int y = d + (tx + j * AT_BLOCK_X) * AT_VEC;
+            const int m = (tx + j * AT_BLOCK_X) * AT_VEC; /* units past d */
+            const int y = d + m * AT_PACK;
+#if AT_PACK > 1
+            if (y + AT_VEC * AT_PACK > hi)
+                continue;
+            const int u = d / AT_PACK + m;
+            unsigned int x[AT_VEC + 1];
+#pragma unroll
+            for (int k = 0; k < AT_VEC; ++k)
+                x[k] = tile[AT_SIDX(u + k, c)];
+            x[AT_VEC] = sh ? tile[AT_SIDX(u + AT_VEC, c)] : 0u;
+            at_vec_u v;
+#pragma unroll
+            for (int k = 0; k < AT_VEC; ++k)
+                v.u[k] = __funnelshift_r(x[k], x[k + 1], sh);
+            *(at_vec *)(row + y) = v.v;
+#else
             at_vec_u u;
 #pragma unroll
             for (int k = 0; k < AT_VEC; ++k)
                 u.u[k] = tile[AT_SIDX(y + k, c)];
             if (y + AT_VEC <= hi)
                 *(at_vec *)(row + y) = u.v;
+#endif
         }
         /* The matrix's last rows cut the last vector: element by element
-         * (kept out of the unrolled loop, which it would double). */
+         * (kept out of the unrolled loop, which it would double). Where
+         * they end before d, the first y is past hi (the quotient rounds
+         * towards zero). */
 #pragma unroll 1
-        for (int y = d + (hi - d) / AT_VEC * AT_VEC + tx; y < hi;
-             y += AT_BLOCK_X)
-            row[y] = tile[AT_SIDX(y, c)];
+        for (int y = d + (hi - d) / (AT_VEC * AT_PACK) * (AT_VEC * AT_PACK) +
+                     tx;
+             y < hi; y += AT_BLOCK_X)
+            row[y] = at_tile_elem(tile, y, c);
         if (s.top) /* (a matrix may end before d) */
 #pragma unroll 1
             for (int y = tx; y < d && y < hi; y += AT_BLOCK_X)
-                row[y] = tile[AT_SIDX(y, c)];
+                row[y] = at_tile_elem(tile, y, c);
     }
 }
-#endif
+#endif /* AT_SKEW */
 
 #if AT_EDGE
 /* i / d for i < 2^18 and 1 <= d <= 512 (an index into a tile, a side of
@@ -1144,7 +1140,7 @@ __device__ __forceinline__ void at_tile_out(const at_unit *tile,
         at_store_skewed(s, tile, ld_out, tx, ty, skew);
 #else
         at_store(s.out, tile, ld_out, tx, ty, AT_RV(s), AT_CV(s));
-        if (AT_SHIFT_OUT || AT_RV(s) < AT_TILE_Y)
+        if (AT_RV(s) < AT_TILE_Y)
             at_store_rest(s.out, tile, ld_out, tid, AT_RV(s), AT_CV(s));
 #endif
     }
@@ -1206,14 +1202,10 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
         ((ld_in % aw) == 0 && (batch == 1 || (stride_in % aw) == 0) &&
          ((unsigned long long)in % (aw * AT_ELEM_BYTES)) == 0);
 #endif
-#if AT_SHIFT_OUT
-    const bool out_ok = true;
-#else
     const bool out_ok =
         aw == 1 ||
         ((ld_out % aw) == 0 && (batch == 1 || (stride_out % aw) == 0) &&
          ((unsigned long long)out % (aw * AT_ELEM_BYTES)) == 0);
-#endif
     /* Skewed stores are aligned whatever the output's rows. */
     const bool vec_ok = in_ok && (skew || out_ok);
 #else

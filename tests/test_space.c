@@ -306,12 +306,13 @@ static void code_paths_follow_the_problem(void **state)
     const want_t cases[] = {
         /* Output rows on 32-byte sectors, whole tiles: nothing extra. */
         {{"transpose", "f32", 8192, 8192, 0, 0}, f32, 0, 0, 0, 0},
-        /* An odd ld_out: skewed stores, where the type can skew; the
-         * edge tiles of 8191 rows take the element path. */
+        /* An odd ld_out: skewed stores, where the type can skew (every
+         * type but unpacked bytes); the edge tiles of 8191 rows take the
+         * element path. */
         {{"transpose", "f32", 8191, 8192, 0, 0}, f32, 1, 0, 0, 1},
         {{"transpose", "f64", 4096, 4096, 0, 4097},
          point(64, 64, 16, 32, 2, 0, 1, 1), 1, 0, 0, 1},
-        {{"transpose", "f16", 8191, 8192, 0, 0}, f16pk, 0, 0, 0, 1},
+        {{"transpose", "f16", 8191, 8192, 0, 0}, f16pk, 1, 0, 0, 1},
         {{"transpose", "i8", 8191, 8192, 0, 0},
          point(64, 64, 32, 8, 1, 0, 1, 1), 0, 0, 0, 1},
         /* Whole tiles, input rows off the vector width (4 floats). */
@@ -349,15 +350,14 @@ static void code_paths_follow_the_problem(void **state)
         src = at_expand_program_paths(&p, one, 1, AT_PATHS_ALL, &e);
         assert_non_null(src);
         /* Every path, but skewing only where the type can. */
+        const int packed = cases[i].pt.v[5] && p.type->bytes < 4;
         assert_int_equal(defined(src, "AT_SKEW"),
-                         cases[i].pt.v[5] || p.type->bytes == 1 ? 0 : 1);
+                         packed || p.type->bytes > 1);
         assert_int_equal(defined(src, "AT_THIN"), 1);
         assert_int_equal(defined(src, "AT_WIDE"), 1);
         assert_int_equal(defined(src, "AT_EDGE"), 1);
-        /* Shifted words for packed points only. */
-        const int packed = cases[i].pt.v[5] && p.type->bytes < 4;
+        /* Shifted loads for packed points only. */
         assert_int_equal(defined(src, "AT_SHIFT_IN"), packed);
-        assert_int_equal(defined(src, "AT_SHIFT_OUT"), packed);
         free(src);
     }
     char text[256];
@@ -365,26 +365,25 @@ static void code_paths_follow_the_problem(void **state)
     assert_string_equal(text, "without skewed stores (AT_SKEW), vector copy "
                               "(AT_THIN), 64-bit tile indices (AT_WIDE), "
                               "edge tiles (AT_EDGE), "
-                              "shifted word loads (AT_SHIFT_IN), shifted "
-                              "word stores (AT_SHIFT_OUT)");
+                              "shifted word loads (AT_SHIFT_IN)");
     F->ops.paths_text(AT_PATHS_ALL, text, sizeof text);
     assert_string_equal(text, "with skewed stores (AT_SKEW), vector copy "
                               "(AT_THIN), 64-bit tile indices (AT_WIDE), "
                               "edge tiles (AT_EDGE), "
-                              "shifted word loads (AT_SHIFT_IN), shifted "
-                              "word stores (AT_SHIFT_OUT)");
+                              "shifted word loads (AT_SHIFT_IN)");
 }
 
-/* Packed 1- and 2-byte points whose input (output) rows or matrices are
- * off the vector width load (store) shifted words, one side or both;
- * unpacked points and wider types never do. */
-static void shifted_words_follow_the_rows(void **state)
+/* Packed 1- and 2-byte points whose input rows or matrices are off the
+ * vector width load shifted words; output rows off it are off the 32-byte
+ * sector too, and stored skewed (aligned words). Unpacked points and wider
+ * types shift neither. */
+static void shifted_loads_and_skewed_stores_follow_the_rows(void **state)
 {
     (void)state;
     typedef struct {
         test_problem u;
         at_point pt;
-        int in, out, edge;
+        int in, skew, edge;
     } want_t;
     const at_point i8pk = point(64, 64, 16, 16, 1, 1, 1, 1);  /* words */
     const at_point i8pk4 = point(256, 64, 16, 16, 4, 1, 2, 1); /* 16 B */
@@ -395,27 +394,32 @@ static void shifted_words_follow_the_rows(void **state)
         /* Input rows on the word, off a 16-byte vector. */
         {{"transpose", "i8", 8192, 8192, 8196, 0}, i8pk4, 1, 0, 1},
         {{"transpose", "i8", 8192, 8192, 8196, 0}, i8pk, 0, 0, 0},
+        /* Output rows on the word, off the sector: skewed, the whole
+         * tiles on words without the element path. */
+        {{"transpose", "u8", 8192, 8192, 0, 8196}, i8pk, 0, 1, 0},
+        {{"transpose", "u8", 8192, 8192, 0, 8196}, i8pk4, 0, 1, 1},
         /* Output matrices off the word. */
         {{"transpose", "u8", 64, 64, 0, 0, 3, 64 * 64, 64 * 64 + 2}, i8pk,
          0, 1, 1},
         {{"transpose", "f16", 8192, 8191, 0, 0},
          point(64, 64, 16, 16, 2, 1, 2, 1), 1, 0, 1},
-        /* Unpacked bytes and wider types: the element path. */
+        /* Unpacked bytes and wider types: the element path (wider types
+         * skewed). */
         {{"transpose", "i8", 8191, 8209, 0, 0},
          point(64, 64, 32, 8, 1, 0, 1, 1), 0, 0, 1},
         {{"transpose", "f32", 8191, 8209, 0, 0},
-         point(64, 64, 16, 32, 1, 0, 2, 1), 0, 0, 1},
+         point(64, 64, 16, 32, 1, 0, 2, 1), 0, 1, 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         at_problem p;
         char *src = expand_case(i, &cases[i].u, &cases[i].pt, &p);
         if (defined(src, "AT_SHIFT_IN") != cases[i].in ||
-            defined(src, "AT_SHIFT_OUT") != cases[i].out ||
+            defined(src, "AT_SKEW") != cases[i].skew ||
             defined(src, "AT_EDGE") != cases[i].edge)
-            fail_msg("case %zu: AT_SHIFT_IN %d AT_SHIFT_OUT %d AT_EDGE %d, "
-                     "want %d %d %d", i, defined(src, "AT_SHIFT_IN"),
-                     defined(src, "AT_SHIFT_OUT"), defined(src, "AT_EDGE"),
-                     cases[i].in, cases[i].out, cases[i].edge);
+            fail_msg("case %zu: AT_SHIFT_IN %d AT_SKEW %d AT_EDGE %d, want "
+                     "%d %d %d", i, defined(src, "AT_SHIFT_IN"),
+                     defined(src, "AT_SKEW"), defined(src, "AT_EDGE"),
+                     cases[i].in, cases[i].skew, cases[i].edge);
         free(src);
     }
 }
@@ -857,7 +861,7 @@ int main(void)
         cmocka_unit_test(parse_errors),
         cmocka_unit_test(expansion),
         cmocka_unit_test(code_paths_follow_the_problem),
-        cmocka_unit_test(shifted_words_follow_the_rows),
+        cmocka_unit_test(shifted_loads_and_skewed_stores_follow_the_rows),
         cmocka_unit_test(strips_serve_short_sides),
         cmocka_unit_test(whole_tile_kernels_take_whole_shapes),
         cmocka_unit_test(launch_geometry),
