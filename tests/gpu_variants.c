@@ -6,7 +6,9 @@
  * (so each path runs where a shape needs it) and with the first shape's
  * own, none (so each shape that needs no element path at the point also
  * runs where its paths were left out: a kernel without that path takes
- * no other); and
+ * no other); for 1- and 2-byte elements again with the first shape's
+ * output rows on the word and off the 32-byte sector (packed kernels
+ * without the element path that skew their stores); and
  * the verifier itself rejects kernels that are wrong. Types of one size
  * share their compiled variants (the same source), each type is checked on
  * data of its own. Skips without a GPU. */
@@ -67,7 +69,9 @@ static int has_edge(const at_problem *p, const at_point *pt)
     return strstr(defs, "#define AT_EDGE 1\n") != NULL;
 }
 
-static void verify_size(int bytes)
+/* Every point of the element size, compiled with every path and with
+ * shape 0's (whose output rows are ld_out0 apart: 0 for its columns). */
+static void verify_size(int bytes, int64_t ld_out0)
 {
     at_err e = {0};
     const at_type *types[8];
@@ -76,6 +80,7 @@ static void verify_size(int bytes)
     /* The space depends on the element size alone. */
     test_problem u0 = shapes[0];
     u0.type = types[0]->name;
+    u0.ld_out = ld_out0;
     at_problem p0;
     assert_int_equal(test_problem_make(&p0, &u0, &e), 0);
     at_limits l = at_device_limits(&dev);
@@ -127,7 +132,7 @@ static void verify_size(int bytes)
         at_measure *b[N_SHAPES] = {0};
         at_problem p[N_SHAPES];
         for (int s = 0; s < N_SHAPES; ++s) {
-            test_problem u = shapes[s];
+            test_problem u = s == 0 ? u0 : shapes[s];
             u.type = types[t]->name;
             assert_int_equal(test_problem_make(&p[s], &u, &e), 0);
             if (at_measure_create(&b[s], &dev, &p[s], 1000 + (uint64_t)s, 0,
@@ -192,31 +197,46 @@ static void verify_size(int bytes)
 static void every_point_1_byte(void **state)
 {
     (void)state;
-    verify_size(1);
+    verify_size(1, 0);
 }
 
 static void every_point_2_bytes(void **state)
 {
     (void)state;
-    verify_size(2);
+    verify_size(2, 0);
 }
 
 static void every_point_4_bytes(void **state)
 {
     (void)state;
-    verify_size(4);
+    verify_size(4, 0);
 }
 
 static void every_point_8_bytes(void **state)
 {
     (void)state;
-    verify_size(8);
+    verify_size(8, 0);
 }
 
 static void every_point_16_bytes(void **state)
 {
     (void)state;
-    verify_size(16);
+    verify_size(16, 0);
+}
+
+/* Shape 0 with output rows on the word and off the 32-byte sector: the
+ * packed points whose vector divides them have no element path and skew
+ * their stores, verified on it and on the whole check shapes. */
+static void every_point_1_byte_rows_off_sectors(void **state)
+{
+    (void)state;
+    verify_size(1, 1028);
+}
+
+static void every_point_2_bytes_rows_off_sectors(void **state)
+{
+    (void)state;
+    verify_size(2, 1026);
 }
 
 /* Shapes strips serve, every strip point of each verified on it and on
@@ -423,6 +443,8 @@ int main(void)
         cmocka_unit_test(every_point_4_bytes),
         cmocka_unit_test(every_point_8_bytes),
         cmocka_unit_test(every_point_16_bytes),
+        cmocka_unit_test(every_point_1_byte_rows_off_sectors),
+        cmocka_unit_test(every_point_2_bytes_rows_off_sectors),
         cmocka_unit_test(strip_points_1_bytes),
         cmocka_unit_test(strip_points_2_bytes),
         cmocka_unit_test(strip_points_4_bytes),
