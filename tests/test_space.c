@@ -126,9 +126,12 @@ static void sizes_and_invariants(void **state)
             assert_int_equal(v[0] % v[3], 0);
             assert_int_equal((v[1] / k) % (v[2] * v[4]), 0);
             assert_true((long)v[0] * v[1] * eb / threads <= 128);
-            /* Unpacked tiles of 2 bytes and more keep a 32-byte sector's
-             * elements but one of rows more (skewed stores). */
-            int skew = v[5] || eb == 1 ? 0 : 32 / eb - 1;
+            /* Tiles keep rows more for skewed stores: a 32-byte sector's
+             * elements but one for unpacked 2 bytes and more, a whole
+             * sector's for packed ones, none for unpacked bytes. */
+            int skew = v[5] && eb < 4 ? 32 / eb
+                       : eb == 1  ? 0
+                                  : 32 / eb - 1;
             assert_true((v[1] + skew) * (v[0] + 1) * eb <= l.max_smem);
             assert_true(v[6] == 1 || (v[0] * unit) % 128 == 0);
             assert_int_equal(v[8], v[9]);
