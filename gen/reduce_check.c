@@ -8,7 +8,8 @@
 
 #include "reduce.h"
 
-/* The check problem whose input has NaNs (floating types). */
+/* The check problem whose input has NaNs (floating types; i32: the
+ * extremes). */
 enum { NAN_STREAM = 3 };
 
 /* f32 bits as f16 or bf16 bits, for the values at_rd_input makes: normal,
@@ -66,8 +67,17 @@ void at_rd_input(const at_problem *p, uint64_t seed, uint64_t stream,
             double d = value_of(w[i] >> 16, stream);
             memcpy(&w[i], &d, 8);
             ++i;
+        } else if (t == RD_T_I32 && stream == NAN_STREAM) {
+            /* i32 takes every bit pattern (sums are exact: 64-bit,
+             * wrapping); its NaN check plants the extremes about once in
+             * 61 words each: INT_MIN, whose |x| needs amax's unsigned
+             * accumulator, and INT_MAX, min's identity. */
+            const uint32_t h = (w[i] * 2654435761u) >> 16;
+            if (h % 61 == 0)
+                w[i] = 0x80000000u;
+            else if (h % 61 == 1)
+                w[i] = 0x7FFFFFFFu;
         }
-        /* i32: every bit pattern; sums are exact (64-bit, wrapping). */
     }
 }
 

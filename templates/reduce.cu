@@ -2,8 +2,9 @@
  * whole array is one row), or one per column (AT_COLS 1), of
  *   sum, min, max, sumsq (sum of squares) or amax (largest |x|),
  * accumulated in at_acc (f32 for f16, bf16 and f32 input; f64 for f64;
- * 64-bit integers for i32, sums wrapping modulo 2^64) and written as
- * at_acc. NaN propagates through every floating op.
+ * for i32, 64-bit integers for sums, wrapping modulo 2^64, and 32-bit
+ * ones for min, max and amax) and written as at_out (at_acc; 64-bit
+ * integers for i32). NaN propagates through every floating op.
  *
  * A point is chosen by the generator with these macros:
  *   AT_TYPE     input: 0 f32, 1 f64, 2 f16, 3 bf16, 4 i32
@@ -71,7 +72,23 @@ typedef unsigned short at_in;
 typedef float at_acc;
 #else
 typedef int at_in;
+/* Sums of ints need 64 bits; min and max stay ints and amax fits an
+ * unsigned (|INT_MIN| too), which halves registers, shared memory and
+ * partials and keeps each combine one instruction. */
+#if AT_OP == 1 || AT_OP == 2
+typedef int at_acc;
+#elif AT_OP == 4
+typedef unsigned at_acc;
+#else
 typedef long long at_acc;
+#endif
+#endif
+
+/* What a result is stored as: i32's results are 64-bit for every op. */
+#if AT_TYPE == 4
+typedef long long at_out;
+#else
+typedef at_acc at_out;
 #endif
 
 #define AT_FLOAT (AT_TYPE != 4)
@@ -97,6 +114,9 @@ static __device__ __forceinline__ at_acc at_value(at_in x)
     return f;
 #elif AT_TYPE == 3
     return __uint_as_float((unsigned)x << 16);
+#elif AT_TYPE == 4 && AT_OP == 4
+    /* |x| as unsigned here, so at_map has nothing left to do. */
+    return x < 0 ? 0u - (unsigned)x : (unsigned)x;
 #else
     return (at_acc)x;
 #endif
@@ -110,13 +130,13 @@ static __device__ __forceinline__ at_acc at_identity()
 #if AT_FLOAT
     return (at_acc)__int_as_float(0x7f800000);
 #else
-    return 0x7fffffffffffffffLL;
+    return 0x7fffffff;
 #endif
 #else
 #if AT_FLOAT
     return (at_acc)__int_as_float(0xff800000);
 #else
-    return -0x7fffffffffffffffLL - 1;
+    return -0x7fffffff - 1;
 #endif
 #endif
 }
@@ -126,7 +146,7 @@ static __device__ __forceinline__ at_acc at_map(at_acc x)
 {
 #if AT_OP == 3
     return x * x;
-#elif AT_OP == 4
+#elif AT_OP == 4 && AT_FLOAT
     return x < 0 ? -x : x;
 #else
     return x;
@@ -341,7 +361,7 @@ static __device__ __forceinline__ at_acc at_row_partials(const at_acc *part,
 }
 
 extern "C" __global__ void __launch_bounds__(AT_THREADS)
-AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
+AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
           long long rows, long long cols, long long ld, long long seg,
           int pass)
 {
@@ -487,7 +507,7 @@ static __device__ __forceinline__ at_acc at_flat_total(const at_acc *part,
 }
 
 extern "C" __global__ void __launch_bounds__(AT_THREADS)
-AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
+AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
           long long rows, long long cols, long long ld, long long seg,
           int pass)
 {
@@ -846,7 +866,7 @@ static __device__ __forceinline__ void at_col_part(
 }
 
 extern "C" __global__ void __launch_bounds__(AT_THREADS)
-AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
+AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
           long long rows, long long cols, long long ld, long long seg,
           int pass)
 {
@@ -937,7 +957,7 @@ AT_KERNEL(const at_in *__restrict__ in, at_acc *__restrict__ out, void *ws,
  * thread per output walking it in order; the whole array (one row along)
  * by one block striding over it, then a tree. */
 extern "C" __global__ void __launch_bounds__(AT_THREADS)
-at_naive(const at_in *__restrict__ in, at_acc *__restrict__ out,
+at_naive(const at_in *__restrict__ in, at_out *__restrict__ out,
          long long rows, long long cols, long long ld)
 {
     if (!AT_COLS && rows == 1) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/pcg.h"
 #include "gen/reduce.h"
 
 static int make(at_problem *p, const char *type, const char *text,
@@ -359,6 +360,52 @@ static void reference(void **state)
     assert_string_equal(p.family->ops.verify_kernel(&p), "at_compare_bits");
 }
 
+/* i32's NaN check (the third check problem, stream 3) plants INT_MIN
+ * and INT_MAX among random bits, so every variant meets amax of INT_MIN
+ * (2^31: 32-bit unsigned in the kernel) and min's identity before its
+ * time counts; the problem's own input (stream 0) stays every pattern. */
+static void i32_check_plants_extremes(void **state)
+{
+    (void)state;
+    at_problem p, check;
+    at_err e = {0};
+    const char *label;
+    assert_int_equal(make(&p, "i32", "op=amax axis=cols rows=4096 "
+                          "cols=4096", &e), 0);
+    assert_int_equal(p.family->ops.check_problem(&p, 2, &check, &label, &e),
+                     0);
+    assert_non_null(strstr(label, "NaNs"));
+    const size_t words = (size_t)check.v[RD_ROWS] * (size_t)check.v[RD_LD];
+    uint32_t *w = malloc(words * 4), *plain = malloc(words * 4);
+    assert_true(w && plain);
+    at_pcg g;
+    at_pcg_seed(&g, 5, 1);
+    for (size_t i = 0; i < words; ++i)
+        plain[i] = w[i] = at_pcg_next(&g);
+    p.family->ops.input(&check, 5, 3, w, 0, words);
+    p.family->ops.input(&check, 5, 0, plain, 0, words);
+    size_t mins = 0, maxs = 0, changed = 0;
+    for (size_t i = 0; i < words; ++i) {
+        mins += w[i] == 0x80000000u;
+        maxs += w[i] == 0x7FFFFFFFu;
+        changed += w[i] != plain[i];
+    }
+    /* About words / 61 each; stream 0 left the random bits alone. */
+    assert_true(mins > words / 122 && mins < words / 30);
+    assert_true(maxs > words / 122 && maxs < words / 30);
+    assert_int_equal(changed, mins + maxs);
+    int64_t *out = malloc((size_t)check.v[RD_ROWS] * 8);
+    assert_non_null(out);
+    p.family->ops.reference(&check, w, out, NULL, 0, check.v[RD_ROWS]);
+    size_t top = 0;
+    for (int64_t r = 0; r < check.v[RD_ROWS]; ++r)
+        top += out[r] == 2147483648LL;
+    assert_true(top > 0);
+    free(out);
+    free(w);
+    free(plain);
+}
+
 /* A longer walk per thread rounds more: the tolerance grows with it; a
  * contender gets the any-order bound. */
 static void tolerance(void **state)
@@ -410,6 +457,7 @@ int main(void)
         cmocka_unit_test(shift_points),
         cmocka_unit_test(any_base),
         cmocka_unit_test(reference),  cmocka_unit_test(tolerance),
+        cmocka_unit_test(i32_check_plants_extremes),
         cmocka_unit_test(cli_errors),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -1,6 +1,7 @@
 // Measuring a reduction as a user would: a plain nvcc-built program that
-// links an emitted reduce .cu (sum, AT_T elements into float) and CUB
-// (templates/reduce_cub.cu, compiled with the same AT_T), checks both,
+// links an emitted reduce .cu (op AT_OP of AT_T elements into AT_OUT:
+// float, or long long for int) and CUB (templates/reduce_cub.cu, compiled
+// with the same AT_T and AT_OP), checks both,
 // and times them back to back against cudaMemcpyAsync of the input's
 // bytes with the protocol of crosscheck.cu: samples of at least 2 ms of
 // back-to-back launches between CUDA events, buffer sets rotated so a
@@ -16,13 +17,64 @@
 //   nvcc -arch=native -DAT_T=float -DAT_XC_FN=autotune_reduce_f32
 //       tests/gpu/crosscheck_reduce.cu r.o reduce_cub.o -o xr
 //   ./xr cols R C          (all 1 N: the whole array; rows: down columns)
+// AT_OP (0 sum, 1 min, 2 max, 3 sumsq, 4 amax) and AT_OUT default to sum
+// and float; AT_INT 1 for int input (any bits, INT_MIN and INT_MAX among
+// them; sums wrap modulo 2^64 as the kernel's do).
+#include <cstdint>
 #include <cstring>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include "crosscheck_protocol.h"
 
-extern "C" cudaError_t AT_XC_FN(const AT_T *in, float *out, long long rows,
+#ifndef AT_OP
+#define AT_OP 0
+#endif
+#ifndef AT_OUT
+#define AT_OUT float
+#endif
+#ifndef AT_INT
+#define AT_INT 0
+#endif
+#ifndef AT_XC_LABEL
+#define AT_XC_LABEL (sizeof(AT_T) == 4 ? "f32" : "16-bit")
+#endif
+
+// The exact result, as the kernel's type would hold it: floats here are
+// small integers (every order of summing them is exact), ints take any
+// bits and sum modulo 2^64.
+#if AT_INT
+typedef long long ref_t;
+#else
+typedef double ref_t;
+#endif
+
+static ref_t ref_map(ref_t v)
+{
+#if AT_OP == 3
+    return v * v; // |v| <= 2^31: 2^62 at most
+#elif AT_OP == 4
+    return v < 0 ? -v : v;
+#else
+    return v;
+#endif
+}
+
+// One more element into r: the op's combine (sums of ints wrap).
+static ref_t ref_comb(ref_t r, ref_t m)
+{
+#if AT_OP == 1
+    return m < r ? m : r;
+#elif AT_OP == 2 || AT_OP == 4
+    return m > r ? m : r;
+#elif AT_INT
+    return (ref_t)((unsigned long long)r + (unsigned long long)m);
+#else
+    return r + m;
+#endif
+}
+
+extern "C" cudaError_t AT_XC_FN(const AT_T *in, AT_OUT *out, long long rows,
                                 long long cols, long long ld, void *ws,
                                 cudaStream_t stream);
 extern "C" size_t AT_XC_WS(long long rows, long long cols);
@@ -35,7 +87,7 @@ static const char *const name[K] = {"memcpy", "tuned", "cub"};
 
 struct bufs {
     std::vector<AT_T *> in;
-    std::vector<float *> out;
+    std::vector<AT_OUT *> out;
     long long rows, cols, outs;
     bool down; // one result per column (CUB has none)
     void *ws, *cub_tmp;
@@ -59,17 +111,17 @@ static void run(bufs &b, int k, int i)
 
 // Results of contender k (1 tuned, 2 CUB) on set 0 that differ from ref
 // (small integers: every order sums them exactly).
-static size_t wrong(bufs &b, int k, const std::vector<double> &ref)
+static size_t wrong(bufs &b, int k, const std::vector<ref_t> &ref)
 {
-    std::vector<float> back(b.outs);
-    OK(cudaMemset(b.out[0], 0xff, b.outs * sizeof(float)));
+    std::vector<AT_OUT> back(b.outs);
+    OK(cudaMemset(b.out[0], 0xff, b.outs * sizeof(AT_OUT)));
     run(b, k, 0);
     OK(cudaStreamSynchronize(b.s));
-    OK(cudaMemcpy(back.data(), b.out[0], b.outs * sizeof(float),
+    OK(cudaMemcpy(back.data(), b.out[0], b.outs * sizeof(AT_OUT),
                   cudaMemcpyDeviceToHost));
     size_t bad = 0;
     for (long long o = 0; o < b.outs; ++o)
-        bad += back[o] != (float)ref[o];
+        bad += back[o] != (AT_OUT)ref[o];
     return bad;
 }
 
@@ -87,23 +139,37 @@ int main(int argc, char **argv)
     b.cols = std::atoll(argv[3]);
     b.outs = b.down ? b.cols : b.rows;
     size_t n = (size_t)b.rows * b.cols, bytes = n * sizeof(AT_T);
-    // Values -3..3 repeating: every partial sum is a small integer.
+    // Floats: -3..3 repeating, so every partial sum is a small integer.
+    // Ints: any bits (a 64-bit LCG), INT_MIN and INT_MAX now and then.
     std::vector<AT_T> h(n);
-    std::vector<double> ref(b.outs, 0.0);
+    std::vector<ref_t> ref(b.outs);
+    std::vector<bool> seen(b.outs, false);
+    uint64_t lcg = 0x9E3779B97F4A7C15ull;
     for (size_t i = 0; i < n; ++i) {
+        lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+#if AT_INT
+        int v = lcg % 97 == 0   ? INT32_MIN
+              : lcg % 97 == 1   ? INT32_MAX
+                                : (int)(uint32_t)(lcg >> 32);
+        std::memcpy(&h[i], &v, sizeof v);
+#else
         int v = (int)(i % 7) - 3;
         h[i] = (AT_T)(float)v;
-        ref[b.down ? i % b.cols : i / b.cols] += v;
+#endif
+        const size_t o = b.down ? i % b.cols : i / b.cols;
+        ref[o] = seen[o] ? ref_comb(ref[o], ref_map((ref_t)v))
+                         : ref_map((ref_t)v);
+        seen[o] = true;
     }
     int l2 = 0;
     OK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
     int sets = (int)std::min<size_t>(3 * (size_t)l2 / bytes + 1, 256);
     for (int i = 0; i < sets; ++i) {
         AT_T *in;
-        float *out;
+        AT_OUT *out;
         OK(cudaMalloc(&in, bytes));
         // memcpy's destination too: the input's bytes
-        OK(cudaMalloc(&out, std::max<size_t>(bytes, b.outs * sizeof(float))));
+        OK(cudaMalloc(&out, std::max<size_t>(bytes, b.outs * sizeof(AT_OUT))));
         OK(cudaMemcpy(in, h.data(), bytes, cudaMemcpyHostToDevice));
         b.in.push_back(in);
         b.out.push_back(out);
@@ -128,9 +194,9 @@ int main(int argc, char **argv)
         bad[k] = wrong(b, k, ref);
     double med[K], gbps[K];
     xc_medians([&](int k, int i) { run(b, k, i); }, b.s, k_end, sets, med);
-    size_t moved = bytes + b.outs * sizeof(float);
+    size_t moved = bytes + b.outs * sizeof(AT_OUT);
     std::printf("crosscheck %s %s %lldx%lld (%d set%s): memcpy", argv[1],
-                sizeof(AT_T) == 4 ? "f32" : "16-bit", b.rows, b.cols, sets,
+                AT_XC_LABEL, b.rows, b.cols, sets,
                 sets > 1 ? "s" : "");
     size_t any = 0;
     for (int k = 0; k < k_end; ++k) {

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Measuring a reduction as a user would (`make gpu-crosscheck`): for a
-# few sum problems, the emitted .cu linked into a plain nvcc-built
+# few problems (sums unless TYPE:OP says), the emitted .cu linked into a plain nvcc-built
 # program (tests/gpu/crosscheck_reduce.cu) with CUB, timed back to back
 # against memcpy, then `autotune bench reduce` of the same problem from
 # the same cache. The two must agree within about 1%.
-# Usage: crosscheck_reduce.sh [TYPE AXIS ROWS COLS ...] (AXIS all: ROWS 1)
+# Usage: crosscheck_reduce.sh [TYPE[:OP] AXIS ROWS COLS ...] (AXIS all:
+# ROWS 1; TYPE f32, f64, f16, bf16 or i32; OP sum, min, max, sumsq, amax)
 cd "$(dirname "$0")/../.." || exit 1
 T=$(mktemp -d)
 export AUTOTUNE_CACHE="$T/cache.db"
@@ -16,26 +17,37 @@ command -v "$NVCC" >/dev/null || NVCC=/usr/local/cuda/bin/nvcc
     f32 rows 77777 333  bf16 cols 12345 4321
 rc=0
 while [ $# -ge 4 ]; do
-    t=$1 axis=$2 r=$3 c=$4
+    t=${1%%:*} op=${1#*:} axis=$2 r=$3 c=$4
     shift 4
+    [ "$op" != "$t" ] || op=sum
+    out=float int=0
     case $t in f32) ct=float ;; bf16) ct=__nv_bfloat16 ;; f16) ct=__half ;;
-        *) echo "crosscheck_reduce: type $t: f32, bf16 or f16" >&2; exit 2 ;;
+        f64) ct=double out=double ;; i32) ct=int out=int64_t int=1 ;;
+        *) echo "crosscheck_reduce: type $t: f32, f64, f16, bf16 or i32" >&2
+           exit 2 ;;
+    esac
+    case $op in sum) o=0 ;; min) o=1 ;; max) o=2 ;; sumsq) o=3 ;; amax) o=4 ;;
+        *) echo "crosscheck_reduce: op $op: sum, min, max, sumsq or amax" >&2
+           exit 2 ;;
     esac
     if [ "$axis" = all ]; then shape="--n $c"; else
         shape="--rows $r --cols $c --axis $axis"; fi
     # shellcheck disable=SC2086
-    build/autotune reduce --arch auto --type "$t" --op sum $shape \
+    build/autotune reduce --arch auto --type "$t" --op "$op" $shape \
         --name "autotune_reduce_$t" -o "$T/r.cu" --quiet > "$T/tune.log" 2>&1 || { cat "$T/tune.log"; exit 1; }
-    [ -f "$T/cub_$t.o" ] || "$NVCC" -c -O2 -arch=native -DAT_T="$ct" \
-        -DAT_ACC=float -DAT_OP=0 templates/reduce_cub.cu -o "$T/cub_$t.o" || exit 1
+    [ -f "$T/cub_${t}_$op.o" ] || "$NVCC" -c -O2 -arch=native -DAT_T="$ct" \
+        -DAT_ACC="$out" -DAT_OP=$o templates/reduce_cub.cu \
+        -o "$T/cub_${t}_$op.o" || exit 1
     "$NVCC" -c -O2 -arch=native "$T/r.cu" -o "$T/r.o" || exit 1
     "$NVCC" -O2 -arch=native -DAT_T="$ct" -DAT_XC_FN="autotune_reduce_$t" \
-        -DAT_XC_WS="autotune_reduce_${t}_workspace_bytes" \
-        tests/gpu/crosscheck_reduce.cu "$T/r.o" "$T/cub_$t.o" -o "$T/xr" || exit 1
+        -DAT_XC_WS="autotune_reduce_${t}_workspace_bytes" -DAT_OP=$o \
+        -DAT_OUT="$out" -DAT_INT=$int -DAT_XC_LABEL="\"$t $op\"" \
+        tests/gpu/crosscheck_reduce.cu "$T/r.o" "$T/cub_${t}_$op.o" \
+        -o "$T/xr" || exit 1
     sed -n 's/^ \* point: *\([^ ]*\).*/emitted point: \1/p' "$T/r.cu"
     "$T/xr" "$axis" "$r" "$c" || rc=1
     # shellcheck disable=SC2086
-    sh tests/gpu/bench_rows.sh reduce --type "$t" --op sum $shape || rc=1
+    sh tests/gpu/bench_rows.sh reduce --type "$t" --op "$op" $shape || rc=1
 done
 rm -rf "$T"
 exit $rc
