@@ -1,4 +1,27 @@
-#include "host_cuda.h"
+/* templates/transpose.cu's tile kind run on the host (make check, through
+ * tests/template_host.sh; no GPU): its index arithmetic, for one packed
+ * configuration given by -D flags (AT_ELEM_BYTES, AT_TILE_X/Y,
+ * AT_BLOCK_X/Y, AT_VEC, AT_SMEM, AT_EDGE, AT_SHIFT_IN; TEMPLATE the
+ * template's path). Each tile runs as the kernel runs it: every thread's
+ * load and put into shared memory, then every thread's store (the
+ * kernel's skew flag, vec_ok and in_end as it computes them); without
+ * AT_EDGE, the emitted launcher's split onto the general kernel for the
+ * strips. Shared memory is exactly the launch's size and filled with
+ * random bytes before each tile, registers too; built under ASan and
+ * UBSan, so a read outside shared memory or the input stops it. Every
+ * output byte's writes are counted: a problem fails on a wrong or
+ * missing byte, a byte written outside the output, or two fast tiles
+ * writing one byte. The problems sit around the skew's reach (rows
+ * TY-3 to 3TY+7, columns TX to 2TX-1), odd and padded lds, buffers off
+ * by 1 to 32/e elements, batches with stride_out off the sector.
+ *
+ * A check of the template's arithmetic, not of the GPU: a thread here
+ * runs to the barrier alone, so warp intrinsics (none in the tile kind)
+ * and timing are not modelled; gpu_variants verifies every point on the
+ * device. Written for the review of the packed skew (4572932;
+ * docs/perf/issue36-h100/packed-skew/host-emulation). Exits 1 on a
+ * failure; prints one summary line. */
+#include "cuda_stubs.h"
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

@@ -1,4 +1,8 @@
-/* Host stand-ins for the CUDA bits templates/transpose.cu's tile kind uses. */
+/* Host stand-ins for the CUDA built-ins templates/transpose.cu's tile kind
+ * uses, so tests/host/transpose_tiles.cpp can run its tile functions on
+ * the host: __funnelshift_r as the low 32 bits of (hi:lo) >> (sh & 31),
+ * __byte_perm's selector bytes, __ldg a plain load, and the qualifiers
+ * gone. */
 #pragma once
 #include <cstdint>
 #include <cstring>

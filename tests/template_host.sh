@@ -1,0 +1,87 @@
+#!/bin/sh
+# templates/transpose.cu's packed tiles run on the host (no GPU): a sample
+# of the packed u8 and f16 configurations of the space, each built three
+# ways (the element path with shifted loads, the element path alone, and
+# a whole-tile kernel), under ASan and UBSan, run on problems around the
+# skew's reach (tests/host/transpose_tiles.cpp says what it checks).
+# A check of the template's index arithmetic before the GPU suite, not in
+# its place. Skips without a C++ compiler.
+cd "$(dirname "$0")/.." || exit 1
+CXX=${CXX:-g++}
+if ! command -v "$CXX" >/dev/null 2>&1; then
+    echo "1..0 # SKIP no C++ compiler ($CXX)"
+    exit 0
+fi
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+# element bytes, tile x, tile y, block x, block y, vec, smem: every 43rd
+# of the 510 distinct packed configurations of u8 and f16 (the review's
+# list, docs/perf/issue36-h100/packed-skew/host-emulation/results.txt.gz).
+CONFIGS="1 128 128 16 16 1 1
+1 128 256 32 32 1 2
+1 256 128 8 32 4 1
+1 512 256 32 32 1 2
+1 64 64 16 16 1 1
+2 128 128 8 32 4 2
+2 128 64 16 8 2 1
+2 256 256 32 32 2 2
+2 32 128 8 16 2 1
+2 32 64 8 16 1 2
+2 64 128 8 16 1 1
+2 64 512 16 32 2 2"
+# Each configuration as "E TX TY BX BY V S EDGE SHIFT_IN", one a line.
+echo "$CONFIGS" | while read -r c; do
+    echo "$c 1 1"
+    echo "$c 1 0"
+    echo "$c 0 0"
+done > "$T/list"
+n=$(wc -l < "$T/list")
+echo "1..$n"
+# One build and run: its TAP-less result in $T/NAME.out, rc in $T/NAME.rc.
+one() {
+    set -- $1
+    name="e$1_t$2x$3_b$4x$5_v$6_s$7_edge$8_shift$9"
+    if "$CXX" -std=c++17 -O1 -g -fsanitize=address,undefined \
+        -fno-sanitize-recover=all -w -Itests/host \
+        -DAT_STRIP=0 -DAT_ELEM_BYTES="$1" -DAT_TILE_X="$2" -DAT_TILE_Y="$3" \
+        -DAT_BLOCK_X="$4" -DAT_BLOCK_Y="$5" -DAT_PACK=$((4 / $1)) \
+        -DAT_VEC="$6" -DAT_SMEM="$7" -DAT_TILES=1 -DAT_LDG=1 \
+        -DAT_RESTRICT=0 -DAT_SKEW=1 -DAT_THIN=0 -DAT_WIDE=0 \
+        -DAT_EDGE="$8" -DAT_SHIFT_IN="$9" -DAT_KERNEL=k \
+        -DTEMPLATE="\"$PWD/templates/transpose.cu\"" \
+        tests/host/transpose_tiles.cpp -o "$T/$name" > "$T/$name.out" 2>&1
+    then
+        ASAN_OPTIONS=detect_leaks=1 "$T/$name" 7 > "$T/$name.out" 2>&1
+        echo $? > "$T/$name.rc"
+    else
+        echo 2 > "$T/$name.rc"
+    fi
+    rm -f "$T/$name"
+}
+export T CXX
+jobs=$(nproc 2>/dev/null || echo 2)
+# Builds in parallel (each is seconds of C++), results in list order.
+i=0
+while read -r c; do
+    i=$((i + 1))
+    one "$c" &
+    [ $((i % jobs)) -ne 0 ] || wait
+done < "$T/list"
+wait
+i=0
+rc=0
+while read -r c; do
+    i=$((i + 1))
+    set -- $c
+    name="e$1_t$2x$3_b$4x$5_v$6_s$7_edge$8_shift$9"
+    r=$(cat "$T/$name.rc" 2>/dev/null || echo 3)
+    summary=$(grep -E "problems [0-9]+ fails" "$T/$name.out" | tail -1)
+    if [ "$r" = 0 ] && [ -n "$summary" ]; then
+        echo "ok $i - $summary"
+    else
+        echo "not ok $i - $name (exit $r)"
+        sed 's/^/# /' "$T/$name.out" | head -20
+        rc=1
+    fi
+done < "$T/list"
+exit $rc
