@@ -135,7 +135,7 @@ typedef struct state {
     char cub_why[512];
     CUmodule naive_mod;
     CUfunction naive;
-    char naive_key[64]; /* the defines it was compiled with */
+    char naive_key[512]; /* the defines it was compiled with (all of them) */
 } state;
 
 static void *open_state(const at_device *d, char *note, size_t n)
@@ -191,7 +191,7 @@ static int naive_ready(void *st, const at_problem *p, char *why, size_t n,
     at_point pt = {{0}};
     pt.v[THREADS] = pt.v[GROUP] = 256;
     pt.v[VEC] = pt.v[ITEMS] = pt.v[ACCS] = 1;
-    char defs[512];
+    char defs[sizeof s->naive_key];
     p->family->ops.defines(p, &pt, 0, defs, sizeof defs);
     if (s->naive && strcmp(s->naive_key, defs) == 0)
         return 1;
@@ -220,7 +220,7 @@ static int naive_ready(void *st, const at_problem *p, char *why, size_t n,
     }
     AT_CU_TRY(e, "naive reduction", cuModuleGetFunction, &s->naive,
               s->naive_mod, "at_naive");
-    snprintf(s->naive_key, sizeof s->naive_key, "%.63s", defs);
+    snprintf(s->naive_key, sizeof s->naive_key, "%s", defs);
     return 1;
 }
 

@@ -9,8 +9,8 @@
 #include "reduce.h"
 
 /* The check problem whose input has NaNs (floating types; i32: the
- * extremes). */
-enum { NAN_STREAM = 3 };
+ * extremes, each once in EXTREME_EVERY words). */
+enum { NAN_STREAM = 3, EXTREME_EVERY = 509 };
 
 /* f32 bits as f16 or bf16 bits, for the values at_rd_input makes: normal,
  * at most 8 significant bits, 2^-4 to 2^11 in magnitude, so exact. */
@@ -69,13 +69,14 @@ void at_rd_input(const at_problem *p, uint64_t seed, uint64_t stream,
             ++i;
         } else if (t == RD_T_I32 && stream == NAN_STREAM) {
             /* i32 takes every bit pattern (sums are exact: 64-bit,
-             * wrapping); its NaN check plants the extremes about once in
-             * 61 words each: INT_MIN, whose |x| needs amax's unsigned
-             * accumulator, and INT_MAX, min's identity. */
-            const uint32_t h = (w[i] * 2654435761u) >> 16;
-            if (h % 61 == 0)
+             * wrapping); its NaN check plants the extremes, INT_MIN
+             * (whose |x| needs amax's unsigned accumulator) and INT_MAX,
+             * once in 509 words each, at fixed places: about half the
+             * outputs of a check shape meet one, and the other half
+             * still show an element dropped. */
+            if (i % EXTREME_EVERY == 17)
                 w[i] = 0x80000000u;
-            else if (h % 61 == 1)
+            else if (i % EXTREME_EVERY == 271)
                 w[i] = 0x7FFFFFFFu;
         }
     }

@@ -34,6 +34,10 @@ const at_field at_rd_fields[RD_N_FIELDS] = {
                 1},
 };
 
+/* The bytes of a result, and of a partial as the host sizes the
+ * workspace: i32's are 8 for every op, though min, max and amax
+ * accumulate in 4 on the device (the kernel's partials then fill half
+ * their slots; the space's shared-memory rule counts 8 as before). */
 int at_rd_acc_bytes(const at_type *t)
 {
     return t->bytes == 8 || t->fp == 0 ? 8 : 4;

@@ -84,6 +84,12 @@ typedef long long at_acc;
 #endif
 #endif
 
+/* Atomic totals (AT_COMBINE 2) are 64-bit for ints: sums alone (the
+ * generator's rule, kept here too). */
+#if AT_COMBINE == 2 && AT_TYPE == 4 && AT_OP != 0 && AT_OP != 3
+#error "AT_COMBINE 2 takes sums of i32 only"
+#endif
+
 /* What a result is stored as: i32's results are 64-bit for every op. */
 #if AT_TYPE == 4
 typedef long long at_out;

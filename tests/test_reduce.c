@@ -360,10 +360,12 @@ static void reference(void **state)
     assert_string_equal(p.family->ops.verify_kernel(&p), "at_compare_bits");
 }
 
-/* i32's NaN check (the third check problem, stream 3) plants INT_MIN
- * and INT_MAX among random bits, so every variant meets amax of INT_MIN
- * (2^31: 32-bit unsigned in the kernel) and min's identity before its
- * time counts; the problem's own input (stream 0) stays every pattern. */
+/* i32's NaN check (the third check problem; the measurement gives check
+ * problem k stream k + 1) plants INT_MIN and INT_MAX among random bits,
+ * so every variant meets amax of INT_MIN (2^31: 32-bit unsigned in the
+ * kernel) and the extremes of min and max before its time counts, while
+ * other outputs keep random bits only (a dropped element still shows);
+ * the problem's own input (stream 0) stays every pattern. */
 static void i32_check_plants_extremes(void **state)
 {
     (void)state;
@@ -390,17 +392,18 @@ static void i32_check_plants_extremes(void **state)
         maxs += w[i] == 0x7FFFFFFFu;
         changed += w[i] != plain[i];
     }
-    /* About words / 61 each; stream 0 left the random bits alone. */
-    assert_true(mins > words / 122 && mins < words / 30);
-    assert_true(maxs > words / 122 && maxs < words / 30);
+    /* Once in 509 words each; stream 0 left the random bits alone. */
+    assert_true(mins >= words / 509 && mins <= words / 509 + 1);
+    assert_true(maxs >= words / 509 && maxs <= words / 509 + 1);
     assert_int_equal(changed, mins + maxs);
     int64_t *out = malloc((size_t)check.v[RD_ROWS] * 8);
     assert_non_null(out);
     p.family->ops.reference(&check, w, out, NULL, 0, check.v[RD_ROWS]);
-    size_t top = 0;
+    /* Some rows' amax is 2^31, and a good share of the others' is not. */
+    int64_t top = 0;
     for (int64_t r = 0; r < check.v[RD_ROWS]; ++r)
         top += out[r] == 2147483648LL;
-    assert_true(top > 0);
+    assert_true(top > 0 && top < check.v[RD_ROWS] * 3 / 4);
     free(out);
     free(w);
     free(plain);

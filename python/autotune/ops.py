@@ -76,8 +76,8 @@ def reduce(x: Any, op: str = "sum", axis: Optional[int] = None,
     """``op`` ("sum", "min", "max", "sumsq", "amax") over the whole of a
     contiguous x (axis None: an array of one element), or along an axis of
     a matrix (axis 1: one result per row; axis 0: one per column; rows may
-    be padded). The result has the accumulator's type: float32 for
-    float16, bfloat16 and float32, float64, int64 for int32."""
+    be padded). The result's type: float32 for float16, bfloat16 and
+    float32, float64 for float64, int64 for int32."""
     a = arrays.describe(x, "input")
     if axis not in _AXES:
         raise ValueError(f"axis {axis!r}: None, 0 or 1 (-1, -2)")

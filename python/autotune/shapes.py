@@ -16,7 +16,7 @@ _SPECS: Dict[str, str] = {}  # a loaded spec's family -> its path
 # A spec's arguments as its file lists them, read once a load (parsing
 # YAML each launch cost a millisecond a call).
 _ARGS: Dict[str, Optional[list]] = {}
-# A reduction's result type (the accumulator's), by input type.
+# A reduction's result type, by input type (i32: 64-bit for every op).
 ACC = {"f16": "f32", "bf16": "f32", "f32": "f32", "f64": "f64", "i32": "i64"}
 
 
@@ -104,7 +104,7 @@ def _reduce(k: Any, a: List[arrays.DeviceArray]) -> None:
                          f"({n_out},) contiguous")
     if y.dtype != acc:
         raise ValueError(f"output: dtype {y.dtype}, the kernel's is {acc} "
-                         f"(the accumulator's)")
+                         f"(the reduction's result type)")
 
 
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,

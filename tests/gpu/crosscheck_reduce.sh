@@ -7,7 +7,8 @@
 # Usage: crosscheck_reduce.sh [TYPE[:OP] AXIS ROWS COLS ...] (AXIS all:
 # ROWS 1; TYPE f32, f64, f16, bf16 or i32; OP sum, min, max, sumsq, amax)
 cd "$(dirname "$0")/../.." || exit 1
-T=$(mktemp -d)
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
 export AUTOTUNE_CACHE="$T/cache.db"
 NVCC=${NVCC:-nvcc}
 command -v "$NVCC" >/dev/null || NVCC=/usr/local/cuda/bin/nvcc
@@ -49,5 +50,4 @@ while [ $# -ge 4 ]; do
     # shellcheck disable=SC2086
     sh tests/gpu/bench_rows.sh reduce --type "$t" --op "$op" $shape || rc=1
 done
-rm -rf "$T"
 exit $rc
