@@ -35,10 +35,10 @@ echo "$CONFIGS" | while read -r c; do
 done > "$T/list"
 n=$(wc -l < "$T/list")
 echo "1..$n"
-# One build and run: its TAP-less result in $T/NAME.out, rc in $T/NAME.rc.
+# Build and run line N of the list: its output in $T/N.out, rc in $T/N.rc.
 one() {
-    set -- $1
-    name="e$1_t$2x$3_b$4x$5_v$6_s$7_edge$8_shift$9"
+    n=$1
+    set -- $2
     if "$CXX" -std=c++17 -O1 -g -fsanitize=address,undefined \
         -fno-sanitize-recover=all -w -Itests/host \
         -DAT_STRIP=0 -DAT_ELEM_BYTES="$1" -DAT_TILE_X="$2" -DAT_TILE_Y="$3" \
@@ -47,22 +47,21 @@ one() {
         -DAT_RESTRICT=0 -DAT_SKEW=1 -DAT_THIN=0 -DAT_WIDE=0 \
         -DAT_EDGE="$8" -DAT_SHIFT_IN="$9" -DAT_KERNEL=k \
         -DTEMPLATE="\"$PWD/templates/transpose.cu\"" \
-        tests/host/transpose_tiles.cpp -o "$T/$name" > "$T/$name.out" 2>&1
+        tests/host/transpose_tiles.cpp -o "$T/$n" > "$T/$n.out" 2>&1
     then
-        ASAN_OPTIONS=detect_leaks=1 "$T/$name" 7 > "$T/$name.out" 2>&1
-        echo $? > "$T/$name.rc"
+        ASAN_OPTIONS=detect_leaks=1 "$T/$n" 7 > "$T/$n.out" 2>&1
+        echo $? > "$T/$n.rc"
     else
-        echo 2 > "$T/$name.rc"
+        echo 2 > "$T/$n.rc"
     fi
-    rm -f "$T/$name"
+    rm -f "$T/$n"
 }
-export T CXX
 jobs=$(nproc 2>/dev/null || echo 2)
 # Builds in parallel (each is seconds of C++), results in list order.
 i=0
 while read -r c; do
     i=$((i + 1))
-    one "$c" &
+    one "$i" "$c" &
     [ $((i % jobs)) -ne 0 ] || wait
 done < "$T/list"
 wait
@@ -70,15 +69,13 @@ i=0
 rc=0
 while read -r c; do
     i=$((i + 1))
-    set -- $c
-    name="e$1_t$2x$3_b$4x$5_v$6_s$7_edge$8_shift$9"
-    r=$(cat "$T/$name.rc" 2>/dev/null || echo 3)
-    summary=$(grep -E "problems [0-9]+ fails" "$T/$name.out" | tail -1)
+    r=$(cat "$T/$i.rc" 2>/dev/null || echo 3)
+    summary=$(grep -E "problems [0-9]+ fails" "$T/$i.out" | tail -1)
     if [ "$r" = 0 ] && [ -n "$summary" ]; then
         echo "ok $i - $summary"
     else
-        echo "not ok $i - $name (exit $r)"
-        sed 's/^/# /' "$T/$name.out" | head -20
+        echo "not ok $i - E TX TY BX BY V S EDGE SHIFT_IN = $c (exit $r)"
+        sed 's/^/# /' "$T/$i.out" | head -20
         rc=1
     fi
 done < "$T/list"
