@@ -75,7 +75,7 @@ CLI_SRC := cli/main.c cli/options.c cli/option_values.c cli/paths.c cli/flags.c 
            cli/transpose_bench.c cli/transpose_baselines.c \
            cli/transpose_cublas.c cli/transpose_cutensor.c cli/bench_tune.c cli/bench_calibrate.c \
            cli/bench_device.c \
-           cli/reduce_bench.c cli/reduce_cub.c cli/cmd_cache.c cli/cmd_plot.c \
+           cli/reduce_bench.c cli/reduce_cub.c cli/reduce_cutensor.c cli/cutensor_lib.c cli/cmd_cache.c cli/cmd_plot.c \
            cli/wisdom_export.c cli/wisdom_import.c cli/wisdom_profile.c \
            cli/dump_data.c
 LIB_SRC := $(BASE_SRC) $(GEN_SRC_) $(SEARCH_SRC) $(SPEC_SRC) $(RUNTIME_SRC)

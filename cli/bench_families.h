@@ -46,6 +46,11 @@ typedef struct at_contender {
     /* One run of p on stream s, in and out being p's buffers. */
     int (*run)(void *state, const at_problem *p, CUdeviceptr in,
                CUdeviceptr out, CUstream s, at_err *e);
+    /* The run the check makes, where it differs from the timed one (a
+     * library whose results come in another type: its call, then a
+     * widening into p's result type); NULL: run. */
+    int (*check)(void *state, const at_problem *p, CUdeviceptr in,
+                 CUdeviceptr out, CUstream s, at_err *e);
 } at_contender;
 
 /* A problem as text: its type and its fields ("rows=8192 cols=8192"),

@@ -21,6 +21,14 @@ static int op_run(void *ctx, CUdeviceptr in, CUdeviceptr out, CUstream s,
     return o->c->run(o->state, o->p, in, out, s, e);
 }
 
+static int op_check(void *ctx, CUdeviceptr in, CUdeviceptr out, CUstream s,
+                    at_err *e)
+{
+    const op_ctx *o = ctx;
+    return (o->c->check ? o->c->check : o->c->run)(o->state, o->p, in, out,
+                                                    s, e);
+}
+
 /* The kernels of one comparison, ready to check and time; index[i] is the
  * row of the i-th one present. */
 typedef struct run {
@@ -50,7 +58,7 @@ static int check_one(run *r, int row, at_err *e)
     if (row == AT_CMP_TUNED)
         return at_measure_verify(r->m, &r->k->pt, r->k->fn, r->k->name,
                                  AT_CHECK_ALL, e);
-    return at_measure_verify_op(r->m, op_run, &r->ops[row],
+    return at_measure_verify_op(r->m, op_check, &r->ops[row],
                                 r->ops[row].c->name, e);
 }
 

@@ -1,6 +1,7 @@
 /* The reduction benchmark: its suite, its targets (issue 9's), its CSV
  * columns, and its contenders: CUB (DeviceReduce, DeviceSegmentedReduce;
- * built by nvcc at run time) and a naive kernel. */
+ * built by nvcc at run time), cuTENSOR (cutensorReduce, loaded at run
+ * time) and a naive kernel. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "gen/reduce.h"
 #include "gen/templates.h"
 #include "reduce_cub.h"
+#include "reduce_cutensor.h"
 #include "runtime/driver/driver.h"
 
 #define R(type, r, c, axis) {type, "rows=" #r " cols=" #c " " axis}
@@ -42,11 +44,11 @@ static const at_text_problem suite[] = {
 };
 enum { SUITE = sizeof suite / sizeof suite[0] };
 
-enum { ROW_CUB = AT_CMP_FIRST_CONTENDER, ROW_NAIVE };
+enum { ROW_CUB = AT_CMP_FIRST_CONTENDER, ROW_CUTENSOR, ROW_NAIVE };
 
 /* The issue's targets, for inputs of 64 MiB or more: 97% of the copy
- * (95% for rows and columns 64 to 256 long) and CUB's figure where it
- * runs. Below that size, only CUB's. */
+ * (95% for rows and columns 64 to 256 long) and CUB's and cuTENSOR's
+ * figures where they run. Below that size, only theirs. */
 static const char *target_of(const at_problem *p, double *min_frac)
 {
     const double bytes = (double)p->v[RD_ROWS] * (double)p->v[RD_COLS] *
@@ -54,13 +56,13 @@ static const char *target_of(const at_problem *p, double *min_frac)
     const int64_t len = at_rd_len(p);
     *min_frac = 0;
     if (bytes < 64.0 * 1024 * 1024)
-        return ">= CUB";
+        return ">= CUB, cuTENSOR";
     if (len >= 64 && len <= 256 && p->v[RD_AXIS] != AXIS_ALL) {
         *min_frac = 0.95;
-        return ">= 95% of copy (short) and >= CUB";
+        return ">= 95% of copy (short) and >= CUB, cuTENSOR";
     }
     *min_frac = 0.97;
-    return ">= 97% of copy and >= CUB";
+    return ">= 97% of copy and >= CUB, cuTENSOR";
 }
 
 static void verdict(const at_problem *p, const at_cmp *c, char *buf,
@@ -68,15 +70,24 @@ static void verdict(const at_problem *p, const at_cmp *c, char *buf,
 {
     double min_frac;
     const char *t = target_of(p, &min_frac);
-    const at_cmp_row *tu = &c->row[AT_CMP_TUNED], *cb = &c->row[ROW_CUB];
+    const at_cmp_row *tu = &c->row[AT_CMP_TUNED];
     char why[224] = "";
     size_t used = 0;
     if (tu->frac_copy < min_frac)
         used += (size_t)snprintf(why, sizeof why, "%.1f%% of copy < %.0f%%",
                                  100 * tu->frac_copy, 100 * min_frac);
-    if (cb->present && tu->gbps < cb->gbps && used < sizeof why)
-        snprintf(why + used, sizeof why - used, "%s%.0f GB/s < CUB %.0f",
-                 used ? "; " : "", tu->gbps, cb->gbps);
+    static const struct {
+        int row;
+        const char *name;
+    } libs[] = {{ROW_CUB, "CUB"}, {ROW_CUTENSOR, "cuTENSOR"}};
+    for (int i = 0; i < 2; ++i) {
+        const at_cmp_row *lib = &c->row[libs[i].row];
+        if (lib->present && tu->gbps < lib->gbps && used < sizeof why)
+            used += (size_t)snprintf(why + used, sizeof why - used,
+                                     "%s%.0f GB/s < %s %.0f",
+                                     used ? "; " : "", tu->gbps,
+                                     libs[i].name, lib->gbps);
+    }
     if (why[0])
         snprintf(buf, n, "MISSED %s: %s", t, why);
     else
@@ -133,6 +144,8 @@ typedef struct state {
     const at_device *d;
     at_cub *cub; /* NULL: none (why in cub_why) */
     char cub_why[512];
+    at_ct_reduce *ct; /* NULL: none (why in ct_why) */
+    char ct_why[512];
     CUmodule naive_mod;
     CUfunction naive;
     char naive_key[512]; /* the defines it was compiled with (all of them) */
@@ -147,7 +160,12 @@ static void *open_state(const at_device *d, char *note, size_t n)
     at_err e = {0};
     if (at_cub_open(&s->cub, d, &e))
         snprintf(s->cub_why, sizeof s->cub_why, "%s", e.msg);
-    snprintf(note, n, "%s", s->cub ? at_cub_version(s->cub) : s->cub_why);
+    at_err te = {0};
+    if (at_ct_reduce_open(&s->ct, d, &te))
+        snprintf(s->ct_why, sizeof s->ct_why, "%s", te.msg);
+    snprintf(note, n, "%s; %s",
+             s->cub ? at_cub_version(s->cub) : s->cub_why,
+             s->ct ? at_ct_reduce_version(s->ct) : s->ct_why);
     return s;
 }
 
@@ -157,6 +175,7 @@ static void close_state(void *st)
     if (!s)
         return;
     at_cub_close(s->cub);
+    at_ct_reduce_close(s->ct);
     if (s->naive_mod)
         at_cu.cuModuleUnload(s->naive_mod);
     free(s);
@@ -179,6 +198,31 @@ static int cub_run(void *st, const at_problem *p, CUdeviceptr in,
                    CUdeviceptr out, CUstream s, at_err *e)
 {
     return at_cub_run(((state *)st)->cub, p, in, out, s, e);
+}
+
+static int cutensor_ready(void *st, const at_problem *p, char *why,
+                          size_t n, at_err *e)
+{
+    state *s = st;
+    const char *no = s->ct ? at_ct_reduce_cannot(p) : s->ct_why;
+    if (no) {
+        snprintf(why, n, "%s", no);
+        return 0;
+    }
+    int rc = at_ct_reduce_plan(s->ct, p, e);
+    return rc ? rc : 1;
+}
+
+static int cutensor_run(void *st, const at_problem *p, CUdeviceptr in,
+                        CUdeviceptr out, CUstream s, at_err *e)
+{
+    return at_ct_reduce_run(((state *)st)->ct, p, in, out, s, e);
+}
+
+static int cutensor_check(void *st, const at_problem *p, CUdeviceptr in,
+                          CUdeviceptr out, CUstream s, at_err *e)
+{
+    return at_ct_reduce_check(((state *)st)->ct, p, in, out, s, e);
 }
 
 /* The template's naive kernel for p's type, op and direction. */
@@ -239,8 +283,9 @@ static int naive_run(void *st, const at_problem *p, CUdeviceptr in,
 }
 
 static const at_contender contenders[] = {
-    {"cub", cub_ready, cub_run},
-    {"naive", naive_ready, naive_run},
+    {"cub", cub_ready, cub_run, NULL},
+    {"cutensor", cutensor_ready, cutensor_run, cutensor_check},
+    {"naive", naive_ready, naive_run, NULL},
 };
 
 const at_bench_family at_bench_reduce = {

@@ -1,10 +1,11 @@
-/* NVRTC compiles every second point of the transpose space, for every
+/* NVRTC compiles every third point of the transpose space, for every
  * element size, for sm_90 with every optional code path of the template
  * compiled in (so every line of it is compiled at every such point); the
  * paths a tune of 8192 x 8192 compiles (none of them) at every 8th point;
- * and every point under `make check-full` (AUTOTUNE_CHECK_FULL=1), which
- * also compiles everything for sm_80: a second architecture finds little
- * the first does not and doubles the suite's time. Through the compile pool
+ * every strip point; and every point under `make check-full`
+ * (AUTOTUNE_CHECK_FULL=1), which also compiles everything for sm_80: a
+ * second architecture finds little the first does not and doubles the
+ * suite's time. Through the compile pool
  * and its worker processes, with one source that fails on purpose among
  * them. Needs NVRTC, not a GPU.
  *
@@ -108,7 +109,7 @@ static size_t compile_points(const at_problem *p, const at_point *pts,
 }
 
 /* Every point of the space for an element size (types of one size expand
- * to the same source) in the full suite; outside it every 2nd with every
+ * to the same source) in the full suite; outside it every 3rd with every
  * path (each path is in every point; CI's 20 minutes) and every 8th of
  * the problem's own paths. */
 static void compile_size(int bytes, int sm, unsigned paths, int rows,
@@ -141,7 +142,7 @@ static void compile_size(int bytes, int sm, unsigned paths, int rows,
     size_t space = n;
     if (!full_suite() && !strips_only) {
         size_t kept = 0;
-        for (size_t i = 0; i < n; i += paths == NEEDED ? 8 : 2)
+        for (size_t i = 0; i < n; i += paths == NEEDED ? 8 : 3)
             pts[kept++] = pts[i];
         n = kept;
     }
@@ -193,14 +194,15 @@ OWN_PATHS(4)
 OWN_PATHS(8)
 OWN_PATHS(16)
 
-/* Every strip point, for sm_90 and sm_80 (a strip is compiled for its
- * short side): short rows of 1 (a copy), 3 and the most a point of the
- * size takes, short columns of 6, long sides no vector divides. */
+/* Every strip point, for sm_90 (and sm_80 in the full suite; a strip is
+ * compiled for its short side): short rows of 1 (a copy), 3 and the most
+ * a point of the size takes, short columns of 6, long sides no vector
+ * divides. */
 static void strips(int bytes)
 {
     const int most = 256 / bytes < 64 ? 256 / bytes : 64;
     const int shapes[][2] = {{1, 4099}, {3, 4099}, {most, 1031}, {4099, 6}};
-    for (int sm = 90; sm >= 80; sm -= 10)
+    for (int sm = 90; sm >= (full_suite() ? 80 : 90); sm -= 10)
         for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i)
             compile_size(bytes, sm, NEEDED, shapes[i][0], shapes[i][1], 1);
 }
