@@ -99,6 +99,25 @@ typedef at_acc at_out;
 
 #define AT_FLOAT (AT_TYPE != 4)
 
+/* sm_80 and later have min and max that propagate NaN (min.NaN,
+ * max.NaN): one instruction where a compare, a NaN test and a select
+ * were. AT_FMNMX: float accumulators (f32, f16, bf16) take them.
+ * AT_PAIRS: 16-bit min, max and amax also combine their elements two at
+ * a time in 16 bits (min.NaN.bf16x2 and f16x2: a minimum is one of the
+ * elements, exact in any width), and only each vector's last pair is
+ * widened. __CUDA_ARCH__ is undefined in nvcc's host pass: 0 there. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && AT_FLOAT &&          \
+    AT_TYPE != 1 && (AT_OP == 1 || AT_OP == 2 || AT_OP == 4)
+#define AT_FMNMX 1
+#else
+#define AT_FMNMX 0
+#endif
+#if AT_FMNMX && (AT_TYPE == 2 || AT_TYPE == 3)
+#define AT_PAIRS 1
+#else
+#define AT_PAIRS 0
+#endif
+
 /* Raw vectors of AT_VEC elements. */
 template <int B> struct at_raw;
 template <> struct at_raw<2> { typedef unsigned short t; };
@@ -152,6 +171,8 @@ static __device__ __forceinline__ at_acc at_map(at_acc x)
 {
 #if AT_OP == 3
     return x * x;
+#elif AT_OP == 4 && AT_FMNMX
+    return fabsf(x); /* an operand's modifier, where it can be */
 #elif AT_OP == 4 && AT_FLOAT
     return x < 0 ? -x : x;
 #else
@@ -162,7 +183,15 @@ static __device__ __forceinline__ at_acc at_map(at_acc x)
 /* Combines two accumulators; a NaN on either side wins. */
 static __device__ __forceinline__ at_acc at_comb(at_acc a, at_acc b)
 {
-#if AT_OP == 0 || AT_OP == 3
+#if AT_FMNMX
+    float r;
+#if AT_OP == 1
+    asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+#else
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+#endif
+    return r;
+#elif AT_OP == 0 || AT_OP == 3
 #if AT_FLOAT
     return a + b;
 #else
@@ -175,14 +204,54 @@ static __device__ __forceinline__ at_acc at_comb(at_acc a, at_acc b)
 #endif
 }
 
+#if AT_PAIRS
+/* Two 16-bit elements at once: |x| by the sign bits (amax), then min or
+ * max, NaN propagating. */
+static __device__ __forceinline__ unsigned at_pair_map(unsigned w)
+{
+    return AT_OP == 4 ? w & 0x7fff7fffu : w;
+}
+
+static __device__ __forceinline__ unsigned at_pair_comb(unsigned a,
+                                                        unsigned b)
+{
+    unsigned r;
+#if AT_TYPE == 2 && AT_OP == 1
+    asm("min.NaN.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+#elif AT_TYPE == 2
+    asm("max.NaN.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+#elif AT_OP == 1
+    asm("min.NaN.bf16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+#else
+    asm("max.NaN.bf16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+#endif
+    return r;
+}
+#endif
+
 /* Combines the mapped elements of v into acc. */
 template <int V>
 static __device__ __forceinline__ at_acc at_take(at_acc acc,
                                                  const at_vec<at_in, V> &v)
 {
+#if AT_PAIRS
+    if (V >= 2) { /* a constant: one of the branches is dead code */
+        /* The vector's pairs combined in 16 bits, then the last pair's
+         * two elements widened into acc (|x| already taken). */
+        const unsigned *w = reinterpret_cast<const unsigned *>(&v);
+        unsigned m = at_pair_map(w[0]);
 #pragma unroll
-    for (int k = 0; k < V; ++k)
-        acc = at_comb(acc, at_map(at_value(v.e[k])));
+        for (int k = 1; k < V / 2; ++k)
+            m = at_pair_comb(m, at_pair_map(w[k]));
+        acc = at_comb(acc, at_value((at_in)(m & 0xffffu)));
+        acc = at_comb(acc, at_value((at_in)(m >> 16)));
+    } else
+#endif
+    {
+#pragma unroll
+        for (int k = 0; k < V; ++k)
+            acc = at_comb(acc, at_map(at_value(v.e[k])));
+    }
     return acc;
 }
 

@@ -37,8 +37,10 @@ static at_device dev;
  * whole number of chunks of 8 rows: the last one's padding not read);
  * and wide columns with an odd ld, its shifted strips alone (the rest are
  * the first shapes' points; f64 has none), run on an ld 6 past the vector
- * too. */
-enum { NARROW_COLS = 3, WIDE_ODD, N_SHAPES };
+ * too. Short rows off the vector take a masked vector at each end (rows
+ * of 127 from every alignment), or element by element where the row is
+ * shorter than its way to the first aligned element (5 of ld 7). */
+enum { NARROW_COLS = 3, WIDE_ODD, SHORT_ROWS, N_SHAPES };
 static const char *const shapes[N_SHAPES][2] = {
     [AXIS_ALL] = {"axis=all n=4194304", "axis=all n=1000003"},
     [AXIS_COLS] = {"axis=cols rows=512 cols=2048",
@@ -49,6 +51,8 @@ static const char *const shapes[N_SHAPES][2] = {
                      "axis=rows rows=4096 cols=61 ld=64"},
     [WIDE_ODD] = {"axis=rows rows=1031 cols=1500 ld=1501",
                   "axis=rows rows=333 cols=4099 ld=4102"},
+    [SHORT_ROWS] = {"axis=cols rows=20011 cols=127",
+                    "axis=cols rows=4099 cols=5 ld=7"},
 };
 
 static at_problem make(const char *type, const char *op, const char *shape)
@@ -243,11 +247,13 @@ static void every_axis(const char *type, const char *op)
     const char *sample = getenv("AT_GPU_SAMPLE");
     size_t every = sample ? strtoul(sample, NULL, 10) : 1;
     size_t verified = 0, twice = 0;
-    /* AT_GPU_DOWN=1: down columns alone, while working on them. */
-    const char *down = getenv("AT_GPU_DOWN");
+    /* AT_GPU_DOWN=1: down columns alone, AT_GPU_ALONG=1 along rows
+     * alone, while working on them. */
+    const char *down = getenv("AT_GPU_DOWN"), *along = getenv("AT_GPU_ALONG");
     for (int a = 0; a < N_SHAPES; ++a)
         if (!(down && *down == '1' && a != AXIS_ROWS && a != NARROW_COLS &&
-              a != WIDE_ODD))
+              a != WIDE_ODD) &&
+            !(along && *along == '1' && a != AXIS_COLS && a != SHORT_ROWS))
             verify(type, op, a, every ? every : 1, &verified, &twice);
     printf("# %s %s: %zu points verified, %zu of them run twice with the "
            "same bits\n", type, op, verified, twice);

@@ -61,7 +61,7 @@ static const char *nvcc(void)
 }
 
 /* Emits u's variant at pt, checks the text, builds with nvcc -arch=sm_90
- * -c. */
+ * -c, a warning failing the build (a user's build may treat them so). */
 static void emit_built(const at_problem *pp, const at_point *pt,
                        const at_provenance *pv, const char *name,
                        const char *const *want)
@@ -85,8 +85,9 @@ static void emit_built(const at_problem *pp, const at_point *pt,
     if (strstr(text, "\\x"))
         fail_msg("%s: an escape in the header: %s", cu, strstr(text, "\\x"));
     free(text);
-    snprintf(cmd, sizeof cmd, "%s -arch=sm_90 -c %s -o %s 2>&1", nvcc(), cu,
-             obj);
+    snprintf(cmd, sizeof cmd,
+             "%s -arch=sm_90 -Werror all-warnings -c %s -o %s 2>&1", nvcc(),
+             cu, obj);
     assert_int_equal(system(cmd), 0);
     struct stat st;
     assert_int_equal(stat(obj, &st), 0);
@@ -330,6 +331,26 @@ static void reduce_waves_builds(void **state)
                  "threads=512 group=0 vec=4 items=4 accs=1 chunk=0 "
                  "combine=0 tree=0 waves=3",
                  "rwaves", want);
+}
+
+/* 16-bit maxima combined in pairs (min.NaN.bf16x2 and f16x2, sm_80 and
+ * later), nvcc building the device code for sm_90: a vector of 8, and one
+ * element a load (the pairs' branch dead there). */
+static void reduce_pairs_build(void **state)
+{
+    (void)state;
+    const char *want[] = {"#define AT_TYPE 3", "#define AT_OP 1",
+                          "#define AT_VEC 8", "min.NaN.bf16x2", NULL};
+    reduce_built("bf16", "op=min axis=cols rows=311518 cols=127",
+                 "threads=128 group=4 vec=8 items=2 accs=1 chunk=0 "
+                 "combine=0 tree=0 waves=0",
+                 "rpairs", want);
+    const char *want1[] = {"#define AT_TYPE 2", "#define AT_OP 4",
+                           "#define AT_VEC 1", NULL};
+    reduce_built("f16", "op=amax axis=cols rows=30001 cols=3",
+                 "threads=128 group=4 vec=1 items=1 accs=1 chunk=0 "
+                 "combine=0 tree=0 waves=0",
+                 "rpairs1", want1);
 }
 
 static void put_file(const char *name, const char *text);
@@ -756,6 +777,7 @@ int main(void)
         cmocka_unit_test(strip_builds),
         cmocka_unit_test(reduce_flat_builds),
         cmocka_unit_test(reduce_waves_builds),
+        cmocka_unit_test(reduce_pairs_build),
         cmocka_unit_test(reduce_geometry_agrees),
         cmocka_unit_test(reduce_shift_builds),
         cmocka_unit_test(unwritable_target_fails_cleanly),

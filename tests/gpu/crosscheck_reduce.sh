@@ -46,7 +46,10 @@ while [ $# -ge 4 ]; do
         tests/gpu/crosscheck_reduce.cu "$T/r.o" "$T/cub_${t}_$op.o" \
         -o "$T/xr" || exit 1
     sed -n 's/^ \* point: *\([^ ]*\).*/emitted point: \1/p' "$T/r.cu"
-    "$T/xr" "$axis" "$r" "$c" || rc=1
+    # XC_RUN: a prefix for the program (a profiler: XC_RUN="ncu -k
+    # regex:_kernel$ ..." profiles the emitted kernel alone).
+    # shellcheck disable=SC2086
+    ${XC_RUN:-} "$T/xr" "$axis" "$r" "$c" || rc=1
     # shellcheck disable=SC2086
     sh tests/gpu/bench_rows.sh reduce --type "$t" --op "$op" $shape || rc=1
 done
