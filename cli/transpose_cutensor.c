@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cutensor_lib.h"
 #include "gen/transpose.h"
 
 struct at_cutensor {

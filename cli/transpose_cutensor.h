@@ -7,7 +7,6 @@
 #ifndef AT_CUTENSOR_H
 #define AT_CUTENSOR_H
 
-#include "cutensor_lib.h"
 #include "gen/problem.h"
 #include "runtime/driver/driver.h"
 
