@@ -306,6 +306,12 @@ static void header(FILE *f, const at_problem *p, const at_point *pt,
     p->family->ops.paths_text(p->family->ops.paths(p, pt), text, sizeof text);
     at_emit_line(f, "paths:", text);
     at_emit_provenance(f, p, pv);
+    if (pv->min_blocks > 1) {
+        snprintf(text, sizeof text, "%d blocks an SM, %d registers a "
+                 "thread as tuned: AT_MIN_BLOCKS asks nvcc for as many "
+                 "(__launch_bounds__)", pv->min_blocks, pv->regs);
+        at_emit_line(f, "occupancy:", text);
+    }
     /* The family's own compile options (a spec's kernel.options but its
      * -D, which are #defines above): the tuned kernel needs them. */
     const char *own = p->family->nvrtc_options;
@@ -428,6 +434,8 @@ static void write_all(FILE *f, const at_problem *p, const at_point *pt,
                       const char *name, const at_provenance *pv)
 {
     header(f, p, pt, name, pv);
+    if (pv->min_blocks > 1)
+        fprintf(f, "#define AT_MIN_BLOCKS %d\n", pv->min_blocks);
     at_emit_variant(f, p, pt, p->family->ops.paths(p, pt), name, NULL);
 }
 

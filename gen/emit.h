@@ -19,6 +19,10 @@ typedef struct at_provenance {
     double median_ms, gbps, copy_gbps, frac_copy;
     const char *command; /* the command line that made it */
     int unchecked;       /* 1: never run on this problem (no GPU here) */
+    /* The tuned build's blocks per SM and registers a thread (0: not
+     * known): the emitted kernel asks nvcc for those blocks
+     * (AT_MIN_BLOCKS, where the template takes it). */
+    int min_blocks, regs;
 } at_provenance;
 
 /* in made safe for a C comment (n bytes, terminated): printable ASCII,

@@ -99,6 +99,16 @@ typedef at_acc at_out;
 
 #define AT_FLOAT (AT_TYPE != 4)
 
+/* AT_MIN_BLOCKS (the emitted .cu): the blocks per SM the tuned build
+ * fitted, asked of nvcc so that it keeps to registers that give the
+ * occupancy the tuner measured (nvcc and NVRTC may spend different
+ * registers on the same source). */
+#ifdef AT_MIN_BLOCKS
+#define AT_BOUNDS __launch_bounds__(AT_THREADS, AT_MIN_BLOCKS)
+#else
+#define AT_BOUNDS __launch_bounds__(AT_THREADS)
+#endif
+
 /* sm_80 and later have min and max that propagate NaN (min.NaN,
  * max.NaN): one instruction where a compare, a NaN test and a select
  * were. AT_FMNMX: float accumulators (f32, f16, bf16) take them.
@@ -435,7 +445,7 @@ static __device__ __forceinline__ at_acc at_row_partials(const at_acc *part,
     return at_block_reduce(v, sm);
 }
 
-extern "C" __global__ void __launch_bounds__(AT_THREADS)
+extern "C" __global__ void AT_BOUNDS
 AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
           long long rows, long long cols, long long ld, long long seg,
           int pass)
@@ -581,7 +591,7 @@ static __device__ __forceinline__ at_acc at_flat_total(const at_acc *part,
     return r;
 }
 
-extern "C" __global__ void __launch_bounds__(AT_THREADS)
+extern "C" __global__ void AT_BOUNDS
 AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
           long long rows, long long cols, long long ld, long long seg,
           int pass)
@@ -940,7 +950,7 @@ static __device__ __forceinline__ void at_col_part(
     at_col_lanes(acc, ty, sm);
 }
 
-extern "C" __global__ void __launch_bounds__(AT_THREADS)
+extern "C" __global__ void AT_BOUNDS
 AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
           long long rows, long long cols, long long ld, long long seg,
           int pass)
@@ -1031,7 +1041,7 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
 /* The benchmark's naive contender (with AT_THREADS 256, AT_TREE 0): a
  * thread per output walking it in order; the whole array (one row along)
  * by one block striding over it, then a tree. */
-extern "C" __global__ void __launch_bounds__(AT_THREADS)
+extern "C" __global__ void AT_BOUNDS
 at_naive(const at_in *__restrict__ in, at_out *__restrict__ out,
          long long rows, long long cols, long long ld)
 {

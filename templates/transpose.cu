@@ -102,6 +102,16 @@ typedef uint4 at_elem;
 #error "AT_ELEM_BYTES must be 1, 2, 4, 8 or 16"
 #endif
 
+/* AT_MIN_BLOCKS (the emitted .cu): the blocks per SM the tuned build
+ * fitted, asked of nvcc so that it keeps to registers that give the
+ * occupancy the tuner measured (nvcc and NVRTC may spend different
+ * registers on the same source). */
+#ifdef AT_MIN_BLOCKS
+#define AT_BOUNDS __launch_bounds__(AT_THREADS, AT_MIN_BLOCKS)
+#else
+#define AT_BOUNDS __launch_bounds__(AT_THREADS)
+#endif
+
 /* A bits type of n bytes, for vectors of units. */
 #define AT_BITS_1 unsigned char
 #define AT_BITS_2 unsigned short
@@ -357,7 +367,7 @@ __device__ __forceinline__ bool at_aligned(const void *p, long long ld,
            (batch == 1 || (stride * AT_ELEM_BYTES) % bytes == 0);
 }
 
-extern "C" __global__ void __launch_bounds__(AT_THREADS)
+extern "C" __global__ void AT_BOUNDS
 AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
           long long ld_in, long long ld_out, int batch, long long stride_in,
           long long stride_out)
@@ -1150,7 +1160,7 @@ __device__ __forceinline__ void at_tile_out(const at_unit *tile,
 #endif
 }
 
-extern "C" __global__ void __launch_bounds__(AT_THREADS)
+extern "C" __global__ void AT_BOUNDS
 AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
           long long ld_in, long long ld_out, int batch, long long stride_in,
           long long stride_out)

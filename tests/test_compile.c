@@ -180,6 +180,42 @@ static void program_of_many_points(void **state)
     free(pts);
 }
 
+/* A kernel's registers, read from the cubin: many live values take more
+ * than 32; the same code bounded to 8 blocks of 256 (32 registers at
+ * most) takes no more; an unknown kernel says 0. */
+static void kernel_registers(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "#define BODY                                                   \\\n"
+        "    float a[48];                                               \\\n"
+        "    for (int i = 0; i < 48; ++i) a[i] = in[threadIdx.x + i];   \\\n"
+        "    for (int r = 0; r < 8; ++r)                                \\\n"
+        "        for (int i = 0; i < 48; ++i)                           \\\n"
+        "            a[i] = a[i] * a[(i + r) % 48] + 1.f;               \\\n"
+        "    float t = 0;                                               \\\n"
+        "    for (int i = 0; i < 48; ++i) t += a[i];                    \\\n"
+        "    out[threadIdx.x] = t;\n"
+        "extern \"C\" __global__ void free_k(const float *in, float *out) "
+        "{ BODY }\n"
+        "extern \"C\" __global__ void __launch_bounds__(256, 8) "
+        "bound_k(const float *in, float *out) { BODY }\n";
+    at_compile_opts o = {.sm = 90, .limit_s = 600};
+    at_err e = {0};
+    void *cubin = NULL;
+    size_t size = 0;
+    if (at_compile(src, "registers", &o, &cubin, &size, &e))
+        fail_msg("%s", e.msg);
+    const int free_regs = at_elf_kernel_regs(cubin, size, "free_k");
+    const int bound_regs = at_elf_kernel_regs(cubin, size, "bound_k");
+    printf("# registers: %d free, %d bounded to 8 blocks of 256\n",
+           free_regs, bound_regs);
+    assert_true(free_regs > 32 && free_regs <= 255);
+    assert_true(bound_regs > 0 && bound_regs <= 32);
+    assert_int_equal(at_elf_kernel_regs(cubin, size, "no_such_kernel"), 0);
+    free(cubin);
+}
+
 /* Programs shrink near a walk's end to a worker's share of what is left:
  * a 1840-point walk on 16 workers proposes full programs first, never a
  * larger one after a smaller, and ends with 16 programs of one point, so
@@ -312,6 +348,7 @@ int main(void)
         cmocka_unit_test(dead_worker_is_a_compile_failure),
         cmocka_unit_test(options_text),
         cmocka_unit_test(program_of_many_points),
+        cmocka_unit_test(kernel_registers),
         cmocka_unit_test(program_points_share_the_tail),
         cmocka_unit_test(racing_stops_only_variants_that_cannot_lead),
         cmocka_unit_test(calibration_counts_every_compile),

@@ -353,6 +353,50 @@ static void reduce_pairs_build(void **state)
                  "rpairs1", want1);
 }
 
+/* The tuned build's occupancy asked of nvcc: a flat f16 point that NVRTC
+ * builds in 40 registers (3 blocks of 512 an SM) and nvcc, unbounded, in
+ * 54 (2 blocks, so a split in 3 waves runs in 1.5). Emitted with
+ * min_blocks 3, the file defines AT_MIN_BLOCKS, says so in its header,
+ * and nvcc keeps to 40 registers. */
+static void reduce_occupancy_kept(void **state)
+{
+    (void)state;
+    at_problem p;
+    at_point pt;
+    at_err e = {0};
+    assert_int_equal(at_problem_make(&p, "reduce", "f16",
+                                     "op=amax axis=rows rows=1015457 cols=47",
+                                     &e), 0);
+    assert_int_equal(at_point_parse(p.family, "threads=512 group=0 vec=8 "
+                                    "items=2 accs=1 chunk=0 combine=0 "
+                                    "tree=0 waves=3", &pt, &e), 0);
+    at_provenance pv = {.sm = 90, .why = "test", .command = "autotune reduce",
+                        .min_blocks = 3, .regs = 40};
+    char cu[256], cmd[1024], line[512];
+    snprintf(cu, sizeof cu, "%s/rocc.cu", dir);
+    if (at_emit(cu, &p, &pt, "rocc", &pv, &e))
+        fail_msg("%s", e.msg);
+    char *text = slurp(cu);
+    assert_non_null(strstr(text, "\n#define AT_MIN_BLOCKS 3\n"));
+    assert_non_null(strstr(text, " * occupancy: 3 blocks an SM, 40 "
+                                 "registers a thread as tuned"));
+    free(text);
+    snprintf(cmd, sizeof cmd, "%s -arch=sm_90 -Werror all-warnings "
+             "-Xptxas -v -c %s -o %s/rocc.o 2>&1", nvcc(), cu, dir);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    int regs = -1;
+    while (fgets(line, sizeof line, f))
+        if (strstr(line, "rocc_kernel") || strstr(line, "registers")) {
+            const char *u = strstr(line, "Used ");
+            if (u && sscanf(u, "Used %d registers", &regs) != 1)
+                regs = -1;
+        }
+    assert_int_equal(pclose(f), 0);
+    printf("# nvcc: %d registers with AT_MIN_BLOCKS 3\n", regs);
+    assert_true(regs > 0 && regs <= 40);
+}
+
 static void put_file(const char *name, const char *text);
 
 /* A host program around an emitted reduce launcher NAME.cu: for each
@@ -778,6 +822,7 @@ int main(void)
         cmocka_unit_test(reduce_flat_builds),
         cmocka_unit_test(reduce_waves_builds),
         cmocka_unit_test(reduce_pairs_build),
+        cmocka_unit_test(reduce_occupancy_kept),
         cmocka_unit_test(reduce_geometry_agrees),
         cmocka_unit_test(reduce_shift_builds),
         cmocka_unit_test(unwritable_target_fails_cleanly),

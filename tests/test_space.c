@@ -9,6 +9,7 @@
 
 #include "gen/expand.h"
 #include "gen/family.h"
+#include "gen/occupancy.h"
 #include "gen/transpose.h"
 
 static const at_family *F;
@@ -790,6 +791,32 @@ static void reference_transposes_and_keeps_padding(void **state)
         reference_case(types[i]);
 }
 
+/* Blocks an SM holds (the emitted kernel's __launch_bounds__): limited
+ * by registers (a warp's rounded up to 256), threads, blocks and shared
+ * memory (with the driver's 1 KB a block from sm_80 on), per
+ * architecture. */
+static void occupancy_arithmetic(void **state)
+{
+    (void)state;
+    /* 512 threads on sm_90: 40 registers fit 3 (61440 of 64K), 54 (56
+     * rounded) only 2; 32 fit 4, the threads' limit. */
+    assert_int_equal(at_occupancy_blocks(90, 512, 40, 16388), 3);
+    assert_int_equal(at_occupancy_blocks(90, 512, 54, 16388), 2);
+    assert_int_equal(at_occupancy_blocks(90, 512, 32, 0), 4);
+    /* sm_89 holds 1536 threads: 3 of 512 at most. */
+    assert_int_equal(at_occupancy_blocks(89, 512, 16, 0), 3);
+    /* Shared memory: 100 KB a block fits 2 in 228 KB on sm_90, 1 on
+     * sm_86's 100 KB (the reserved KB takes it past). */
+    assert_int_equal(at_occupancy_blocks(90, 128, 32, 100 * 1024), 2);
+    assert_int_equal(at_occupancy_blocks(86, 128, 32, 99 * 1024), 1);
+    /* Small blocks: the blocks' limit (32 on sm_90, 16 on sm_75). */
+    assert_int_equal(at_occupancy_blocks(90, 32, 16, 0), 32);
+    assert_int_equal(at_occupancy_blocks(75, 32, 16, 0), 16);
+    /* 255 registers of 1024 threads do not fit; an unknown arch: 0. */
+    assert_int_equal(at_occupancy_blocks(90, 1024, 255, 0), 0);
+    assert_int_equal(at_occupancy_blocks(61, 256, 32, 0), 0);
+}
+
 static void problem_validation(void **state)
 {
     (void)state;
@@ -871,6 +898,7 @@ int main(void)
         cmocka_unit_test(tiles_compete_where_runs_are_apart),
         cmocka_unit_test(reference_transposes_and_keeps_padding),
         cmocka_unit_test(problem_validation),
+        cmocka_unit_test(occupancy_arithmetic),
     };
     return AT_RUN_TESTS(tests);
 }

@@ -109,6 +109,11 @@ int at_elf_section(const void *elf, size_t size, const char *name,
  * there. */
 uint64_t at_elf_kernel_hash(const void *elf, size_t size, const char *kernel);
 
+/* Registers a thread of kernel K uses (its EIATTR_REGCOUNT in .nv.info,
+ * or the top byte of .text.K's info word where older toolkits keep it); 0
+ * if the cubin does not say. */
+int at_elf_kernel_regs(const void *elf, size_t size, const char *kernel);
+
 /* The symbol of kernel `name` in the cubin: name itself (extern "C"), or
  * the C++ one NVRTC lowered it to, _Z<length><name><parameters> (the
  * length makes the match exact). 1 found (in out), 0 none, -1 not ELF64

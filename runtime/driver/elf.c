@@ -105,14 +105,50 @@ uint64_t at_elf_kernel_hash(const void *elf, size_t size, const char *kernel)
         if (r < 0 || (r == 0 && i == 0))
             return 0;
         /* Section indices differ between kernels of one cubin: .text's
-         * info word keeps the register count in its top byte and a symbol
-         * index below, .nv.info's records name sections by index. So: the
-         * code's bytes, the register count, and the other sections'
-         * sizes. */
+         * info word keeps a symbol index (and, from older toolkits, the
+         * register count in its top byte), .nv.info's records name
+         * sections by index. So: the code's bytes, that top byte, and the
+         * other sections' sizes. */
         uint64_t meta[3] = {(uint64_t)r, n, i == 0 ? info >> 24 : 0};
         h = at_hash(h, meta, sizeof meta);
         if (d && i == 0)
             h = at_hash(h, d, n);
     }
     return h ? h : 1;
+}
+
+/* .nv.info's records: a format byte, an attribute byte, then by format
+ * nothing (1), a byte and a pad (2), a half word (3), or a half-word
+ * length and that many bytes (4). EIATTR_REGCOUNT (0x2f, format 4) holds
+ * a kernel's symbol index and its registers, a word each. */
+int at_elf_kernel_regs(const void *elf, size_t size, const char *kernel)
+{
+    char name[160];
+    const unsigned char *d = NULL;
+    size_t n = 0;
+    uint32_t info = 0;
+    snprintf(name, sizeof name, ".text.%s", kernel);
+    if (at_elf_section(elf, size, name, &d, &n, &info) != 1)
+        return 0;
+    if (info >> 24) /* older toolkits keep the count here */
+        return (int)(info >> 24);
+    const uint32_t sym = info & 0xffffffu;
+    if (at_elf_section(elf, size, ".nv.info", &d, &n, &info) != 1 || !d)
+        return 0;
+    for (size_t i = 0; i + 2 <= n;) {
+        const unsigned fmt = d[i], attr = d[i + 1];
+        size_t step = fmt == 1 ? 2 : 4;
+        if (fmt < 1 || fmt > 4 || i + step > n)
+            return 0;
+        if (fmt == 4) {
+            const size_t len = (size_t)rd(d + i + 2, 2);
+            if (len > n - i - 4)
+                return 0;
+            if (attr == 0x2f && len >= 8 && rd(d + i + 4, 4) == sym)
+                return (int)rd(d + i + 8, 4);
+            step += len;
+        }
+        i += step;
+    }
+    return 0;
 }

@@ -1,10 +1,12 @@
 #include "runtime/plan/plan.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/clock.h"
+#include "gen/occupancy.h"
 #include "runtime/plan/device_counts.h"
 #include "runtime/store/store.h"
 
@@ -364,6 +366,35 @@ void at_plan_free(at_plan *pl)
     pl->cubin = NULL;
 }
 
+/* The blocks per SM the answer's cubin fits (its registers and static
+ * shared memory, the launch's threads and dynamic shared memory), for the
+ * emitted kernel's __launch_bounds__: 0 where the cubin does not say, or
+ * the family's template takes no AT_MIN_BLOCKS. */
+static int min_blocks(const at_plan *pl, int *regs)
+{
+    const at_family *f = pl->p.family;
+    *regs = 0;
+    if (!pl->cubin || !f->template_src ||
+        !strstr(f->template_src, "AT_MIN_BLOCKS"))
+        return 0;
+    const char *k = pl->kernel[0] ? pl->kernel : AT_KERNEL_SYMBOL;
+    *regs = at_elf_kernel_regs(pl->cubin, pl->cubin_size, k);
+    if (*regs <= 0)
+        return 0;
+    char sec[AT_KERNEL_NAME + 16];
+    snprintf(sec, sizeof sec, ".nv.shared.%s", k);
+    const unsigned char *d;
+    size_t smem = 0;
+    uint32_t info;
+    if (at_elf_section(pl->cubin, pl->cubin_size, sec, &d, &smem, &info) != 1)
+        smem = 0;
+    at_launch l;
+    f->ops.launch(&pl->p, &pl->pt, &l);
+    const int threads = (int)(l.block[0] * l.block[1] * l.block[2]);
+    const int b = at_occupancy_blocks(pl->sm, threads, *regs, smem + l.smem);
+    return b > 1 ? b : 0;
+}
+
 void at_plan_provenance(const at_plan *pl, const char *command,
                         at_provenance *pv)
 {
@@ -389,4 +420,5 @@ void at_plan_provenance(const at_plan *pl, const char *command,
     pv->gbps = pl->fig.gbps;
     pv->copy_gbps = pl->fig.copy_gbps;
     pv->frac_copy = pl->fig.frac_copy;
+    pv->min_blocks = min_blocks(pl, &pv->regs);
 }
