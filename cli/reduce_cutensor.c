@@ -172,7 +172,7 @@ int at_ct_reduce_plan(at_ct_reduce *r, const at_problem *p, at_err *e)
     r->wide = wide;
     r->work_bytes = (size_t)work;
     rc = grow(&r->work, &r->work_alloc, r->work_bytes ? r->work_bytes : 1,
-                  e);
+              e);
     if (!rc && narrow(p))
         rc = grow(&r->scratch, &r->scratch_alloc,
                   (size_t)at_rd_outputs(p) * 2, e);
