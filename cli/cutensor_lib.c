@@ -54,6 +54,8 @@ int at_ct_lib_open(at_ct_lib *l, at_err *e)
 
 void at_ct_lib_close(at_ct_lib *l)
 {
+    if (l->plan)
+        l->cutensorDestroyPlan(l->plan);
     if (l->h)
         l->cutensorDestroy(l->h);
     memset(l, 0, sizeof *l);
@@ -76,12 +78,14 @@ int at_ct_data_type(const char *type, int *wide)
 }
 
 int at_ct_plan(at_ct_lib *l, ct_status st, const char *call, ct_op op,
-               ct_desc *d, int n, ct_plan *plan, uint64_t *work,
+               ct_desc *d, int n, int wide, uint64_t *work,
                const char *what, at_err *e)
 {
     ct_pref pref = NULL;
     uint64_t limit = 0;
-    *plan = NULL;
+    if (l->plan)
+        l->cutensorDestroyPlan(l->plan);
+    l->plan = NULL;
     if (st != CT_SUCCESS)
         ;
     else if ((st = l->cutensorCreatePlanPreference(l->h, &pref,
@@ -91,7 +95,7 @@ int at_ct_plan(at_ct_lib *l, ct_status st, const char *call, ct_op op,
     else if (work && (st = l->cutensorEstimateWorkspaceSize(
                           l->h, op, pref, CT_WORKSPACE_DEFAULT, &limit)))
         call = "cutensorEstimateWorkspaceSize";
-    else if ((st = l->cutensorCreatePlan(l->h, plan, op, pref, limit)))
+    else if ((st = l->cutensorCreatePlan(l->h, &l->plan, op, pref, limit)))
         call = "cutensorCreatePlan";
     if (pref)
         l->cutensorDestroyPlanPreference(pref);
@@ -101,10 +105,24 @@ int at_ct_plan(at_ct_lib *l, ct_status st, const char *call, ct_op op,
         if (d[i])
             l->cutensorDestroyTensorDescriptor(d[i]);
     if (st != CT_SUCCESS) {
-        *plan = NULL;
+        l->plan = NULL;
         return at_ct_fail(e, l, st, call, what);
     }
+    l->wide = wide;
     if (work)
         *work = limit;
+    return 0;
+}
+
+int at_ct_runnable(const at_ct_lib *l, CUdeviceptr in, CUdeviceptr out,
+                   const char *what, at_err *e)
+{
+    if (!l->plan)
+        return at_fail(e, AUTOTUNE_EINVALID, "cuTENSOR: no plan for %s",
+                       what);
+    if ((in | out) % AT_CT_ALIGN)
+        return at_fail(e, AUTOTUNE_EINVALID,
+                       "cuTENSOR: buffers not aligned to %d bytes",
+                       AT_CT_ALIGN);
     return 0;
 }

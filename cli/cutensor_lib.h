@@ -65,6 +65,8 @@ typedef struct at_ct_lib {
 #undef AT_CT_MEMBER_
     const ct_compute *desc_32f, *desc_64f; /* the library's constants */
     ct_handle h;
+    ct_plan plan; /* the last operation planned; NULL: none */
+    int wide;     /* its compute type is 64-bit */
     char version[32]; /* "cuTENSOR 2.8.1" */
 } at_ct_lib;
 
@@ -73,21 +75,25 @@ typedef struct at_ct_lib {
  * AUTOTUNE_ENOT_FOUND (no library, or one without a call used here) or
  * AUTOTUNE_ECUDA (no handle), with why, and l holds nothing. */
 int at_ct_lib_open(at_ct_lib *l, at_err *e);
-/* The handle; the library stays loaded, as cuBLAS does. */
+/* The plan and the handle; the library stays loaded, as cuBLAS does. */
 void at_ct_lib_close(at_ct_lib *l);
 /* AUTOTUNE_ECUDA with "call: STATUS_NAME (code) [what]". */
 int at_ct_fail(at_err *e, const at_ct_lib *l, ct_status st,
                const char *call, const char *what);
-/* Finishes a plan: st and call are how making the operation op and its
- * descriptors went (CT_SUCCESS: they exist). If they were made, the plan
- * (*plan) from the default algorithm, with workspace up to cuTENSOR's
- * default estimate where work is not NULL (*work: its size), none
- * otherwise. Then frees op and the n descriptors d (NULL ones skipped),
- * whatever happened; on failure *plan is NULL and the error names the
- * call, its status and what. */
+/* Finishes a plan in place of l's last: st and call are how making the
+ * operation op and its descriptors went (CT_SUCCESS: they exist). If they
+ * were made, l->plan from the default algorithm (l->wide: its compute
+ * type is 64-bit), with workspace up to cuTENSOR's default estimate where
+ * work is not NULL (*work: its size), none otherwise. Then frees op and
+ * the n descriptors d (NULL ones skipped), whatever happened; on failure
+ * l->plan is NULL and the error names the call, its status and what. */
 int at_ct_plan(at_ct_lib *l, ct_status st, const char *call, ct_op op,
-               ct_desc *d, int n, ct_plan *plan, uint64_t *work,
+               ct_desc *d, int n, int wide, uint64_t *work,
                const char *what, at_err *e);
+/* 0 if l has a plan and in and out are aligned as its descriptors say
+ * (AT_CT_ALIGN); else AUTOTUNE_EINVALID naming what. */
+int at_ct_runnable(const at_ct_lib *l, CUdeviceptr in, CUdeviceptr out,
+                   const char *what, at_err *e);
 
 /* The cudaDataType_t of an element type ("f32"), and whether its compute
  * type is 64-bit; -1 for a type cuTENSOR does not take (integers: its

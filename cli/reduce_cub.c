@@ -207,16 +207,10 @@ int at_cub_prepare(at_cub *c, const at_problem *p, at_err *e)
     if (cr)
         return at_fail(e, AUTOTUNE_ECUDA, "CUB temp storage size: cuda "
                        "error %d", cr);
-    if (bytes > c->temp_alloc) {
-        if (c->temp)
-            at_cu.cuMemFree(c->temp);
-        c->temp = 0;
-        c->temp_alloc = 0;
-        AT_CU_TRY(e, "cub", cuMemAlloc, &c->temp, bytes);
-        c->temp_alloc = bytes;
-    }
-    c->temp_bytes = bytes;
-    return 0;
+    rc = at_cu_grow(&c->temp, &c->temp_alloc, bytes, "cub", e);
+    if (!rc)
+        c->temp_bytes = bytes;
+    return rc;
 }
 
 int at_cub_run(at_cub *c, const at_problem *p, CUdeviceptr in,

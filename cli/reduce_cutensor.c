@@ -29,9 +29,7 @@ static const char widen_src[] =
 struct at_ct_reduce {
     at_ct_lib l;
     int sm;
-    ct_plan plan; /* for the last problem planned */
-    int wide;     /* its compute type is 64-bit */
-    CUdeviceptr work, scratch;
+    CUdeviceptr work, scratch; /* for the last problem planned */
     size_t work_bytes, work_alloc, scratch_alloc;
     CUmodule widen_mod;
     CUfunction widen;
@@ -57,8 +55,6 @@ void at_ct_reduce_close(at_ct_reduce *r)
 {
     if (!r)
         return;
-    if (r->plan)
-        r->l.cutensorDestroyPlan(r->plan);
     if (r->work)
         at_cu.cuMemFree(r->work);
     if (r->scratch)
@@ -90,19 +86,6 @@ const char *at_ct_reduce_cannot(const at_problem *p)
     return NULL;
 }
 
-static int grow(CUdeviceptr *buf, size_t *have, size_t want, at_err *e)
-{
-    if (want <= *have)
-        return 0;
-    if (*buf)
-        at_cu.cuMemFree(*buf);
-    *buf = 0;
-    *have = 0;
-    AT_CU_TRY(e, "cuTENSOR", cuMemAlloc, buf, want);
-    *have = want;
-    return 0;
-}
-
 static int load_widen(at_ct_reduce *r, at_err *e)
 {
     if (r->widen)
@@ -130,10 +113,6 @@ int at_ct_reduce_plan(at_ct_reduce *r, const at_problem *p, at_err *e)
     if (no)
         return at_fail(e, AUTOTUNE_EINVALID, "cuTENSOR: %s", no);
     int wide = 0, code = at_ct_data_type(p->type->name, &wide);
-    if (r->plan) {
-        r->l.cutensorDestroyPlan(r->plan);
-        r->plan = NULL;
-    }
     const int64_t *v = p->v;
     /* A is in[r][c]: modes (c, r); the whole array one mode. The result
      * keeps the mode not reduced: c down columns, r along rows; none for
@@ -165,17 +144,16 @@ int at_ct_reduce_plan(at_ct_reduce *r, const at_problem *p, at_err *e)
                   CT_OP_IDENTITY, d[1], mode_c, op_r,
                   *(wide ? r->l.desc_64f : r->l.desc_32f))))
         call = "cutensorCreateReduction";
-    int rc = at_ct_plan(&r->l, st, call, op, d, 2, &r->plan, &work,
+    int rc = at_ct_plan(&r->l, st, call, op, d, 2, wide, &work,
                         p->type->name, e);
     if (rc)
         return rc;
-    r->wide = wide;
     r->work_bytes = (size_t)work;
-    rc = grow(&r->work, &r->work_alloc, r->work_bytes ? r->work_bytes : 1,
-              e);
+    rc = at_cu_grow(&r->work, &r->work_alloc,
+                    r->work_bytes ? r->work_bytes : 1, "cuTENSOR", e);
     if (!rc && narrow(p))
-        rc = grow(&r->scratch, &r->scratch_alloc,
-                  (size_t)at_rd_outputs(p) * 2, e);
+        rc = at_cu_grow(&r->scratch, &r->scratch_alloc,
+                        (size_t)at_rd_outputs(p) * 2, "cuTENSOR", e);
     if (!rc && narrow(p))
         rc = load_widen(r, e);
     return rc;
@@ -184,21 +162,18 @@ int at_ct_reduce_plan(at_ct_reduce *r, const at_problem *p, at_err *e)
 int at_ct_reduce_run(at_ct_reduce *r, const at_problem *p, CUdeviceptr in,
                      CUdeviceptr out, CUstream s, at_err *e)
 {
-    if (!r->plan)
-        return at_fail(e, AUTOTUNE_EINVALID, "cuTENSOR: no plan for %s",
-                       p->type->name);
-    if ((in | out) % AT_CT_ALIGN)
-        return at_fail(e, AUTOTUNE_EINVALID,
-                       "cuTENSOR: buffers not aligned to %d bytes",
-                       AT_CT_ALIGN);
+    int rc = at_ct_runnable(&r->l, in, out, p->type->name, e);
+    if (rc)
+        return rc;
     /* alpha 1, beta 0 in the compute type: D = opReduce(opA(A)). */
     const float one_f = 1, zero_f = 0;
     const double one_d = 1, zero_d = 0;
-    const void *alpha = r->wide ? (const void *)&one_d : (const void *)&one_f;
-    const void *beta = r->wide ? (const void *)&zero_d : (const void *)&zero_f;
+    const int w = r->l.wide;
+    const void *alpha = w ? (const void *)&one_d : (const void *)&one_f;
+    const void *beta = w ? (const void *)&zero_d : (const void *)&zero_f;
     void *d = (void *)(uintptr_t)out;
     ct_status st = r->l.cutensorReduce(
-        r->l.h, r->plan, alpha, (const void *)(uintptr_t)in, beta, d, d,
+        r->l.h, r->l.plan, alpha, (const void *)(uintptr_t)in, beta, d, d,
         (void *)(uintptr_t)r->work, r->work_bytes, s);
     return st == CT_SUCCESS ? 0
                             : at_ct_fail(e, &r->l, st, "cutensorReduce",

@@ -9,9 +9,7 @@
 #include "gen/transpose.h"
 
 struct at_cutensor {
-    at_ct_lib l;
-    ct_plan plan; /* for the last problem planned */
-    int wide;     /* its compute type is 64-bit */
+    at_ct_lib l; /* with the last problem's plan */
 };
 
 int at_cutensor_open(at_cutensor **out, at_err *e)
@@ -33,8 +31,6 @@ void at_cutensor_close(at_cutensor *c)
 {
     if (!c)
         return;
-    if (c->plan)
-        c->l.cutensorDestroyPlan(c->plan);
     at_ct_lib_close(&c->l);
     free(c);
 }
@@ -55,10 +51,6 @@ int at_cutensor_plan(at_cutensor *c, const at_problem *p, at_err *e)
     if (code < 0)
         return at_fail(e, AUTOTUNE_EINVALID, "cuTENSOR: %s",
                        at_cutensor_cannot(p));
-    if (c->plan) {
-        c->l.cutensorDestroyPlan(c->plan);
-        c->plan = NULL;
-    }
     const int64_t *v = p->v;
     /* in[z][r][c] is A with modes (c, r, z); out[z][c][r] is B with modes
      * (r, c, z); the batch mode only where there is a batch. */
@@ -81,30 +73,22 @@ int at_cutensor_plan(at_cutensor *c, const at_problem *p, at_err *e)
                   c->l.h, &op, d[0], mode_a, CT_OP_IDENTITY, d[1], mode_b,
                   *(wide ? c->l.desc_64f : c->l.desc_32f))))
         call = "cutensorCreatePermutation";
-    int rc = at_ct_plan(&c->l, st, call, op, d, 2, &c->plan, NULL,
-                        p->type->name, e);
-    if (rc)
-        return rc;
-    c->wide = wide;
-    return 0;
+    return at_ct_plan(&c->l, st, call, op, d, 2, wide, NULL, p->type->name,
+                      e);
 }
 
 int at_cutensor_transpose(at_cutensor *c, const at_problem *p,
                           CUdeviceptr in, CUdeviceptr out, CUstream s,
                           at_err *e)
 {
-    if (!c->plan)
-        return at_fail(e, AUTOTUNE_EINVALID, "cuTENSOR: no plan for %s",
-                       p->type->name);
-    if ((in | out) % AT_CT_ALIGN)
-        return at_fail(e, AUTOTUNE_EINVALID,
-                       "cuTENSOR: buffers not aligned to %d bytes",
-                       AT_CT_ALIGN);
+    int rc = at_ct_runnable(&c->l, in, out, p->type->name, e);
+    if (rc)
+        return rc;
     /* alpha = 1 in the compute type, real or complex ({1, 0}). */
     const float one_f[2] = {1, 0};
     const double one_d[2] = {1, 0};
-    ct_status st = c->l.cutensorPermute(c->l.h, c->plan,
-                                      c->wide ? (const void *)one_d
+    ct_status st = c->l.cutensorPermute(c->l.h, c->l.plan,
+                                      c->l.wide ? (const void *)one_d
                                            : (const void *)one_f,
                                       (const void *)(uintptr_t)in,
                                       (void *)(uintptr_t)out, s);

@@ -88,3 +88,17 @@ int at_cu_launch_refused(CUresult r)
            r == CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING ||
            r == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
 }
+
+int at_cu_grow(CUdeviceptr *buf, size_t *have, size_t want,
+               const char *what, at_err *e)
+{
+    if (want <= *have)
+        return 0;
+    if (*buf)
+        at_cu.cuMemFree(*buf);
+    *buf = 0;
+    *have = 0;
+    AT_CU_TRY(e, what, cuMemAlloc, buf, want);
+    *have = want;
+    return 0;
+}

@@ -70,6 +70,12 @@ int at_cu_launch_refused(CUresult r);
             return at_cu_fail((e), at_r_, #fn, (variant));                   \
     } while (0)
 
+/* Device memory *buf of at least want bytes (*have: what it holds now),
+ * allocated again only to grow; on failure *buf and *have are 0 and the
+ * error names the call and what. */
+int at_cu_grow(CUdeviceptr *buf, size_t *have, size_t want,
+               const char *what, at_err *e);
+
 /* NVRTC, loaded with dlopen (from $AUTOTUNE_NVRTC, the loader's path, or
  * the CUDA toolkit's lib64). */
 
