@@ -26,7 +26,7 @@ static const at_axis axes[N_AXES] = {
                4, {0, 4, 16, 64}},
     [COMBINE] = {"combine", "split outputs: 0 the last block combines the "
                  "partials in order, 1 a second pass does, 2 atomics "
-                 "(sum, sumsq; not deterministic)", 3, {0, 1, 2}},
+                 "(floating-point sums not deterministic)", 3, {0, 1, 2}},
     [TREE] = {"tree", "a block's threads along one row: 0 warp shuffles, "
               "1 a shared-memory tree (down columns, a tree over 16 row "
               "lanes or more, else in order)", 2, {0, 1}},
@@ -163,7 +163,6 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
 {
     const int *x = pt->v;
     const int down = at_rd_down(p), acc = at_rd_acc_bytes(p->type);
-    const int op = (int)p->v[RD_OP];
     if (x[THREADS] > l->max_threads)
         return why_not(why, n, "more threads than the target has");
     if (x[VEC] * p->type->bytes > 16)
@@ -221,10 +220,15 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
         return 0;
     if (x[COMBINE] != COMBINE_LAST && g.split < 2)
         return why_not(why, n, "nothing to combine");
-    if (x[COMBINE] == COMBINE_ATOMIC && op != OP_SUM && op != OP_SUMSQ)
-        return why_not(why, n, "atomics only add");
-    if (x[COMBINE] == COMBINE_ATOMIC && p->v[RD_DET] && p->type->fp)
-        return why_not(why, n, "deterministic: no floating-point atomics");
+    if (x[COMBINE] == COMBINE_ATOMIC && p->v[RD_DET] &&
+        !at_rd_atomics_exact(p))
+        return why_not(why, n, "deterministic: no floating-point atomic sums");
+    /* Min, max and amax take exact atomics, which beat a second pass on
+     * every problem measured (docs/PERFORMANCE.md, "Atomic combines"). */
+    if (x[COMBINE] == COMBINE_TWO_PASS && p->v[RD_OP] != OP_SUM &&
+        p->v[RD_OP] != OP_SUMSQ)
+        return why_not(why, n, "min, max and amax: atomics, not a second "
+                       "pass");
     return 1;
 }
 

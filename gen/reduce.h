@@ -39,6 +39,10 @@ int64_t at_rd_len(const at_problem *p);
 int64_t at_rd_outputs(const at_problem *p);
 /* 1 for the kernel down columns (axis rows), 0 along rows. */
 int at_rd_down(const at_problem *p);
+/* 1 where atomics give the same bits in any order of the blocks: min,
+ * max and amax (order-preserving words) and integer sums; 0 for
+ * floating-point sums, whose rounding follows the order. */
+int at_rd_atomics_exact(const at_problem *p);
 
 /* reduce.c: the geometry of a point on a problem. */
 typedef struct at_rd_geom {

@@ -30,7 +30,7 @@ const at_field at_rd_fields[RD_N_FIELDS] = {
     [RD_LD] = {"ld", "elements between rows (default: cols)", 0, 0,
                RD_MAX_LEN, NULL},
     [RD_DET] = {"deterministic", "yes: bit-identical results run to run "
-                "(no floating-point atomics) (default no)", 0, 0, 0, yes_no,
+                "(no floating-point atomic sums) (default no)", 0, 0, 0, yes_no,
                 1},
 };
 
@@ -61,6 +61,11 @@ int at_rd_type(const at_type *t)
 }
 
 int at_rd_down(const at_problem *p) { return p->v[RD_AXIS] == AXIS_ROWS; }
+
+int at_rd_atomics_exact(const at_problem *p)
+{
+    return !p->type->fp || (p->v[RD_OP] != OP_SUM && p->v[RD_OP] != OP_SUMSQ);
+}
 
 int64_t at_rd_len(const at_problem *p)
 {

@@ -20,9 +20,10 @@
  *   AT_ACCS     independent accumulators per thread (divides AT_ITEMS)
  *   AT_COMBINE  with a row or column split over blocks (split > 1): 0 the
  *               last block to finish combines the partials in a fixed
- *               order; 1 a second pass does (pass 1); 2 atomics add them
- *               (sum and sumsq only; the order, and so the rounding,
- *               varies run to run)
+ *               order; 1 a second pass does (pass 1); 2 atomics
+ *               combine them (sums: the order, and so the rounding,
+ *               varies run to run; min, max and amax: order-preserving
+ *               words, the same bits in any order)
  *   AT_TREE     0 warp shuffles, 1 a shared-memory tree (across warps, or
  *               across the row lanes of a column strip)
  *   AT_FLAT     1 (AT_COLS 1, AT_GROUP 0): the rows read as one flat run
@@ -82,12 +83,6 @@ typedef unsigned at_acc;
 #else
 typedef long long at_acc;
 #endif
-#endif
-
-/* Atomic totals (AT_COMBINE 2) are 64-bit for ints: sums alone (the
- * generator's rule, kept here too). */
-#if AT_COMBINE == 2 && AT_TYPE == 4 && AT_OP != 0 && AT_OP != 3
-#error "AT_COMBINE 2 takes sums of i32 only"
 #endif
 
 /* What a result is stored as: i32's results are 64-bit for every op. */
@@ -315,7 +310,92 @@ static __device__ __forceinline__ unsigned *at_counters(void *ws,
     return (unsigned *)((at_acc *)ws + partials);
 }
 
-#if AT_COMBINE == 2 && AT_FLOAT
+#if AT_COMBINE == 2 && (AT_OP == 1 || AT_OP == 2 || AT_OP == 4)
+/* Minima and maxima by atomics: each accumulator as an unsigned word
+ * whose order is the op's (atomicMax of the words is the op: the
+ * largest for max and amax, the smallest for min, a NaN above all), and
+ * 0, the workspace's zero, no word above a value's (for i32 it is the
+ * word of the op's identity). So the total is the same bits whatever
+ * order the blocks come in. */
+#if AT_FLOAT && AT_TYPE == 1
+typedef unsigned long long at_ord;
+#define AT_ORD_SIGN 0x8000000000000000ULL
+static __device__ __forceinline__ at_ord at_bits(at_acc v)
+{
+    return (at_ord)__double_as_longlong(v);
+}
+static __device__ __forceinline__ at_acc at_of_bits(at_ord u)
+{
+    return __longlong_as_double((long long)u);
+}
+#elif AT_FLOAT
+typedef unsigned at_ord;
+#define AT_ORD_SIGN 0x80000000u
+static __device__ __forceinline__ at_ord at_bits(at_acc v)
+{
+    return __float_as_uint(v);
+}
+static __device__ __forceinline__ at_acc at_of_bits(at_ord u)
+{
+    return __uint_as_float(u);
+}
+#else
+typedef unsigned at_ord; /* i32: int (min, max) or unsigned (amax) */
+#define AT_ORD_SIGN 0x80000000u
+static __device__ __forceinline__ at_ord at_bits(at_acc v)
+{
+    return (at_ord)v;
+}
+static __device__ __forceinline__ at_acc at_of_bits(at_ord u)
+{
+    return (at_acc)u;
+}
+#endif
+
+/* v's word: bits in increasing order of value (a float's sign flips the
+ * rest; an int's sign bit flips; amax of i32 is unsigned already),
+ * inverted for min; every NaN the largest word. */
+static __device__ __forceinline__ at_ord at_ord_of(at_acc v)
+{
+#if AT_FLOAT
+    if (v != v)
+        return ~(at_ord)0;
+    const at_ord u = at_bits(v);
+    const at_ord up = u & AT_ORD_SIGN ? ~u : u | AT_ORD_SIGN;
+#elif AT_OP == 4
+    const at_ord up = at_bits(v);
+#else
+    const at_ord up = at_bits(v) ^ AT_ORD_SIGN;
+#endif
+    return AT_OP == 1 ? ~up : up;
+}
+
+static __device__ __forceinline__ at_acc at_of_ord(at_ord w)
+{
+#if AT_FLOAT
+    if (w == ~(at_ord)0)
+        return at_of_bits(~(at_ord)0 >> 1); /* NaN */
+#endif
+    const at_ord up = AT_OP == 1 ? ~w : w;
+#if AT_FLOAT
+    return at_of_bits(up & AT_ORD_SIGN ? up & ~AT_ORD_SIGN : ~up);
+#elif AT_OP == 4
+    return at_of_bits(up);
+#else
+    return at_of_bits(up ^ AT_ORD_SIGN);
+#endif
+}
+
+static __device__ __forceinline__ at_acc at_take_total(at_acc *p)
+{
+    return at_of_ord(atomicExch((at_ord *)p, (at_ord)0));
+}
+
+static __device__ __forceinline__ void at_add_total(at_acc *p, at_acc v)
+{
+    atomicMax((at_ord *)p, at_ord_of(v));
+}
+#elif AT_COMBINE == 2 && AT_FLOAT
 static __device__ __forceinline__ at_acc at_take_total(at_acc *p)
 {
 #if AT_TYPE == 1
@@ -332,7 +412,7 @@ static __device__ __forceinline__ at_acc at_take_total(at_acc *p)
 }
 #endif
 
-#if AT_COMBINE == 2
+#if AT_COMBINE == 2 && AT_OP != 1 && AT_OP != 2 && AT_OP != 4
 static __device__ __forceinline__ void at_add_total(at_acc *p, at_acc v)
 {
 #if AT_FLOAT

@@ -10,7 +10,8 @@
  * type and op (reduce_f32_sum, ...); AT_GPU_ONLY takes a comma-separated
  * list of patterns (reduce_f16_*,reduce_f64_sum) and AT_GPU_SAMPLE=K
  * verifies every K-th point only (the sanitizer's runs); AT_GPU_DOWN=1
- * runs down columns alone and AT_GPU_FLAT=1 flat points alone. On an
+ * runs down columns alone, AT_GPU_FLAT=1 flat points alone and
+ * AT_GPU_COMBINE=K the points of that combine alone (2: atomics). On an
  * H100 a type takes about 4 minutes. And reduce_any_input_TYPE: sampled
  * points compiled with every path (AT_ANY_BASE) on inputs off their
  * vectors, against the point's own kernel on an aligned one. Skips
@@ -168,7 +169,17 @@ static void verify(const char *type, const char *op, int axis, size_t every,
     /* AT_GPU_FLAT=1: flat points alone, while working on them. */
     const char *flat = getenv("AT_GPU_FLAT");
     const int flat_only = flat && *flat == '1';
+    /* AT_GPU_COMBINE=K: the points of that combine alone (2: atomics),
+     * sampled among themselves. */
+    const char *combine = getenv("AT_GPU_COMBINE");
     size_t kept = 0;
+    if (combine && *combine) {
+        for (size_t i = 0; i < n; ++i)
+            if (pts[i].v[COMBINE] == atoi(combine))
+                pts[kept++] = pts[i];
+        n = kept;
+        kept = 0;
+    }
     for (size_t i = 0; i < n; i += every)
         if ((axis != WIDE_ODD || at_rd_shift(&p[0], &pts[i])) &&
             (!flat_only || at_rd_flat(&pts[i])))
@@ -203,7 +214,8 @@ static void verify(const char *type, const char *op, int axis, size_t every,
                 continue; /* (down: ld not a multiple of its vector) */
             rc = at_measure_verify(b[s], &pts[i], fn, name, AT_CHECK_ALL, &e);
         }
-        if (!rc && !(pts[i].v[COMBINE] == COMBINE_ATOMIC && p[0].type->fp)) {
+        if (!rc && !(pts[i].v[COMBINE] == COMBINE_ATOMIC &&
+                     !at_rd_atomics_exact(&p[0]))) {
             if (!same_twice(&p[0], &pts[i], fn, in, &e)) {
                 rc = AUTOTUNE_EWRONG;
                 if (!e.code)

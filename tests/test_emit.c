@@ -353,6 +353,26 @@ static void reduce_pairs_build(void **state)
                  "rpairs1", want1);
 }
 
+/* Atomic minima and maxima (order-preserving words under atomicMax),
+ * nvcc building them: f64 min down columns (64-bit words) and i32 amax
+ * of a whole array (its unsigned accumulator). */
+static void reduce_atomic_minmax_build(void **state)
+{
+    (void)state;
+    const char *want[] = {"#define AT_TYPE 1", "#define AT_OP 1",
+                          "#define AT_COMBINE 2", NULL};
+    reduce_built("f64", "op=min axis=rows rows=132920 cols=61",
+                 "threads=512 group=0 vec=2 items=4 accs=1 chunk=0 "
+                 "combine=2 tree=0 waves=3",
+                 "ratomic", want);
+    const char *want1[] = {"#define AT_TYPE 4", "#define AT_OP 4",
+                           "#define AT_COMBINE 2", NULL};
+    reduce_built("i32", "op=amax axis=all n=16777216",
+                 "threads=256 group=256 vec=4 items=4 accs=2 chunk=4 "
+                 "combine=2 tree=0 waves=0",
+                 "ratomic1", want1);
+}
+
 /* The tuned build's occupancy asked of nvcc: a flat f16 point that NVRTC
  * builds in 40 registers (3 blocks of 512 an SM) and nvcc, unbounded, in
  * 54 (2 blocks, so a split in 3 waves runs in 1.5). Emitted with
@@ -484,7 +504,8 @@ static void geometry_agrees(const char *problem, const char *point,
 }
 
 /* The emitted geometry is the family's: a flat point split in waves (the
- * device's SMs in it), a flat point in chunks, a strip. */
+ * device's SMs in it), a flat point in chunks (atomics: a total an
+ * output), a strip. */
 static void reduce_geometry_agrees(void **state)
 {
     (void)state;
@@ -494,7 +515,7 @@ static void reduce_geometry_agrees(void **state)
                     "gwaves", 1);
     geometry_agrees("op=max axis=rows rows=449061 cols=81",
                     "threads=256 group=0 vec=4 items=2 accs=1 chunk=16 "
-                    "combine=1 tree=0 waves=0",
+                    "combine=2 tree=0 waves=0",
                     "gchunk", 1);
     geometry_agrees("op=max axis=rows rows=100000 cols=1024",
                     "threads=256 group=32 vec=4 items=4 accs=1 chunk=4 "
@@ -822,6 +843,7 @@ int main(void)
         cmocka_unit_test(reduce_flat_builds),
         cmocka_unit_test(reduce_waves_builds),
         cmocka_unit_test(reduce_pairs_build),
+        cmocka_unit_test(reduce_atomic_minmax_build),
         cmocka_unit_test(reduce_occupancy_kept),
         cmocka_unit_test(reduce_geometry_agrees),
         cmocka_unit_test(reduce_shift_builds),

@@ -54,9 +54,11 @@ static void problems(void **state)
     assert_int_equal(make(&p, "f32", "op=mean", &e), AUTOTUNE_ERANGE);
 }
 
-/* The constraints: no atomics in deterministic floating sums or for
- * min; down columns need ld a multiple of the vector, but for 16-byte
- * vectors (shifted strips). */
+/* The constraints: no atomics in deterministic floating sums, but for
+ * min and max (order-preserving words: the same bits in any order), also
+ * deterministic, and no second pass for those (atomics serve); down
+ * columns need ld a multiple of the vector, but for 16-byte vectors
+ * (shifted strips). */
 static void constraints(void **state)
 {
     (void)state;
@@ -65,21 +67,24 @@ static void constraints(void **state)
     at_err e = {0};
     assert_true(at_limits_for_arch(90, &l));
     const char *texts[] = {"axis=all n=16777216", "deterministic=yes",
-                           "op=min", "axis=rows rows=4096 cols=1023 ld=1025"};
-    for (int t = 0; t < 4; ++t) {
+                           "op=min", "axis=rows rows=4096 cols=1023 ld=1025",
+                           "op=max deterministic=yes"};
+    for (int t = 0; t < 5; ++t) {
         assert_int_equal(make(&p, "f32", texts[t], &e), 0);
         at_point *pts;
-        size_t n, atomic = 0, wide = 0;
+        size_t n, atomic = 0, two = 0, wide = 0;
         assert_int_equal(at_space_points(p.family, &p, &l, &pts, &n, &e), 0);
         assert_true(n > 0);
         for (size_t i = 0; i < n; ++i) {
             atomic += pts[i].v[COMBINE] == COMBINE_ATOMIC;
+            two += pts[i].v[COMBINE] == COMBINE_TWO_PASS;
             wide += pts[i].v[VEC] > 1 && pts[i].v[VEC] < 4;
             at_point d;
             p.family->ops.default_point(&p, 90, &d);
             assert_true(p.family->ops.valid(&p, &d, &l, NULL, 0));
         }
-        assert_true(t == 1 || t == 2 ? atomic == 0 : atomic > 0);
+        assert_true(t == 1 ? atomic == 0 : atomic > 0);
+        assert_true(t == 2 || t == 4 ? two == 0 : two > 0);
         if (t == 3)
             /* ld 1025: no vector divides it; 4 (16 bytes) comes shifted */
             assert_int_equal(wide, 0);
