@@ -48,11 +48,11 @@ CMOCKA  := -lcmocka -Wl,-rpath,'$$ORIGIN/lib'
 BASE_SRC := base/error.c base/clock.c base/dl.c base/pcg.c base/safefile.c \
             base/text.c base/sockio.c base/expr.c base/readfile.c \
             base/cpp.c base/cpp_lex.c base/cpp_if.c base/median.c
-GEN_SRC_ := gen/types.c gen/problem.c gen/distance.c gen/space.c gen/occupancy.c gen/family.c gen/family_defaults.c \
+GEN_SRC_ := gen/types.c gen/problem.c gen/distance.c gen/space.c gen/arch.c gen/occupancy.c gen/family.c gen/family_defaults.c \
             gen/transpose.c gen/transpose_problem.c gen/transpose_check.c \
             gen/transpose_emit.c gen/transpose_strip.c gen/reduce.c \
             gen/reduce_problem.c gen/reduce_check.c gen/reduce_emit.c \
-            gen/expand.c gen/emit.c gen/emit_multi.c gen/ident.c
+            gen/expand.c gen/emit.c gen/emit_multi.c gen/emit_multi_header.c gen/ident.c
 SEARCH_SRC := search/strategy.c search/exhaustive.c search/walk.c \
               search/random.c search/local.c search/genetic.c \
               search/record.c search/replay.c

@@ -4,28 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "family.h"
-
-/* Per-block limits by architecture (CUDA programming guide, compute
- * capabilities table): threads, opt-in shared memory. */
-static const struct {
-    int sm, max_threads, max_smem;
-} arch_limits[] = {
-    {70, 1024, 96 * 1024},  {75, 1024, 64 * 1024},  {80, 1024, 163 * 1024},
-    {86, 1024, 99 * 1024},  {87, 1024, 163 * 1024}, {89, 1024, 99 * 1024},
-    {90, 1024, 227 * 1024}, {100, 1024, 227 * 1024}, {120, 1024, 99 * 1024},
-};
 
 int at_limits_for_arch(int sm, at_limits *l)
 {
-    for (size_t i = 0; i < sizeof arch_limits / sizeof arch_limits[0]; ++i)
-        if (arch_limits[i].sm == sm) {
-            l->sm = sm;
-            l->max_threads = arch_limits[i].max_threads;
-            l->max_smem = arch_limits[i].max_smem;
-            return 1;
-        }
-    return 0;
+    const at_arch *a = at_arch_of(sm);
+    if (!a)
+        return 0;
+    l->sm = sm;
+    l->max_threads = a->block_threads;
+    l->max_smem = a->block_smem;
+    return 1;
 }
 
 size_t at_space_size(const at_family *f)

@@ -761,11 +761,22 @@ static void multi_refusals(void **state)
     }
     int kernel[2];
     assert_int_equal(at_multi_kernels(en, 2, kernel), 2);
+    /* One kernel's tuned build held 3 blocks an SM: that kernel alone
+     * asks nvcc for them, and the bound ends with it. */
+    en[0].pv.min_blocks = 3;
+    en[0].pv.regs = 40;
     if (at_emit_multi(cu, en, 2, "rd", NULL, &e))
         fail_msg("%s", e.msg);
-    char *text = slurp(cu), cmd[600];
+    char *text = slurp(cu), cmd[600], want[128];
     assert_non_null(strstr(text, "const long long at_v[4] = {cols, rows, "
                                  "cols, ld};"));
+    snprintf(want, sizeof want, "#define AT_MIN_BLOCKS 3\n/* ---- rd_k%d: ",
+             kernel[0]);
+    assert_non_null(strstr(text, want));
+    const char *def = strstr(text, "#define AT_MIN_BLOCKS");
+    assert_null(strstr(def + 1, "#define AT_MIN_BLOCKS"));
+    assert_non_null(strstr(def, "#undef AT_MIN_BLOCKS\n"));
+    assert_non_null(strstr(text, "occupancy: 3 blocks an SM, the fewest"));
     free(text);
     snprintf(cmd, sizeof cmd, "%s -arch=sm_90 -c %s -o %s/bad.o 2>&1",
              nvcc(), cu, dir);
