@@ -20,6 +20,23 @@ extern "C" __global__ void at_compare_bits(unsigned *got, const unsigned *want,
     }
 }
 
+/* The words of a workspace that a launch left non-zero (each launch must
+ * leave it as it found it, zero, for the next): counted into bad[0],
+ * ~first kept in bad[1], and zeroed. */
+extern "C" __global__ void at_workspace_left(unsigned *w, unsigned long long n,
+                                             unsigned long long *bad)
+{
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x +
+                                threadIdx.x;
+         i < n; i += (unsigned long long)gridDim.x * blockDim.x) {
+        if (w[i]) {
+            atomicAdd(&bad[0], 1ULL);
+            atomicMax(&bad[1], ~i);
+            w[i] = 0;
+        }
+    }
+}
+
 /* The same for floating-point outputs within a tolerance: a word (f32) or
  * pair of words (f64) passes if its bits are the reference's, if both are
  * NaN, or if it is within scale * bound[i] of it (bound: the reference's

@@ -310,6 +310,18 @@ static __device__ __forceinline__ unsigned *at_counters(void *ws,
     return (unsigned *)((at_acc *)ws + partials);
 }
 
+/* The n partials at p zeroed by the block that has just combined them
+ * (every thread calls it; the barrier first, since a thread zeroes what
+ * another read). Every launch leaves the whole workspace zero: the next
+ * may be of another shape (or, in a file of several kernels, another
+ * kernel), whose counters or atomic totals lie where these were. */
+static __device__ __forceinline__ void at_zero_parts(at_acc *p, long long n)
+{
+    __syncthreads();
+    for (long long i = threadIdx.x; i < n; i += AT_THREADS)
+        __stcg(&p[i], (at_acc)0);
+}
+
 #if AT_COMBINE == 2 && (AT_OP == 1 || AT_OP == 2 || AT_OP == 4)
 /* Minima and maxima by atomics: each accumulator as an unsigned word
  * whose order is the op's (atomicMax of the words is the op: the
@@ -540,6 +552,7 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
                                    sm);
         if (threadIdx.x == 0)
             out[row] = v;
+        at_zero_parts((at_acc *)ws + row * seg, seg);
         return;
     }
 #else
@@ -590,12 +603,13 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
         return;
 #if AT_COMBINE == 0
     v = at_row_partials((const at_acc *)ws + row * split, split, sm);
-#else
-    if (threadIdx.x == 0)
-        v = at_take_total((at_acc *)ws + row);
-#endif
     if (threadIdx.x == 0)
         out[row] = v;
+    at_zero_parts((at_acc *)ws + row * split, split);
+#else
+    if (threadIdx.x == 0)
+        out[row] = at_take_total((at_acc *)ws + row);
+#endif
 #endif
 #endif
 }
@@ -690,6 +704,7 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
         const at_acc r = at_flat_total(part, cols, seg, t, sm);
         if (t < cols)
             out[t] = r;
+        at_zero_parts(part, seg * cols);
         return;
     }
 #else
@@ -797,6 +812,7 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
     const at_acc total = at_flat_total(part, cols, split, t, sm);
     if (t < cols)
         out[t] = total;
+    at_zero_parts(part, split * cols);
 #endif
 #endif
 }
@@ -1052,6 +1068,7 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
         if (ty == 0)
             for (int e = 0; e < n; ++e)
                 out[c0 + e] = acc[e];
+        at_zero_parts((at_acc *)ws + strip * seg * AT_W, seg * AT_W);
         return;
     }
 #else
@@ -1083,7 +1100,11 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
 #pragma unroll
         for (int e = 0; e < AT_VEC; ++e)
 #if AT_COMBINE == 2
-            at_add_total(&part[strip * AT_W + col + e], acc[e]);
+            /* Columns in the matrix alone: the last block takes back
+             * those, and every launch leaves the workspace zero (an
+             * identity's word is not zero, for min and max). */
+            if (e < n)
+                at_add_total(&part[strip * AT_W + col + e], acc[e]);
 #else
             part[(strip * split + s) * AT_W + col + e] = acc[e];
 #endif
@@ -1112,6 +1133,7 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
     if (ty == 0)
         for (int e = 0; e < n; ++e)
             out[c0 + e] = acc[e];
+    at_zero_parts(part + strip * split * AT_W, split * AT_W);
 #endif
 #endif
 }

@@ -43,6 +43,8 @@ int at_check_load(at_measure *b, const char *kname, at_cubins *cache,
               kname);
     AT_CU_TRY(e, "check.cu", cuModuleGetFunction, &b->compare_elems,
               b->check_mod, "at_compare_elems");
+    AT_CU_TRY(e, "check.cu", cuModuleGetFunction, &b->ws_left, b->check_mod,
+              "at_workspace_left");
     return 0;
 }
 
@@ -79,6 +81,16 @@ static int queue_case(at_measure *b, int k, const at_runner *run, at_err *e)
         return rc;
     if (timed)
         AT_CU_TRY(e, run->name, cuEventRecord, b->stop, b->stream);
+    if (b->ws_bytes) { /* left zero, as the next launch needs it? */
+        unsigned long long ws_words = b->ws_bytes / 4;
+        CUdeviceptr left = at_check_counters(b, k, AT_WS_SLOT);
+        void *wargs[] = {&b->ws, &ws_words, &left};
+        unsigned wgrid = (unsigned)((ws_words + 255) / 256);
+        if (wgrid > (unsigned)b->d->sms * 16)
+            wgrid = (unsigned)b->d->sms * 16;
+        AT_CU_TRY(e, run->name, cuLaunchKernel, b->ws_left, wgrid, 1, 1, 256,
+                  1, 1, 0, b->stream, wargs, NULL);
+    }
     if (!at_family_verifies(p->family))
         return 0; /* verify: none: run, not compared */
     if (p->family->caps & AT_CAP_CHECK_SEGMENTS)
@@ -135,6 +147,22 @@ int at_check_report(at_measure *b, int k, const at_runner *run,
                    want == AT_POISON ? " (written outside the matrix)" : "");
 }
 
+/* A launch that left words of its workspace non-zero: wrong, though its
+ * output was right (the next launch, of the same shape or another, takes
+ * the workspace as it was left and may never finish its combine). */
+static int ws_left_report(const at_measure *b, int k, const at_runner *run,
+                          const unsigned long long *left, at_err *e)
+{
+    char prob[256];
+    at_problem_str(&b->cases[k].p, prob, sizeof prob);
+    return at_fail(e, AUTOTUNE_EWRONG,
+                   "wrong [variant %s] on %s (%s): left %llu words of its "
+                   "workspace non-zero, the first at byte %llu; each launch "
+                   "must leave it zero",
+                   run->name, b->cases[k].label, prob, left[0],
+                   (unsigned long long)~left[1] * 4);
+}
+
 /* Whether case k is one the runner's kernel takes: the problem, and the
  * check problems its family fits to the point (a contender takes all). */
 static int case_fits(const at_measure *b, const at_runner *run, int k)
@@ -180,6 +208,8 @@ int at_check_run(at_measure *b, const at_runner *run, int first, int end,
             rc = at_segs_judge(b, k, run, own, e);
         else if (own[0])
             rc = at_check_report(b, k, run, own, 0, e);
+        if (!rc && own[2 * AT_WS_SLOT])
+            rc = ws_left_report(b, k, run, own + 2 * AT_WS_SLOT, e);
         if (rc)
             return rc;
     }

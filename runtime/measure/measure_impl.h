@@ -12,8 +12,9 @@ enum { AT_GUARD = 4096 };
 /* The problem and the family's check problems. */
 enum { AT_MAX_CASES = 1 + AT_MAX_CHECKS };
 /* Mismatch counters per case: the whole output, or a family's segments
- * (family.h, at_check_seg) and the stretches between them. */
-enum { AT_CHECK_SLOTS = 2 * AT_MAX_SEGS + 1 };
+ * (family.h, at_check_seg) and the stretches between them; then the
+ * workspace's words a launch left non-zero (AT_WS_SLOT). */
+enum { AT_CHECK_SLOTS = 2 * AT_MAX_SEGS + 2, AT_WS_SLOT = AT_CHECK_SLOTS - 1 };
 
 /* A problem with device buffers: input, output (inside its guards), and
  * the expected output with the same guards. */
@@ -33,7 +34,7 @@ struct at_measure {
     int past_l2; /* 1 if a round of sets is at least two L2 caches */
     CUdeviceptr *in_set, *out_set;
     CUmodule check_mod;
-    CUfunction compare, compare_elems;
+    CUfunction compare, compare_elems, ws_left;
     /* per case AT_CHECK_SLOTS x 2 x u64: mismatch count, ~first word */
     CUdeviceptr bad;
     at_cubins *cubins; /* the reference's and init kernel's compiles */
