@@ -47,8 +47,9 @@
  * rows a block), split), rows a block = AT_THREADS / AT_GROUP; AT_COLS 1:
  * grid (ceil(cols / (AT_GROUP * AT_VEC)), split); block AT_THREADS; pass
  * 1 (AT_COMBINE 1): grid (rows or column strips). The workspace (split >
- * 1): partials, then a counter per output, zero before the first launch
- * and left zero by each.
+ * 1): partials, then a counter per row of blocks (one per column strip,
+ * one for a flat point), zero before the first launch and left all zero
+ * by each.
  *
  * Loads need the input aligned to AT_VEC elements: rows of AT_COLS 0 go
  * element by element up to their first aligned element; AT_COLS 1 needs
@@ -303,7 +304,8 @@ static __device__ __forceinline__ at_acc at_block_reduce(at_acc v,
 }
 
 /* The block's share of the workspace: AT_ACC partials (or, AT_COMBINE 2,
- * one running total per output), then a counter per output. */
+ * one running total per output), then the counters (a row of blocks'
+ * or column strip's each; one for a flat point). */
 static __device__ __forceinline__ unsigned *at_counters(void *ws,
                                                         long long partials)
 {
