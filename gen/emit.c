@@ -398,7 +398,8 @@ int at_emit_launcher_read(at_emit_launcher *l, const at_problem *p,
 }
 
 void at_emit_variant(FILE *f, const at_problem *p, const at_point *pt,
-                     unsigned paths, const char *name, const char *launcher)
+                     unsigned paths, int min_blocks, const char *name,
+                     const char *launcher)
 {
     char defs[1024], done[4096] = " ", point[128], safe[600];
     char scope[160], open[192] = "", close[8] = "";
@@ -410,6 +411,11 @@ void at_emit_variant(FILE *f, const at_problem *p, const at_point *pt,
         p->family->ops.scope(scope, 1, close, sizeof close);
     }
     p->family->ops.defines(p, pt, paths, defs, sizeof defs);
+    if (min_blocks > 1) { /* with the point's macros: undefined with them */
+        size_t len = strlen(defs);
+        snprintf(defs + len, sizeof defs - len, "#define AT_MIN_BLOCKS %d\n",
+                 min_blocks);
+    }
     if (launcher) {
         p->family->ops.point_name(p->family, pt, point, sizeof point);
         at_emit_comment_text(point, safe, sizeof safe);
@@ -434,9 +440,8 @@ static void write_all(FILE *f, const at_problem *p, const at_point *pt,
                       const char *name, const at_provenance *pv)
 {
     header(f, p, pt, name, pv);
-    if (pv->min_blocks > 1)
-        fprintf(f, "#define AT_MIN_BLOCKS %d\n", pv->min_blocks);
-    at_emit_variant(f, p, pt, p->family->ops.paths(p, pt), name, NULL);
+    at_emit_variant(f, p, pt, p->family->ops.paths(p, pt), pv->min_blocks,
+                    name, NULL);
 }
 
 int at_emit(const char *path, const at_problem *p, const at_point *pt,

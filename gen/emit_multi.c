@@ -364,12 +364,8 @@ static void write_all(FILE *f, const multi *m, const char *command,
         const at_multi_entry *x = &m->en[m->first[k]];
         char kname[AT_IDENT_MAX + 16];
         snprintf(kname, sizeof kname, "%s_k%d", m->name, k);
-        const int mb = at_multi_min_blocks(m, k);
-        if (mb)
-            fprintf(f, "#define AT_MIN_BLOCKS %d\n", mb);
-        at_emit_variant(f, &x->p, &x->pt, m->paths[k], kname, ks[k].text);
-        if (mb)
-            fprintf(f, "#undef AT_MIN_BLOCKS\n\n");
+        at_emit_variant(f, &x->p, &x->pt, m->paths[k],
+                        at_multi_min_blocks(m, k), kname, ks[k].text);
     }
     dispatch(f, m);
     public_launcher(f, m, pub);

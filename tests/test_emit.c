@@ -770,12 +770,17 @@ static void multi_refusals(void **state)
     char *text = slurp(cu), cmd[600], want[128];
     assert_non_null(strstr(text, "const long long at_v[4] = {cols, rows, "
                                  "cols, ld};"));
-    snprintf(want, sizeof want, "#define AT_MIN_BLOCKS 3\n/* ---- rd_k%d: ",
-             kernel[0]);
-    assert_non_null(strstr(text, want));
-    const char *def = strstr(text, "#define AT_MIN_BLOCKS");
+    snprintf(want, sizeof want, "/* ---- rd_k%d: ", kernel[0]);
+    const char *own = strstr(text, want);
+    assert_non_null(own);
+    const char *next = strstr(own + 1, "/* ---- rd_k");
+    const char *def = strstr(text, "#define AT_MIN_BLOCKS 3\n");
+    assert_non_null(def);
+    assert_true(def > own && (!next || def < next));
     assert_null(strstr(def + 1, "#define AT_MIN_BLOCKS"));
-    assert_non_null(strstr(def, "#undef AT_MIN_BLOCKS\n"));
+    const char *undef = strstr(def, "#undef AT_MIN_BLOCKS");
+    assert_non_null(undef);
+    assert_true(!next || undef < next);
     assert_non_null(strstr(text, "occupancy: 3 blocks an SM, the fewest"));
     free(text);
     snprintf(cmd, sizeof cmd, "%s -arch=sm_90 -c %s -o %s/bad.o 2>&1",
