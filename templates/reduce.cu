@@ -316,7 +316,9 @@ static __device__ __forceinline__ unsigned *at_counters(void *ws,
  * (every thread calls it; the barrier first, since a thread zeroes what
  * another read). Every launch leaves the whole workspace zero: the next
  * may be of another shape (or, in a file of several kernels, another
- * kernel), whose counters or atomic totals lie where these were. */
+ * kernel), whose counters or atomic totals lie where these were. The
+ * walks whose partials each have one reader (a row's, a flat point's)
+ * zero them as they read instead; the column strips use this. */
 static __device__ __forceinline__ void at_zero_parts(at_acc *p, long long n)
 {
     __syncthreads();
@@ -528,14 +530,17 @@ static __device__ __forceinline__ at_acc at_group_reduce(at_acc v,
 #endif
 }
 
-/* Output row's split partials combined by the whole block, fixed order. */
-static __device__ __forceinline__ at_acc at_row_partials(const at_acc *part,
+/* Output row's split partials combined by the whole block, fixed order,
+ * each zeroed by the one thread that read it (see at_zero_parts). */
+static __device__ __forceinline__ at_acc at_row_partials(at_acc *part,
                                                          int split,
                                                          at_acc *sm)
 {
     at_acc v = at_identity();
-    for (int i = threadIdx.x; i < split; i += AT_THREADS)
+    for (int i = threadIdx.x; i < split; i += AT_THREADS) {
         v = at_comb(v, __ldcg(&part[i]));
+        __stcg(&part[i], (at_acc)0);
+    }
     return at_block_reduce(v, sm);
 }
 
@@ -550,11 +555,9 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
 #if AT_COMBINE == 1 && AT_GROUP == AT_THREADS
     if (pass == 1) { /* one block per row: its partials, in order */
         const long long row = blockIdx.x;
-        at_acc v = at_row_partials((const at_acc *)ws + row * seg, (int)seg,
-                                   sm);
+        at_acc v = at_row_partials((at_acc *)ws + row * seg, (int)seg, sm);
         if (threadIdx.x == 0)
             out[row] = v;
-        at_zero_parts((at_acc *)ws + row * seg, seg);
         return;
     }
 #else
@@ -604,10 +607,9 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
     if (!last)
         return;
 #if AT_COMBINE == 0
-    v = at_row_partials((const at_acc *)ws + row * split, split, sm);
+    v = at_row_partials((at_acc *)ws + row * split, split, sm);
     if (threadIdx.x == 0)
         out[row] = v;
-    at_zero_parts((at_acc *)ws + row * split, split);
 #else
     if (threadIdx.x == 0)
         out[row] = at_take_total((at_acc *)ws + row);
@@ -640,10 +642,12 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
 #endif
 
 /* Column c's partials [i0, i1) (ws rows of cols), in order,
- * AT_PART_LOADS in flight. */
+ * AT_PART_LOADS in flight, each zeroed by this thread, its one reader,
+ * once read: zeroing all split x cols after a barrier kept one block
+ * busy for microseconds on short kernels (bf16 354052x150: 4 points of
+ * the copy). */
 static __device__ __forceinline__ at_acc at_flat_partials(
-    const at_acc *part, long long cols, long long i0, long long i1,
-    long long c)
+    at_acc *part, long long cols, long long i0, long long i1, long long c)
 {
     at_acc v = at_identity();
     long long i = i0;
@@ -653,11 +657,15 @@ static __device__ __forceinline__ at_acc at_flat_partials(
         for (int k = 0; k < AT_PART_LOADS; ++k)
             y[k] = __ldcg(&part[(i + k) * cols + c]);
 #pragma unroll
-        for (int k = 0; k < AT_PART_LOADS; ++k)
+        for (int k = 0; k < AT_PART_LOADS; ++k) {
+            __stcg(&part[(i + k) * cols + c], (at_acc)0);
             v = at_comb(v, y[k]);
+        }
     }
-    for (; i < i1; ++i)
+    for (; i < i1; ++i) {
         v = at_comb(v, __ldcg(&part[i * cols + c]));
+        __stcg(&part[i * cols + c], (at_acc)0);
+    }
     return v;
 }
 
@@ -666,7 +674,7 @@ static __device__ __forceinline__ at_acc at_flat_partials(
  * partials side by side, each in order, then the shares in order (sm:
  * AT_THREADS slots). One column's walk alone kept hundreds of L2 round
  * trips on the kernel's tail. Every thread of the block calls it. */
-static __device__ __forceinline__ at_acc at_flat_total(const at_acc *part,
+static __device__ __forceinline__ at_acc at_flat_total(at_acc *part,
                                                        long long cols,
                                                        long long split,
                                                        int t, at_acc *sm)
@@ -706,7 +714,6 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
         const at_acc r = at_flat_total(part, cols, seg, t, sm);
         if (t < cols)
             out[t] = r;
-        at_zero_parts(part, seg * cols);
         return;
     }
 #else
@@ -814,7 +821,6 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
     const at_acc total = at_flat_total(part, cols, split, t, sm);
     if (t < cols)
         out[t] = total;
-    at_zero_parts(part, split * cols);
 #endif
 #endif
 }
