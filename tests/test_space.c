@@ -174,8 +174,14 @@ static void rejections_say_why(void **state)
     at_limits l = {90, 1024, 48 * 1024};
     at_problem f32 = problem("f32", 100, 100), f64 = problem("f64", 100, 100);
     at_problem i8 = problem("i8", 100, 100), c128 = problem("c128", 100, 100);
+    /* Tiles take read-only loads (ldg=1 restrict=1) alone: plain ones, or
+     * either half of the pair, are refused. */
     at_point ldg_only = point(32, 32, 32, 8, 1, 0, 1, 1);
     ldg_only.v[9] = 0;
+    at_point plain = ldg_only;
+    plain.v[8] = 0;
+    at_point rst_only = plain;
+    rst_only.v[9] = 1;
     struct {
         const at_problem *p;
         at_point pt;
@@ -197,7 +203,9 @@ static void rejections_say_why(void **state)
         {&f32, point(256, 256, 32, 8, 1, 0, 1, 1), "bytes a thread"},
         {&f64, point(128, 64, 32, 32, 1, 0, 1, 1), "shared memory"},
         {&f32, point(16, 64, 16, 8, 1, 0, 2, 1), "swizzle"},
-        {&f32, ldg_only, "go together"},
+        {&f32, ldg_only, "read-only loads"},
+        {&f32, plain, "ldg=0 restrict=0"},
+        {&f64, rst_only, "read-only loads"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         char why[256] = "";
