@@ -96,7 +96,7 @@ CPU_TESTS := test_pcg test_expr test_spec test_spec_inputs test_space test_famil
              test_reliability test_hostile test_hostile_input test_help \
              test_cache test_cubins test_emit test_cli test_json \
              test_nodevice test_wisdom test_effort test_host_pool \
-             test_bench_summary test_slots test_cpp
+             test_bench_summary test_slots test_cpp test_device_memo
 GPU_TESTS := gpu_variants gpu_api gpu_reduce gpu_runtime
 
 .PHONY: all check check-full gpu-check gpu-bench gpu-tune-bench gpu-list-bench gpu-crosscheck \

@@ -363,8 +363,8 @@ int at_cmd_bench(const at_bench_args *a)
     }
     at_err e = {0};
     autotune_ctx *ctx = NULL;
-    if ((rc = at_ctx_create(&ctx, a->device, NULL, a->quiet ? NULL : stderr,
-                            &e))) {
+    if ((rc = at_ctx_create(&ctx, a->device, NULL, NULL,
+                            a->quiet ? NULL : stderr, &e))) {
         at_cli_fail_hint(&e, rc == AUTOTUNE_ENO_DRIVER ||
                                      rc == AUTOTUNE_ENO_DEVICE
                                  ? " (the benchmark needs a CUDA GPU)"

@@ -41,11 +41,17 @@ typedef struct place {
 static int open_place(const opts *o, int want_sm, place *pl)
 {
     at_err e = {0};
-    char path[1024];
+    char path[1024], memo[1024];
     int rc = at_cache_default_path(path, sizeof path, &e);
+    /* The GPU's facts from the host's memo where it answers: a hit then
+     * never starts the driver. */
+    int memo_ok = !rc && !at_cache_local_path(memo, sizeof memo,
+                                              "devices.txt", &e);
+    e = (at_err){0};
     if (!rc)
         rc = at_ctx_create(&pl->ctx, (int)o->device, path,
-                           o->quiet ? NULL : stderr, &e);
+                           memo_ok ? memo : NULL, o->quiet ? NULL : stderr,
+                           &e);
     int none = rc == AUTOTUNE_ENO_DRIVER || rc == AUTOTUNE_ENO_DEVICE ||
                (rc == AUTOTUNE_ENO_NVRTC && want_sm);
     if (none && !want_sm) {

@@ -88,7 +88,7 @@ void at_conn_give(autotune_ctx *c, at_conn *conn)
 }
 
 int at_ctx_create(autotune_ctx **out, int device, const char *cache_path,
-                  FILE *progress, at_err *e)
+                  const char *device_memo, FILE *progress, at_err *e)
 {
     *out = NULL;
     autotune_ctx *c = calloc(1, sizeof *c);
@@ -110,9 +110,10 @@ int at_ctx_create(autotune_ctx **out, int device, const char *cache_path,
     c->cubins = c->first.cubins;
     c->idle = &c->first;
     /* The primary context is retained at its first use (at_device_push):
-     * a cache hit never creates one. */
+     * a cache hit never creates one; from the host's memo of its GPUs, it
+     * never loads the driver either. */
     if (!rc)
-        rc = at_device_open(&c->dev, device, e);
+        rc = at_device_open_remembered(&c->dev, device, device_memo, e);
     if (rc) {
         autotune_destroy(c);
         return rc;
@@ -136,7 +137,7 @@ int autotune_create(autotune_ctx **out, const autotune_options *o)
         create_err = e;
         return e.code;
     }
-    int rc = at_ctx_create(out, o->device, o->cache_path,
+    int rc = at_ctx_create(out, o->device, o->cache_path, NULL,
                            o->verbose ? stderr : NULL, &e);
     if (!rc)
         (*out)->effort = o->effort;

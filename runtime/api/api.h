@@ -81,9 +81,12 @@ int at_ctx_get(autotune_ctx *ctx, const at_problem *p, const at_tune_opts *o,
  * start of a call. */
 int at_ctx_fail(autotune_ctx *c, at_err *e);
 void at_ctx_clear(autotune_ctx *c);
-/* Opens a context on an explicit cache path (NULL: the default). */
+/* Opens a context on an explicit cache path (NULL: the default). With
+ * device_memo, the device's facts may come from that memo of the host's
+ * GPUs (at_device_open_remembered): for a process that may only look the
+ * cache up, and that resolves the device before any other use. */
 int at_ctx_create(autotune_ctx **ctx, int device, const char *cache_path,
-                  FILE *progress, at_err *e);
+                  const char *device_memo, FILE *progress, at_err *e);
 /* A connection to the caches for this call, and its return. */
 int at_conn_take(autotune_ctx *c, at_conn **out, at_err *e);
 void at_conn_give(autotune_ctx *c, at_conn *conn);

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 
@@ -14,13 +15,27 @@ static int attr(at_device *d, CUdevice_attribute a, int *v, const char *what,
     return 0;
 }
 
+const char *at_nvidia_proc(void)
+{
+#ifdef AT_TEST
+    /* tests/test_device_memo.c: a kernel module's listing of its own. */
+    const char *t = getenv("AT_TEST_NVIDIA");
+    if (t && *t)
+        return t;
+#endif
+    return "/proc/driver/nvidia";
+}
+
 /* The kernel module's version: cuDriverGetVersion gives only the CUDA
  * version, which stays the same across driver updates. */
-static void read_driver_build(char *buf, size_t n)
+void at_driver_build(char *buf, size_t n)
 {
     snprintf(buf, n, "unknown");
-    FILE *f = fopen("/sys/module/nvidia/version", "r");
-    char line[256];
+    const char *proc = at_nvidia_proc();
+    char line[256], path[1100];
+    FILE *f = strcmp(proc, "/proc/driver/nvidia")
+                  ? NULL
+                  : fopen("/sys/module/nvidia/version", "r");
     if (f) {
         if (fgets(line, sizeof line, f))
             sscanf(line, "%31s", buf);
@@ -28,7 +43,8 @@ static void read_driver_build(char *buf, size_t n)
         return;
     }
     /* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  ..." */
-    f = fopen("/proc/driver/nvidia/version", "r");
+    snprintf(path, sizeof path, "%s/version", proc);
+    f = fopen(path, "r");
     if (!f)
         return;
     if (fgets(line, sizeof line, f)) {
@@ -49,14 +65,11 @@ int at_device_count(int *n, at_err *e)
     return 0;
 }
 
-int at_device_open(at_device *d, int ordinal, at_err *e)
+/* Everything of device `ordinal` but NVRTC's version (the driver
+ * loaded). */
+int at_device_facts(at_device *d, int ordinal, at_err *e)
 {
     memset(d, 0, sizeof *d);
-    int rc = at_cu_load(e);
-    if (rc)
-        return rc;
-    if ((rc = at_nvrtc_load(e)))
-        return rc;
     int count = 0;
     AT_CU_TRY(e, NULL, cuDeviceGetCount, &count);
     if (count == 0)
@@ -78,7 +91,7 @@ int at_device_open(at_device *d, int ordinal, at_err *e)
              b[14], b[15]);
     AT_CU_TRY(e, NULL, cuDeviceGetName, d->name, (int)sizeof d->name, d->dev);
     AT_CU_TRY(e, NULL, cuDriverGetVersion, &d->driver_version);
-    read_driver_build(d->driver_build, sizeof d->driver_build);
+    at_driver_build(d->driver_build, sizeof d->driver_build);
     AT_CU_TRY(e, NULL, cuDeviceTotalMem, &d->total_mem, d->dev);
     struct {
         CUdevice_attribute a;
@@ -101,12 +114,25 @@ int at_device_open(at_device *d, int ordinal, at_err *e)
         {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, &d->clock_khz,
          "cuDeviceGetAttribute(CLOCK_RATE)"},
     };
+    int rc;
     for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; ++i)
         if ((rc = attr(d, attrs[i].a, attrs[i].v, attrs[i].what, e)))
             return rc;
     d->sm = d->cc_major * 10 + d->cc_minor;
-    snprintf(d->nvrtc, sizeof d->nvrtc, "%s", at_nvrtc_version_str());
     return 0;
+}
+
+int at_device_open(at_device *d, int ordinal, at_err *e)
+{
+    memset(d, 0, sizeof *d);
+    int rc = at_cu_load(e);
+    if (!rc)
+        rc = at_nvrtc_load(e);
+    if (!rc)
+        rc = at_device_facts(d, ordinal, e);
+    if (!rc)
+        snprintf(d->nvrtc, sizeof d->nvrtc, "%s", at_nvrtc_version_str());
+    return rc;
 }
 
 void at_device_close(at_device *d)
@@ -131,6 +157,9 @@ int at_device_push(const at_device *d, at_err *e)
     /* Every at_device is a caller's variable, never a const object:
      * retaining the context on first use fills in what open left. */
     at_device *m = (at_device *)d;
+    int rc = at_device_resolve(m, e);
+    if (rc)
+        return rc;
     CUcontext ctx = __atomic_load_n(&m->ctx, __ATOMIC_ACQUIRE);
     if (!ctx) {
         pthread_mutex_lock(&retain_mu);

@@ -153,6 +153,8 @@ typedef struct at_device {
     size_t total_mem;
     char uuid[48];       /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" */
     int visible;         /* devices this process sees */
+    int lazy; /* facts from the host's memo, the driver not loaded yet
+               * (at_device_open_remembered); at_device_resolve loads it */
 } at_device;
 
 /* Loads the driver and NVRTC, checks the ordinal and reads the
@@ -160,6 +162,23 @@ typedef struct at_device {
  * process that only looks the device up (a cache hit, or a tune its GPU
  * worker does) never pays for creating one. */
 int at_device_open(at_device *d, int ordinal, at_err *e);
+/* As at_device_open, but from the memo at path (device_memo.c) where it
+ * answers for every GPU of this host: no driver loaded (cuInit alone
+ * takes 0.1-0.25 s; a cache hit needs the facts only), d->lazy set. Else
+ * opens the device and records every GPU's facts in the memo. */
+int at_device_open_remembered(at_device *d, int ordinal, const char *path,
+                              at_err *e);
+/* For a device opened from the memo: loads the driver and checks the
+ * device is the one remembered (at_device_push does this first). 0 at
+ * once for a device opened whole. Thread-safe. */
+int at_device_resolve(at_device *d, at_err *e);
+/* Everything of device ordinal but NVRTC's version, the driver loaded. */
+int at_device_facts(at_device *d, int ordinal, at_err *e);
+/* The kernel module's version ("580.159.04"), or "unknown". */
+void at_driver_build(char *buf, size_t n);
+/* The kernel module's folder in /proc ("/proc/driver/nvidia"; in test
+ * builds, the folder AT_TEST_NVIDIA names where it is set). */
+const char *at_nvidia_proc(void);
 /* How many CUDA devices the driver reports (the driver loaded). */
 int at_device_count(int *n, at_err *e);
 void at_device_close(at_device *d);

@@ -336,6 +336,11 @@ int at_worker_tune(const at_plan_env *env, const at_problem *p,
                    const at_tune_opts *o, at_plan *pl, at_err *e)
 {
     wire_request q;
+    /* A device opened from the memo: its UUID, to pin the worker to it,
+     * and a check that it is as remembered, before anything is tuned. */
+    int rc0 = at_device_resolve((at_device *)env->dev, e);
+    if (rc0)
+        return rc0;
     fill_request(&q, env, p, o);
     wire_reply *r = malloc(sizeof *r);
     if (!r)

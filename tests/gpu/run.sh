@@ -19,7 +19,7 @@ export AUTOTUNE_WORKER=${AUTOTUNE_WORKER:-$PWD/build/autotune}
     tests/gpu/examples.sh tests/gpu/json.sh tests/gpu/bench_smoke.sh \
     tests/gpu/faults.sh tests/gpu/restart.sh tests/gpu/specs.sh \
     tests/gpu/kt_examples.sh tests/gpu/multi_size.sh tests/gpu/general.sh \
-    tests/gpu/tune_list.sh \
+    tests/gpu/tune_list.sh tests/gpu/hit_memo.sh \
     tests/gpu/sanitize.sh \
     tests/gpu/python.sh
 exec prove -v "$@"
