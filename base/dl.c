@@ -1,6 +1,7 @@
 #include "dl.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 
 void *at_dl_open_first(const char *const *candidates, size_t n, char *why,
@@ -28,3 +29,12 @@ void *at_dl_open_first(const char *const *candidates, size_t n, char *why,
 }
 
 void *at_dl_sym(void *lib, const char *name) { return dlsym(lib, name); }
+
+int at_dl_path(void *lib, char *buf, size_t n)
+{
+    struct link_map *lm = NULL;
+    if (dlinfo(lib, RTLD_DI_LINKMAP, &lm) != 0 || !lm || !lm->l_name ||
+        !lm->l_name[0])
+        return -1;
+    return snprintf(buf, n, "%s", lm->l_name) < (int)n ? 0 : -1;
+}

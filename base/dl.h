@@ -13,5 +13,7 @@ void *at_dl_open_first(const char *const *candidates, size_t n, char *why,
                        size_t why_n);
 /* dlsym, or NULL. */
 void *at_dl_sym(void *lib, const char *name);
+/* The file the loader took for lib (its path as found); -1 if unknown. */
+int at_dl_path(void *lib, char *buf, size_t n);
 
 #endif

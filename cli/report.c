@@ -54,7 +54,10 @@ void at_report_plan(FILE *f, const at_plan *pl, const at_device *d,
     }
     if (pl->how == AUTOTUNE_HOW_CACHED)
         fprintf(f, "  from the cache %s (tuned %s): no compile, no timing, "
-                "%.2f s\n", cache_path, pl->created, wall_s);
+                "%.2f s%s\n", cache_path, pl->created, wall_s,
+                d->lazy ? "; the GPU as this host's memo of its GPUs has "
+                          "it, the driver not started"
+                        : "");
     else
         fprintf(f, "  tuned in %.1f s (%.0f variants/s): strategy %s, %zu "
                 "of %zu points evaluated (%s); %zu compiled (%zu kernels: "

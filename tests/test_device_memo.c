@@ -1,16 +1,20 @@
 /* The host's memo of its GPUs (runtime/driver/device_memo.c): a cache hit
- * from `autotune transpose --arch auto` with the driver forced absent,
- * the GPUs' facts taken from the memo, and each rule under which the memo
- * does not answer (the command then needs the driver, and says so). The
- * kernel module's listing is a folder of the test's own (AT_TEST_NVIDIA,
- * test builds only); the memo and the cache are real files. On a GPU,
- * tests/gpu/hit_memo.sh runs the same against the real module. */
+ * from `autotune transpose --arch auto` with no driver that could start
+ * (AUTOTUNE_LIBCUDA names libm: it opens, as the memo's check of the
+ * library needs, and has no cuInit), the GPUs' facts taken from the
+ * memo, and each rule under which the memo does not answer (the command
+ * then needs the driver, and says so). The kernel module's listing is a
+ * folder of the test's own (AT_TEST_NVIDIA, test builds only); the memo
+ * and the cache are real files. On a GPU, tests/gpu/hit_memo.sh runs the
+ * same against the real module and driver. */
 #include "tap.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/readfile.h"
 #include "cli_run.h"
@@ -22,15 +26,24 @@
 #define UUID0 "GPU-11111111-2222-3333-4444-555555555555"
 #define UUID1 "GPU-66666666-7777-8888-9999-000000000000"
 #define BUILD "580.159.04"
+#define LIBCUDA "libm.so.6" /* opens; no cuInit */
 /* An H100's facts, as the memo holds them (limits those of sm_90). */
 #define H100 "13000 9 0 132 52428800 1024 232448 1980000 85017755648 " \
              "NVIDIA H100 80GB HBM3\n"
 
 typedef struct fixture {
-    char dir[64], nv[96], xdg[96], memo[160], cache[96];
+    char dir[64], nv[96], xdg[96], memo[700], cache[96];
+    char lib[64]; /* at_cu_library_id of LIBCUDA */
     int status;
     char *out, *err;
 } fixture;
+
+/* A memo line: UUID BUILD LIBRARY then the facts. */
+static void memo_line(const fixture *fx, char *buf, size_t n,
+                      const char *uuid, const char *build, const char *facts)
+{
+    snprintf(buf, n, "%s %s %s %s", uuid, build, fx->lib, facts);
+}
 
 static void write_file(const char *path, const char *text)
 {
@@ -100,7 +113,15 @@ static int setup(void **state)
     assert_non_null(mkdtemp(fx->dir));
     snprintf(fx->nv, sizeof fx->nv, "%s/nvidia", fx->dir);
     snprintf(fx->xdg, sizeof fx->xdg, "%s/xdg", fx->dir);
-    snprintf(fx->memo, sizeof fx->memo, "%s/autotune/devices.txt", fx->xdg);
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    for (char *c = host; *c; ++c) /* as cli/cmd_tune.c names the memo */
+        if (!isalnum((unsigned char)*c) && *c != '.' && *c != '-')
+            *c = '_';
+    snprintf(fx->memo, sizeof fx->memo, "%s/autotune/devices-%s.txt",
+             fx->xdg, host);
+    setenv("AUTOTUNE_LIBCUDA", LIBCUDA, 1);
+    assert_int_equal(at_cu_library_id(fx->lib, sizeof fx->lib), 0);
     snprintf(fx->cache, sizeof fx->cache, "%s/cache.db", fx->dir);
     char path[256];
     assert_int_equal(mkdir(fx->nv, 0755), 0);
@@ -114,7 +135,9 @@ static int setup(void **state)
     assert_int_equal(mkdir(path, 0755), 0);
     assert_int_equal(chmod(path, 0755), 0); /* whatever the umask */
     module_gpu(fx, "0000:19:00.0", UUID0, "No");
-    write_file(fx->memo, UUID0 " " BUILD " " H100);
+    char line[512];
+    memo_line(fx, line, sizeof line, UUID0, BUILD, H100);
+    write_file(fx->memo, line);
     put_entry(fx);
     *state = fx;
     return 0;
@@ -141,10 +164,10 @@ static void run(fixture *fx, const char *rows, const char *extra)
     snprintf(xdg, sizeof xdg, "XDG_CACHE_HOME=%s", fx->xdg);
     snprintf(nv, sizeof nv, "AT_TEST_NVIDIA=%s", fx->nv);
     snprintf(home, sizeof home, "HOME=%s", fx->dir);
-    char *env[] = {cache, xdg, nv, home,
-                   "AUTOTUNE_LIBCUDA=/nonexistent/libcuda.so.1",
-                   "ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0",
-                   (char *)extra, NULL};
+    /* extra first: getenv takes the first of a name */
+    char *env[] = {(char *)(extra ? extra : "AT_NOTHING=1"), cache, xdg, nv,
+                   home, "AUTOTUNE_LIBCUDA=" LIBCUDA,
+                   "ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0", NULL};
     char *argv[] = {(char *)bin, "transpose", "--arch", "auto", "--rows",
                     (char *)rows, "--cols", "8192", "-o", "t.cu", NULL};
     free(fx->out);
@@ -158,7 +181,8 @@ static void hit_without_the_driver(void **state)
 {
     fixture *fx = *state;
     run(fx, "8192", NULL);
-    if (fx->status != 0 || !strstr(fx->out, "from the cache"))
+    if (fx->status != 0 || !strstr(fx->out, "from the cache") ||
+        !strstr(fx->out, "the driver not started"))
         fail_msg("status %d\nout: %s\nerr: %s", fx->status, fx->out,
                  fx->err);
     assert_non_null(strstr(fx->out, "NVIDIA H100 80GB HBM3"));
@@ -173,15 +197,26 @@ static void hit_without_the_driver(void **state)
     free(cu);
 }
 
-/* Where the memo does not answer, the command needs the driver, which is
- * absent: it says so, and writes nothing. */
+/* Where the memo does not answer, the command needs the driver, which
+ * cannot start: it says so. */
 static void needs_the_driver(fixture *fx, const char *rows,
                              const char *extra, const char *why)
 {
     run(fx, rows, extra);
-    if (fx->status == 0 || !strstr(fx->err, "no CUDA driver"))
+    if (fx->status == 0 || !strstr(fx->err, "CUDA driver"))
         fail_msg("%s: status %d\nout: %s\nerr: %s", why, fx->status,
                  fx->out, fx->err);
+}
+
+/* The memo's text: lines of (UUID, build, facts), NULL-ended. */
+static void write_memo(const fixture *fx, const char *const *l)
+{
+    char text[2048] = "", line[512];
+    for (; l[0]; l += 3) {
+        memo_line(fx, line, sizeof line, l[0], l[1], l[2]);
+        strcat(text, line);
+    }
+    write_file(fx->memo, text);
 }
 
 static void rules_where_it_does_not_answer(void **state)
@@ -191,21 +226,31 @@ static void rules_where_it_does_not_answer(void **state)
     /* The ordinal CUDA_VISIBLE_DEVICES would give is the driver's. */
     needs_the_driver(fx, "8192", "CUDA_VISIBLE_DEVICES=0",
                      "CUDA_VISIBLE_DEVICES");
-    /* A miss: the tune loads the driver (at_device_resolve). */
+    /* A miss: the tune loads the driver (at_device_resolve), so the
+     * device was opened from the memo (open_place's hint is absent). */
     needs_the_driver(fx, "4096", NULL, "a miss");
+    assert_null(strstr(fx->err, "--arch auto needs a CUDA GPU"));
+    /* Another driver library than the one remembered; none at all. */
+    write_file(fx->memo, UUID0 " " BUILD " 1:2:3 " H100);
+    needs_the_driver(fx, "8192", NULL, "another driver library");
+    write_memo(fx, (const char *[]){UUID0, BUILD, H100, NULL});
+    needs_the_driver(fx, "8192", "AUTOTUNE_LIBCUDA=/nonexistent/libcuda.so.1",
+                     "no driver library");
     /* Another module version than the one remembered. */
-    write_file(fx->memo, UUID0 " 575.57.08 " H100);
+    write_memo(fx, (const char *[]){UUID0, "575.57.08", H100, NULL});
     needs_the_driver(fx, "8192", NULL, "another build");
-    write_file(fx->memo, UUID0 " " BUILD " " H100);
     /* A second GPU not remembered, then remembered as another kind. */
     module_gpu(fx, "0000:2a:00.0", UUID1, "No");
+    write_memo(fx, (const char *[]){UUID0, BUILD, H100, NULL});
     needs_the_driver(fx, "8192", NULL, "a GPU not remembered");
-    write_file(fx->memo, UUID0 " " BUILD " " H100 UUID1 " " BUILD
-               " 13000 9 0 114 52428800 1024 232448 1755000 85017755648 "
-               "NVIDIA H100 PCIe\n");
+    write_memo(fx, (const char *[]){
+        UUID0, BUILD, H100, UUID1, BUILD,
+        "13000 9 0 114 52428800 1024 232448 1755000 85017755648 "
+        "NVIDIA H100 PCIe\n", NULL});
     needs_the_driver(fx, "8192", NULL, "GPUs of two kinds");
-    /* Two of one kind: it answers. */
-    write_file(fx->memo, UUID0 " " BUILD " " H100 UUID1 " " BUILD " " H100);
+    /* Two of one kind: it answers, for either ordinal, not a third. */
+    write_memo(fx, (const char *[]){UUID0, BUILD, H100, UUID1, BUILD, H100,
+                                    NULL});
     run(fx, "8192", NULL);
     assert_int_equal(fx->status, 0);
     /* One excluded from CUDA. */
@@ -226,7 +271,7 @@ static void rules_where_it_does_not_answer(void **state)
     at_rm_tree(path);
     run(fx, "8192", NULL);
     assert_int_equal(fx->status, 0);
-    /* A memo others may write: not trusted. */
+    /* A memo others may write, or in a folder others may: not trusted. */
     assert_int_equal(chmod(fx->memo, 0666), 0);
     needs_the_driver(fx, "8192", NULL, "a memo others may write");
     snprintf(path, sizeof path, "%s/autotune", fx->xdg);
@@ -236,7 +281,14 @@ static void rules_where_it_does_not_answer(void **state)
     assert_int_equal(chmod(path, 0755), 0);
     run(fx, "8192", NULL);
     assert_int_equal(fx->status, 0);
-    /* A memo of malformed lines answers nothing. */
+    /* Lines that are not whole: a field short (the next line is not its
+     * name), a number where none can be, an empty line. */
+    char text[1024], line[512];
+    memo_line(fx, line, sizeof line, UUID1, BUILD, H100);
+    snprintf(text, sizeof text, "%s %s %s 13000 9 0 132 52428800 1024 "
+             "232448 1980000 85017755648\n%s\n", UUID0, BUILD, fx->lib, line);
+    write_file(fx->memo, text);
+    needs_the_driver(fx, "8192", NULL, "a line without its name");
     write_file(fx->memo, UUID0 " " BUILD " x y z\n\n" UUID1 "\n");
     needs_the_driver(fx, "8192", NULL, "malformed lines");
 }

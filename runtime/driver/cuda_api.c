@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "base/dl.h"
 
@@ -19,10 +20,30 @@ static atomic_int ready;
 
 CUresult (*at_cu_param_info)(CUfunction, size_t, size_t *, size_t *);
 
-static void load(void)
+static const char *driver_path(void)
 {
     const char *env = getenv("AUTOTUNE_LIBCUDA");
-    const char *path = env && *env ? env : "libcuda.so.1";
+    return env && *env ? env : "libcuda.so.1";
+}
+
+int at_cu_library_id(char *buf, size_t n)
+{
+    const char *path = driver_path();
+    char why[1024], file[1024];
+    struct stat st;
+    /* (the library stays open: at_cu_load opens it again for free) */
+    void *h = at_dl_open_first(&path, 1, why, sizeof why);
+    if (!h || at_dl_path(h, file, sizeof file) || stat(file, &st))
+        return -1;
+    snprintf(buf, n, "%llx:%llx:%llx", (unsigned long long)st.st_ino,
+             (unsigned long long)st.st_size,
+             (unsigned long long)st.st_mtime);
+    return 0;
+}
+
+static void load(void)
+{
+    const char *path = driver_path();
     char why[1024];
     void *h = at_dl_open_first(&path, 1, why, sizeof why);
     if (!h) {

@@ -1,23 +1,27 @@
 /* The host's memo of its GPUs' facts, so that a cache hit in a new
- * process needs no driver: cuInit alone took 0.10 to 0.25 s on H100
- * leases, most of a hit's wall. One line a GPU, keyed by its UUID and
- * the kernel module's version:
- *   UUID BUILD DRIVER_VERSION CC_MAJOR CC_MINOR SMS L2 MAX_THREADS
- *   MAX_SMEM_OPTIN CLOCK_KHZ TOTAL_MEM NAME
+ * process needs no driver: cuInit alone took 0.10 to 0.34 s on H100
+ * leases, most of a hit's wall. One line a GPU, keyed by its UUID, the
+ * kernel module's version and the driver library's file:
+ *   UUID BUILD LIBRARY DRIVER_VERSION CC_MAJOR CC_MINOR SMS L2
+ *   MAX_THREADS MAX_SMEM_OPTIN CLOCK_KHZ TOTAL_MEM NAME
  * It answers only where it cannot be wrong about the GPU a CUDA ordinal
  * is, and is the user's own (as the cache must be):
  * CUDA_VISIBLE_DEVICES unset, no MIG instance and no GPU excluded,
  * every GPU the kernel module lists (/proc/driver/nvidia/gpus)
- * remembered under the module's running version, all with the same
- * facts (so whichever the driver numbers first has them). Else the
- * device is opened whole and the memo brought up to date. A process that
- * then needs the device (a tune, a launch) loads the driver and checks
- * it is the one remembered (at_device_resolve). */
+ * remembered under the module's running version and the library the
+ * driver would load now, all with the same facts (so whichever the
+ * driver numbers first has them). Else the device is opened whole and
+ * the memo brought up to date. A process that then needs the device (a
+ * tune, a launch) loads the driver and checks it is the one remembered
+ * (at_device_resolve). Known edge: the module's count bounds the
+ * ordinal, not CUDA's, so a GPU the module lists and CUDA cannot open
+ * (cgroups, a fault) still answers a hit, with the facts of its kind. */
 #include "runtime/driver/driver.h"
 
 #include <dirent.h>
 #include <glob.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,13 +31,18 @@
 #include "base/readfile.h"
 #include "base/safefile.h"
 
-enum { MAX_GPUS = 64, MAX_LINES = 256, LINE = 512 };
+enum { MAX_GPUS = 64, MAX_LINES = 1024, LINE = 512 };
+
+typedef struct memo_line {
+    at_device d; /* uuid, driver_build, name and the numbers */
+    char lib[64]; /* at_cu_library_id's */
+} memo_line;
 
 /* The memo's readers and writers of this process, one at a time (they
  * share the buffers below). */
 static pthread_mutex_t memo_mu = PTHREAD_MUTEX_INITIALIZER;
 static char module_uuid[MAX_GPUS][48];
-static at_device lines[MAX_LINES];
+static memo_line lines[MAX_LINES];
 
 /* GPU instances exist: CUDA's devices are then MIG slices, not GPUs. */
 static int mig_instances(void)
@@ -84,42 +93,57 @@ static int module_gpus(char uuid[][48], int max)
     return n;
 }
 
-static int parse(const char *line, at_device *d)
+/* One line (up to its newline) into x; 0 if it is not one of ours. */
+static int parse(const char *text, memo_line *x)
 {
+    char line[LINE];
+    size_t len = strcspn(text, "\n");
+    at_device *d = &x->d;
     int used = 0;
-    memset(d, 0, sizeof *d);
-    if (sscanf(line, "%47s %31s %d %d %d %d %d %d %d %d %zu %n", d->uuid,
-               d->driver_build, &d->driver_version, &d->cc_major, &d->cc_minor,
-               &d->sms, &d->l2_bytes, &d->max_threads, &d->max_smem_optin,
-               &d->clock_khz, &d->total_mem, &used) != 11 || !used)
+    memset(x, 0, sizeof *x);
+    if (len >= sizeof line)
         return 0;
-    snprintf(d->name, sizeof d->name, "%.*s", (int)strcspn(line + used, "\n"),
-             line + used);
+    memcpy(line, text, len);
+    line[len] = '\0';
+    if (sscanf(line, "%47s %31s %63s %d %d %d %d %d %d %d %d %zu %n",
+               d->uuid, d->driver_build, x->lib, &d->driver_version,
+               &d->cc_major, &d->cc_minor, &d->sms, &d->l2_bytes,
+               &d->max_threads, &d->max_smem_optin, &d->clock_khz,
+               &d->total_mem, &used) != 12 || !used)
+        return 0;
+    snprintf(d->name, sizeof d->name, "%s", line + used);
     d->sm = d->cc_major * 10 + d->cc_minor;
-    return d->name[0] && d->sm > 0 && d->sms > 0;
+    return d->name[0] && d->cc_major > 0 && d->cc_minor >= 0 && d->sms > 0 &&
+           d->max_threads > 0 && d->max_smem_optin > 0;
 }
 
-static void format(const at_device *d, char *buf, size_t n)
+static void format(const memo_line *x, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s %s %d %d %d %d %d %d %d %d %zu %s\n", d->uuid,
-             d->driver_build, d->driver_version, d->cc_major, d->cc_minor,
-             d->sms, d->l2_bytes, d->max_threads, d->max_smem_optin,
-             d->clock_khz, d->total_mem, d->name);
+    const at_device *d = &x->d;
+    snprintf(buf, n, "%s %s %s %d %d %d %d %d %d %d %d %zu %s\n", d->uuid,
+             d->driver_build, x->lib, d->driver_version, d->cc_major,
+             d->cc_minor, d->sms, d->l2_bytes, d->max_threads,
+             d->max_smem_optin, d->clock_khz, d->total_mem, d->name);
+}
+
+/* What a cache key or a space reads of a device (runtime/store/key.c). */
+static int same_key_facts(const at_device *a, const at_device *b)
+{
+    return a->driver_version == b->driver_version && a->sm == b->sm &&
+           a->sms == b->sms && a->max_threads == b->max_threads &&
+           a->max_smem_optin == b->max_smem_optin &&
+           !strcmp(a->name, b->name);
 }
 
 static int same_facts(const at_device *a, const at_device *b)
 {
-    return a->driver_version == b->driver_version && a->sm == b->sm &&
-           a->sms == b->sms && a->l2_bytes == b->l2_bytes &&
-           a->max_threads == b->max_threads &&
-           a->max_smem_optin == b->max_smem_optin &&
-           a->clock_khz == b->clock_khz && a->total_mem == b->total_mem &&
-           !strcmp(a->name, b->name);
+    return same_key_facts(a, b) && a->l2_bytes == b->l2_bytes &&
+           a->clock_khz == b->clock_khz && a->total_mem == b->total_mem;
 }
 
 /* The memo's lines (at most MAX_LINES); its text in *text (NULL where
  * there is none). */
-static int load(const char *path, at_device *x, char **text)
+static int load(const char *path, memo_line *x, char **text)
 {
     size_t len;
     at_err e = {0};
@@ -151,24 +175,26 @@ static int trusted(const char *path)
 
 static int remembered(at_device *d, int ordinal, const char *path)
 {
-    at_device *x = lines;
-    char build[32];
+    char build[32], lib[64];
     at_driver_build(build, sizeof build);
     if (getenv("CUDA_VISIBLE_DEVICES") || !strcmp(build, "unknown") ||
-        mig_instances() || !trusted(path))
+        mig_instances() || !trusted(path) ||
+        at_cu_library_id(lib, sizeof lib))
         return 0;
     pthread_mutex_lock(&memo_mu);
     char *text;
-    int gpus = module_gpus(module_uuid, MAX_GPUS), n = load(path, x, &text);
+    int gpus = module_gpus(module_uuid, MAX_GPUS);
+    int n = load(path, lines, &text);
     free(text);
     const at_device *first = NULL;
     int ok = gpus > 0 && ordinal >= 0 && ordinal < gpus;
     for (int i = 0; ok && i < gpus; ++i) {
         const at_device *hit = NULL;
         for (int j = 0; j < n && !hit; ++j)
-            if (!strcmp(x[j].uuid, module_uuid[i]) &&
-                !strcmp(x[j].driver_build, build))
-                hit = &x[j];
+            if (!strcmp(lines[j].d.uuid, module_uuid[i]) &&
+                !strcmp(lines[j].d.driver_build, build) &&
+                !strcmp(lines[j].lib, lib))
+                hit = &lines[j].d;
         ok = hit && (!first || same_facts(first, hit));
         first = hit;
     }
@@ -184,41 +210,51 @@ static int remembered(at_device *d, int ordinal, const char *path)
 }
 
 /* Every GPU the driver reports, in the memo at path, with the lines of
- * others kept (a home folder may be shared by hosts). Best effort: a memo
- * not written costs the next hit the driver's start, nothing else. */
+ * other GPUs kept, the oldest dropped past MAX_LINES. Written 0600
+ * whatever the umask (trusted() must accept it). Best effort: a memo not
+ * written costs the next hit the driver's start, nothing else. */
 static void remember(const char *path)
 {
-    at_device *x = lines;
     int count = 0;
     if (at_cu.cuDeviceGetCount(&count) != CUDA_SUCCESS || count < 1 ||
         count > MAX_GPUS)
         return;
+    static memo_line now[MAX_GPUS];
     pthread_mutex_lock(&memo_mu);
     char *old;
-    int n = load(path, x, &old);
-    size_t cap = (size_t)(n + count) * LINE + 1, used = 0;
-    char *text = malloc(cap), line[LINE];
-    at_device now[MAX_GPUS];
-    int ok = text != NULL;
+    int n = load(path, lines, &old), ok = 1;
+    char lib[64] = "-";
+    at_cu_library_id(lib, sizeof lib);
     for (int i = 0; ok && i < count; ++i) {
         at_err e = {0};
-        ok = at_device_facts(&now[i], i, &e) == 0;
+        ok = at_device_facts(&now[i].d, i, &e) == 0;
+        snprintf(now[i].lib, sizeof now[i].lib, "%s", lib);
     }
-    for (int j = 0; ok && j < n; ++j) {
+    size_t cap = (size_t)MAX_LINES * LINE + 1, used = 0;
+    char *text = ok ? malloc(cap) : NULL, line[LINE];
+    static char keep_it[MAX_LINES];
+    int keep = MAX_LINES - count, kept = 0;
+    for (int j = n - 1; j >= 0; --j) { /* newest last: count back */
         int replaced = 0;
         for (int i = 0; i < count; ++i)
-            replaced |= !strcmp(x[j].uuid, now[i].uuid);
-        format(&x[j], line, sizeof line);
-        if (!replaced)
-            used += (size_t)snprintf(text + used, cap - used, "%s", line);
+            replaced |= !strcmp(lines[j].d.uuid, now[i].d.uuid);
+        keep_it[j] = !replaced && kept < keep;
+        kept += keep_it[j];
     }
-    for (int i = 0; ok && i < count; ++i) {
+    for (int j = 0; text && j < n; ++j)
+        if (keep_it[j]) {
+            format(&lines[j], line, sizeof line);
+            used += (size_t)snprintf(text + used, cap - used, "%s", line);
+        }
+    for (int i = 0; text && i < count; ++i) {
         format(&now[i], line, sizeof line);
         used += (size_t)snprintf(text + used, cap - used, "%s", line);
     }
     at_safefile s;
     at_err e = {0};
-    if (ok && (!old || strcmp(old, text)) && !at_safefile_open(&s, path, &e)) {
+    if (text && (!old || strcmp(old, text) || !trusted(path)) &&
+        !at_safefile_open(&s, path, &e)) {
+        fchmod(fileno(s.f), 0600);
         fputs(text, s.f);
         at_safefile_commit(&s, &e);
     }
@@ -260,22 +296,26 @@ int at_device_resolve(at_device *d, at_err *e)
         rc = at_cu_load(e);
         if (!rc)
             rc = at_device_facts(&real, d->ordinal, e);
-        if (!rc && !same_facts(&real, d)) {
-            /* Remembered wrong (a setting changed under the same driver):
-             * what was planned from it may be too, so the call fails;
-             * the memo now says what the driver does. */
+        const int differs = !rc && !same_facts(&real, d);
+        if (!rc && !same_key_facts(&real, d))
+            /* Remembered wrong in what a cache key reads (a setting
+             * changed under the same driver): what was planned from it
+             * may be too, so the call fails; the memo now says what the
+             * driver does. */
             rc = at_fail(e, AUTOTUNE_ENO_DEVICE,
-                         "CUDA device %d is %s (sm_%d, %d SMs), not as %s "
-                         "remembered it (%s, sm_%d, %d SMs); it is "
-                         "corrected: run again",
-                         d->ordinal, real.name, real.sm, real.sms, memo_path,
-                         d->name, d->sm, d->sms);
+                         "CUDA device %d is %s (sm_%d, %d SMs, CUDA %d), "
+                         "not as %s remembered it (%s, sm_%d, %d SMs, "
+                         "CUDA %d); it is corrected: run again",
+                         d->ordinal, real.name, real.sm, real.sms,
+                         real.driver_version, memo_path, d->name, d->sm,
+                         d->sms, d->driver_version);
+        if (differs) /* (another L2, clock or memory alone: quietly) */
             remember(memo_path);
-        }
         if (!rc) {
             snprintf(real.nvrtc, sizeof real.nvrtc, "%s", d->nvrtc);
-            real.lazy = 1; /* until every other field is in place */
-            *d = real;
+            /* Every field but lazy, then lazy: a thread that sees it 0
+             * sees them. */
+            memcpy(d, &real, offsetof(at_device, lazy));
             __atomic_store_n(&d->lazy, 0, __ATOMIC_RELEASE);
         }
     }

@@ -46,6 +46,10 @@ extern CUresult (*at_cu_param_info)(CUfunction, size_t, size_t *, size_t *);
  * dlopen error if it is absent. Thread-safe. */
 int at_cu_load(at_err *e);
 extern at_cu_api at_cu;
+/* Which driver library at_cu_load would load: the file the loader finds
+ * (inode, size and time, in hex), without starting the driver (dlopen
+ * alone, about a millisecond); -1 where none opens. */
+int at_cu_library_id(char *buf, size_t n);
 /* 1 once at_cu_load has succeeded (every entry found, cuInit done), else
  * 0; never loads. For code that may use the driver but must not start it
  * (runtime/driver/host_pool.c): a failed load leaves the table partly filled. */
