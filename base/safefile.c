@@ -161,3 +161,8 @@ int at_path_same(const char *a, const char *b)
         return strcmp(a, b) == 0;
     return strcmp(ca, cb) == 0;
 }
+
+int at_stat_mine_alone(const struct stat *st)
+{
+    return st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}

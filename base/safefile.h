@@ -40,5 +40,10 @@ void at_path_dir(const char *path, char *dir, size_t n);
 /* 1 if a and b name one file: the same inode where both exist, the same
  * resolved path where neither does ("-" and "" name none). */
 int at_path_same(const char *a, const char *b);
+/* 1 if st (a file's or folder's) is this user's and writable by no one
+ * else: what the cache and the host's memo of its GPUs must be, since
+ * another's could plant what they answer. */
+struct stat;
+int at_stat_mine_alone(const struct stat *st);
 
 #endif

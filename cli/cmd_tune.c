@@ -5,11 +5,9 @@
  * --sizes, --from-cache or several architectures (--arch sm_80,sm_90):
  * the answer for each problem and architecture, in one .cu that chooses
  * among their kernels at run time (gen/emit_multi.h). */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/clock.h"
 #include "base/safefile.h"
@@ -46,13 +44,9 @@ static int open_place(const opts *o, int want_sm, place *pl)
     char path[1024], memo[1024];
     int rc = at_cache_default_path(path, sizeof path, &e);
     /* The GPU's facts from the host's memo where it answers: a hit then
-     * never starts the driver. One file a host (a home may be shared). */
-    char host[256] = "", name[300];
-    gethostname(host, sizeof host - 1);
-    for (char *c = host; *c; ++c)
-        if (!isalnum((unsigned char)*c) && *c != '.' && *c != '-')
-            *c = '_';
-    snprintf(name, sizeof name, "devices-%s.txt", host);
+     * never starts the driver. */
+    char name[300];
+    at_device_memo_name(name, sizeof name);
     at_err me = {0};
     int memo_ok = !rc && !at_cache_local_path(memo, sizeof memo, name, &me);
     if (!rc)

@@ -225,8 +225,7 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
         return why_not(why, n, "deterministic: no floating-point atomic sums");
     /* Min, max and amax take exact atomics, which beat a second pass on
      * every problem measured (docs/PERFORMANCE.md, "Atomic combines"). */
-    if (x[COMBINE] == COMBINE_TWO_PASS && p->v[RD_OP] != OP_SUM &&
-        p->v[RD_OP] != OP_SUMSQ)
+    if (x[COMBINE] == COMBINE_TWO_PASS && !at_rd_adds(p))
         return why_not(why, n, "min, max and amax: atomics, not a second "
                        "pass");
     return 1;

@@ -39,6 +39,8 @@ int64_t at_rd_len(const at_problem *p);
 int64_t at_rd_outputs(const at_problem *p);
 /* 1 for the kernel down columns (axis rows), 0 along rows. */
 int at_rd_down(const at_problem *p);
+/* 1 for the ops that add (sum, sumsq), 0 for min, max and amax. */
+int at_rd_adds(const at_problem *p);
 /* 1 where atomics give the same bits in any order of the blocks: min,
  * max and amax (order-preserving words) and integer sums; 0 for
  * floating-point sums, whose rounding follows the order. */

@@ -62,9 +62,14 @@ int at_rd_type(const at_type *t)
 
 int at_rd_down(const at_problem *p) { return p->v[RD_AXIS] == AXIS_ROWS; }
 
+int at_rd_adds(const at_problem *p)
+{
+    return p->v[RD_OP] == OP_SUM || p->v[RD_OP] == OP_SUMSQ;
+}
+
 int at_rd_atomics_exact(const at_problem *p)
 {
-    return !p->type->fp || (p->v[RD_OP] != OP_SUM && p->v[RD_OP] != OP_SUMSQ);
+    return !p->type->fp || !at_rd_adds(p);
 }
 
 int64_t at_rd_len(const at_problem *p)

@@ -9,12 +9,10 @@
  * same against the real module and driver. */
 #include "tap.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/readfile.h"
 #include "cli_run.h"
@@ -113,13 +111,9 @@ static int setup(void **state)
     assert_non_null(mkdtemp(fx->dir));
     snprintf(fx->nv, sizeof fx->nv, "%s/nvidia", fx->dir);
     snprintf(fx->xdg, sizeof fx->xdg, "%s/xdg", fx->dir);
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    for (char *c = host; *c; ++c) /* as cli/cmd_tune.c names the memo */
-        if (!isalnum((unsigned char)*c) && *c != '.' && *c != '-')
-            *c = '_';
-    snprintf(fx->memo, sizeof fx->memo, "%s/autotune/devices-%s.txt",
-             fx->xdg, host);
+    char name[300];
+    at_device_memo_name(name, sizeof name);
+    snprintf(fx->memo, sizeof fx->memo, "%s/autotune/%s", fx->xdg, name);
     setenv("AUTOTUNE_LIBCUDA", LIBCUDA, 1);
     assert_int_equal(at_cu_library_id(fx->lib, sizeof fx->lib), 0);
     snprintf(fx->cache, sizeof fx->cache, "%s/cache.db", fx->dir);

@@ -18,6 +18,7 @@
  * (cgroups, a fault) still answers a hit, with the facts of its kind. */
 #include "runtime/driver/driver.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <glob.h>
 #include <pthread.h>
@@ -168,9 +169,8 @@ static int trusted(const char *path)
     struct stat st, sd;
     at_path_dir(path, dir, sizeof dir);
     return stat(path, &st) == 0 && stat(dir, &sd) == 0 &&
-           S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-           sd.st_uid == geteuid() &&
-           !((st.st_mode | sd.st_mode) & (S_IWGRP | S_IWOTH));
+           S_ISREG(st.st_mode) && at_stat_mine_alone(&st) &&
+           at_stat_mine_alone(&sd);
 }
 
 static int remembered(at_device *d, int ordinal, const char *path)
@@ -261,6 +261,16 @@ static void remember(const char *path)
     pthread_mutex_unlock(&memo_mu);
     free(old);
     free(text);
+}
+
+void at_device_memo_name(char *buf, size_t n)
+{
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    for (char *c = host; *c; ++c) /* a file name's characters alone */
+        if (!isalnum((unsigned char)*c) && *c != '.' && *c != '-')
+            *c = '_';
+    snprintf(buf, n, "devices-%s.txt", host);
 }
 
 /* The memo a lazy device came from, for at_device_resolve to correct. */

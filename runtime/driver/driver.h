@@ -172,6 +172,9 @@ int at_device_open(at_device *d, int ordinal, at_err *e);
  * opens the device and records every GPU's facts in the memo. */
 int at_device_open_remembered(at_device *d, int ordinal, const char *path,
                               at_err *e);
+/* The memo's file name, one a host (a home may be shared by hosts):
+ * "devices-HOST.txt". */
+void at_device_memo_name(char *buf, size_t n);
 /* For a device opened from the memo: loads the driver and checks the
  * device is the one remembered (at_device_push does this first). 0 at
  * once for a device opened whole. Thread-safe. */

@@ -40,21 +40,22 @@ int at_mkdirs(char *path, at_err *e)
     return 0;
 }
 
-/* Owned by this user and writable by no one else. */
+/* Owned by this user and writable by no one else (at_stat_mine_alone),
+ * or the message saying which not. */
 static int owned(const char *what, const char *path, const struct stat *st,
                  at_err *e)
 {
+    if (at_stat_mine_alone(st))
+        return 0;
     if (st->st_uid != geteuid())
         return at_fail(e, AUTOTUNE_EIO, "%s %s belongs to user %u, not to "
                        "you (%u): not trusted; use a path of your own",
                        what, path, (unsigned)st->st_uid,
                        (unsigned)geteuid());
-    if (st->st_mode & (S_IWGRP | S_IWOTH))
-        return at_fail(e, AUTOTUNE_EIO, "%s %s is writable by others (mode "
-                       "%04o): anyone could plant or change cached kernels; "
-                       "chmod go-w it, or use a path of your own", what,
-                       path, (unsigned)(st->st_mode & 07777));
-    return 0;
+    return at_fail(e, AUTOTUNE_EIO, "%s %s is writable by others (mode "
+                   "%04o): anyone could plant or change cached kernels; "
+                   "chmod go-w it, or use a path of your own", what, path,
+                   (unsigned)(st->st_mode & 07777));
 }
 
 int at_sqlite_trust(const char *path, const char *what, at_err *e)
