@@ -13,8 +13,10 @@ static const at_axis axes[N_AXES] = {
     [THREADS] = {"threads", "threads per block", 3, {128, 256, 512}},
     [GROUP] = {"group", "threads along a row: a row's share (all the "
                "block's, or a few per row for short rows), or across a "
-               "column strip; 0 (flat, down columns with ld at most the "
-               "block): the rows read as one run, a thread a vector",
+               "column strip; 0 (flat): the rows read as one run, a "
+               "thread a vector (down columns with ld at most the block; "
+               "along short rows end to end, a warp's rows, a thread "
+               "items vectors side by side)",
                8, {4, 8, 16, 32, 128, 256, 512, 0}},
     [VEC] = {"vec", "elements per load (at most 16 bytes)", 4,
              {1, 2, 4, 8}},
@@ -35,7 +37,8 @@ static const at_axis axes[N_AXES] = {
      * blocks an SM fill each wave whole (docs/PERFORMANCE.md). */
     [WAVES] = {"waves", "flat points: the rows split over waves x SMs "
                "blocks of the device it runs on (in place of a chunk's "
-               "split); 0: the chunk's split", 5, {0, 1, 2, 3, 4}},
+               "split; along rows, shared evenly among their warps); 0: "
+               "the chunk's split", 5, {0, 1, 2, 3, 4}},
 };
 
 /* Column strips (down) or row blocks (along) past this do not fit a
@@ -89,7 +92,9 @@ void at_rd_geom_of(const at_problem *p, const at_point *pt, at_rd_geom *g)
 {
     const int *x = pt->v;
     const int64_t rows = p->v[RD_ROWS], cols = p->v[RD_COLS];
-    if (at_rd_down(p) && at_rd_flat(pt)) {
+    if (!at_rd_down(p) && at_rd_flat(pt)) {
+        at_rd_flat_rows_geom(p, pt, wave_sms(p), g);
+    } else if (at_rd_down(p) && at_rd_flat(pt)) {
         /* Chunks of vec rows (ld vectors), a group of ld threads each;
          * in waves, whole steps a block, about waves x SMs blocks. */
         const int64_t step = at_rd_flat_step(p, pt);
@@ -172,8 +177,10 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
     if (x[ACCS] > x[ITEMS])
         return why_not(why, n, "more accumulators than loads in flight");
     const int flat = at_rd_flat(pt);
-    if (flat && !down)
-        return why_not(why, n, "flat is down columns");
+    if (flat && !down) {
+        const char *no = at_rd_flat_rows_refusal(p, pt);
+        return no ? why_not(why, n, no) : 1;
+    }
     if (x[WAVES] && (!flat || x[CHUNK]))
         return why_not(why, n, "waves split flat points, in place of a "
                        "chunk");
@@ -414,7 +421,7 @@ static void args(const at_problem *p, const at_point *pt, uint64_t in,
 
 const at_family at_family_reduce = {
     .name = "reduce",
-    .abi = 2, /* 2: the waves axis */
+    .abi = 3, /* 2: the waves axis; 3: flat along rows */
     .template_path = "templates/reduce.cu",
     .template_src = at_tmpl_reduce,
     .types = "f16 bf16 f32 f64 i32",
@@ -426,7 +433,9 @@ const at_family at_family_reduce = {
     .axes = axes,
     .n_axes = N_AXES,
     .derived = "split = blocks per output: ceil(length / (group * vec * "
-               "items * chunk)) along rows, ceil(rows / (threads/group * "
+               "items * chunk)) along rows (flat: 1, 8 * chunk rows a "
+               "warp, or ceil(rows / (waves * SMs * threads/32)) in "
+               "waves), ceil(rows / (threads/group * "
                "items * chunk)) down columns (flat: ceil(rows / "
                "(threads/ld * vec * items * chunk)); in waves: ceil(rows / "
                "seg), seg = ceil(rows / (waves * SMs)) rounded up to whole "

@@ -60,12 +60,25 @@ void at_rd_geom_of(const at_problem *p, const at_point *pt, at_rd_geom *g);
 enum { AT_RD_NOMINAL_SMS = 132, AT_RD_MAX_SMS = 256 };
 /* rows a flat block takes a step: its lanes x items. */
 int64_t at_rd_flat_step(const at_problem *p, const at_point *pt);
-/* 1 for a flat point (group 0): down columns, the rows read as one run,
- * a chunk of vec rows (ld vectors) to a group of ld threads. */
+/* 1 for a flat point (group 0): the rows read as one run. Down
+ * columns, a chunk of vec rows (ld vectors) to a group of ld threads;
+ * along short rows, seg whole rows to a warp (AT_RD_FLAT_ROWS). */
 int at_rd_flat(const at_point *pt);
+/* Along rows, flat: rows end to end of at most this ld (longer rows'
+ * ends cost little), at least AT_RD_FLAT_ROWS_WARPS warps of rows on
+ * the problem, each warp 8 x chunk rows. */
+enum { AT_RD_FLAT_ROWS_LD = 2048, AT_RD_FLAT_ROWS_WARPS = 1024,
+       AT_RD_FLAT_ROWS_PER_CHUNK = 8 };
 /* A flat point's lanes: its groups a block (threads / ld) x vec rows a
  * step, one a lane. */
 int64_t at_rd_flat_lanes(const at_problem *p, const at_point *pt);
+/* reduce_flat_rows.c: flat points along rows, their constraint (why the
+ * space refuses pt, NULL where it takes it) and geometry (sms: the SMs
+ * a split in waves fills). */
+const char *at_rd_flat_rows_refusal(const at_problem *p,
+                                    const at_point *pt);
+void at_rd_flat_rows_geom(const at_problem *p, const at_point *pt,
+                          int64_t sms, at_rd_geom *g);
 /* 1 for a shifted strip: down columns, a strip of 16-byte vectors of 2-
  * or 4-byte elements on a problem whose ld the vector does not divide
  * (each row's vectors loaded aligned and realigned in registers; the

@@ -228,6 +228,12 @@ double at_rd_tolerance(const at_problem *p, const at_point *pt)
     const int *x = pt->v;
     const int64_t seg = g.split > 1 ? g.seg : len;
     int64_t steps, lanes;
+    if (!at_rd_down(p) && at_rd_flat(pt))
+        /* A lane's run in sequence, the warp's scan (32 lanes at worst
+         * in sequence), then the row carried over every 32 runs it
+         * spans. */
+        return 1.02 * (double)(x[ITEMS] * x[VEC] + 32 +
+                               ceil_div(len, 32 * (int64_t)x[VEC]) + 3);
     if (at_rd_down(p) && at_rd_flat(pt)) {
         /* Each slot (a group's thread and element) walks every
          * groups x vec rows, the rows past the last whole chunk one

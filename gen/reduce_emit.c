@@ -10,7 +10,31 @@
 static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
 {
     const int *x = pt->v;
-    if (at_rd_down(p) && at_rd_flat(pt) && x[WAVES])
+    if (!at_rd_down(p) && at_rd_flat(pt) && x[WAVES])
+        fprintf(f,
+                "    /* Flat along rows: about %d blocks an SM, the rows "
+                "shared\n     * evenly among their warps, no split. */\n"
+                "    const long long warps =\n"
+                "        %dLL * (sms < 1 ? 1 : sms < %d ? sms : %d) * "
+                "(AT_THREADS / 32);\n"
+                "    g->seg = (rows + warps - 1) / warps;\n"
+                "    g->units = (rows + AT_THREADS / 32 * g->seg - 1) /\n"
+                "               (AT_THREADS / 32 * g->seg);\n"
+                "    g->split = 1;\n"
+                "    g->outs = rows;\n",
+                x[WAVES], x[WAVES], AT_RD_MAX_SMS, AT_RD_MAX_SMS);
+    else if (!at_rd_down(p) && at_rd_flat(pt))
+        fprintf(f,
+                "    /* Flat along rows: %d whole rows a warp, no split. "
+                "*/\n"
+                "    g->seg = %dLL;\n"
+                "    g->units = (rows + AT_THREADS / 32 * g->seg - 1) /\n"
+                "               (AT_THREADS / 32 * g->seg);\n"
+                "    g->split = 1;\n"
+                "    g->outs = rows;\n",
+                AT_RD_FLAT_ROWS_PER_CHUNK * x[CHUNK],
+                AT_RD_FLAT_ROWS_PER_CHUNK * x[CHUNK]);
+    else if (at_rd_down(p) && at_rd_flat(pt) && x[WAVES])
         fprintf(f,
                 "    /* Flat: a group of ld threads to each AT_VEC rows; "
                 "whole\n     * steps a block, about %d blocks an SM. */\n"
@@ -112,7 +136,8 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
     const char *t = p->type->ctype, *acc = at_rd_acc_ctype(p->type);
     const int down = at_rd_down(p), flat = down && at_rd_flat(pt);
     const int shift = at_rd_shift(p, pt);
-    const int waves = flat ? pt->v[WAVES] : 0;
+    /* (Flat along rows too: its rows a warp follow the SMs.) */
+    const int waves = at_rd_flat(pt) ? pt->v[WAVES] : 0;
     /* sms: the device's SMs (a split in waves reads them). */
     fprintf(f, "struct %s_geom { long long units, seg, split, outs; };\n\n"
             "static void %s_geom_of(long long rows, long long cols,\n"

@@ -26,10 +26,12 @@
  *               words, the same bits in any order)
  *   AT_TREE     0 warp shuffles, 1 a shared-memory tree (across warps, or
  *               across the row lanes of a column strip)
- *   AT_FLAT     1 (AT_COLS 1, AT_GROUP 0): the rows read as one flat run
- *               of vectors, a group of ld threads to each AT_VEC rows
- *               (grid (1, split)); needs ld <= AT_THREADS, not ld a
- *               multiple of AT_VEC
+ *   AT_FLAT     1 (AT_GROUP 0): the rows read as one flat run of
+ *               vectors. AT_COLS 1: a group of ld threads to each AT_VEC
+ *               rows (grid (1, split)); needs ld <= AT_THREADS, not ld a
+ *               multiple of AT_VEC. AT_COLS 0: seg whole rows a warp
+ *               (grid (ceil(rows / (AT_THREADS / 32 * seg)), 1)), any
+ *               shape
  *   AT_SHIFT    1 (AT_COLS 1, a strip of 16-byte vectors, ld not a
  *               multiple of AT_VEC; the generator takes it for 2- and
  *               4-byte elements): each row's vectors loaded aligned, two
@@ -468,7 +470,181 @@ static __device__ __forceinline__ int at_publish(void *ws, long long o,
  * flight: one at a time leaves an L2 round trip a row on the tail. */
 #define AT_PART_LOADS 8
 
-#if AT_COLS == 0
+/* A flat walk's vector at q (down columns, or along rows): whole, or
+ * element by element where the input is off the vector (AT_ANY_BASE;
+ * the same slots either way). */
+#if AT_ANY_BASE
+#define AT_FLAT_LD(x, q)                                                    \
+    do {                                                                    \
+        for (int e_ = 0; e_ < AT_VEC; ++e_)                                 \
+            (x).e[e_] = __ldg((const at_in *)(q) + e_);                     \
+    } while (0)
+#else
+#define AT_FLAT_LD(x, q) ((x).raw = __ldg(&(q)->raw))
+#endif
+
+#if AT_COLS == 0 && AT_FLAT
+/* ---- Along rows, the rows read as one flat run ----------------------
+ * For short rows whose starts fall anywhere in a vector (127 bf16 a
+ * row), end to end (ld == cols): a warp takes seg whole rows [r0, r1),
+ * the elements from r0 * ld to the last of row r1 - 1, as aligned
+ * vectors, each lane a run of AT_ITEMS of them side by side (the row by
+ * row walk paid each row's ends element by element, and its group's
+ * shuffles). A run holds the last element of at most one row (cols >=
+ * AT_ITEMS * AT_VEC): its lane takes each vector whole, and splits only
+ * the one holding that element, the elements up to it (row A) from
+ * those after (row A + 1); a segmented scan across the lanes, in lane
+ * order, gives each row its total at the lane holding its last element,
+ * which writes it; the row still open after the warp's 32 runs carries
+ * on to the next 32. No workspace, no split, the same order every run.
+ * Other shapes (rows padded, or shorter than a run) take a lane a row,
+ * element by element. */
+
+static __device__ __forceinline__ at_acc at_shfl_up(at_acc v, int o)
+{
+    return __shfl_up_sync(0xffffffffu, v, o);
+}
+
+static __device__ __forceinline__ at_acc at_shfl_idx(at_acc v, int l)
+{
+    return __shfl_sync(0xffffffffu, v, l);
+}
+
+#define AT_RUN (AT_ITEMS * AT_VEC) /* elements a lane's run */
+
+/* A warp's rows [r0, r1) of rows, end to end (ld == cols >= AT_RUN).
+ * Every lane calls it. */
+static __device__ __forceinline__ void at_flat_rows(
+    const at_in *__restrict__ in, at_out *__restrict__ out, long long rows,
+    long long r0, long long r1, int cols, int lane)
+{
+    typedef at_vec<at_in, AT_VEC> vt;
+    const vt *pv = (const vt *)in;
+    const long long s = r0 * cols, e = r1 * cols;
+    const long long vb = s / AT_VEC, ve = (e + AT_VEC - 1) / AT_VEC;
+    /* Whole vectors below vw: the array's last may end inside one. */
+    const long long vw = r1 == rows ? e / AT_VEC : ve;
+    /* This lane's run's first element as (row, col); before s, the end
+     * of row r0 - 1 (by less than a vector: never written). */
+    int col = lane * AT_RUN - (int)(s - vb * AT_VEC);
+    long long row = r0;
+    if (col < 0) {
+        col += cols;
+        --row;
+    } else if (col >= cols) {
+        row += col / cols;
+        col %= cols;
+    }
+    /* 32 runs on: q rows and rem columns more. */
+    const int q = 32 * AT_RUN / cols, rem = 32 * AT_RUN - q * cols;
+    const unsigned below = (1u << lane) - 1u;
+    at_acc carry = at_identity();
+    /* v0: this lane's run's first vector; v0 - lane * AT_ITEMS the
+     * warp's, the same in every lane. */
+    for (long long v0 = vb + (long long)lane * AT_ITEMS;
+         v0 - lane * AT_ITEMS < ve; v0 += 32 * AT_ITEMS) {
+        vt x[AT_ITEMS];
+#pragma unroll
+        for (int k = 0; k < AT_ITEMS; ++k) {
+            const long long v = v0 + k;
+            if (v < vw) {
+                AT_FLAT_LD(x[k], &pv[v]);
+            } else { /* the array's last, part of a vector, or past it */
+#pragma unroll
+                for (int j = 0; j < AT_VEC; ++j)
+                    x[k].e[j] = v * AT_VEC + j < e
+                                    ? __ldg((const at_in *)in + v * AT_VEC + j)
+                                    : (at_in)0;
+            }
+        }
+        /* The row's last element, if in the run: vector ke, element je. */
+        const int end = cols - 1 - col;
+        const bool head = end < AT_RUN && v0 < ve;
+        const int ke = end / AT_VEC, je = end % AT_VEC;
+        at_acc a = at_identity(), b = at_identity();
+        vt xe;
+        xe.raw = x[0].raw;
+#pragma unroll
+        for (int k = 0; k < AT_ITEMS; ++k) {
+            if (v0 + k >= ve)
+                continue;
+            if (k == ke)
+                xe.raw = x[k].raw;
+            else if (k < ke)
+                a = at_take<AT_VEC>(a, x[k]);
+            else
+                b = at_take<AT_VEC>(b, x[k]);
+        }
+        if (head) { /* the vector with the row's end, split there */
+            at_acc ea = at_identity(), eb = at_identity();
+#pragma unroll
+            for (int j = 0; j < AT_VEC; ++j) {
+                const at_acc y = at_map(at_value(xe.e[j]));
+                if (j <= je)
+                    ea = at_comb(ea, y);
+                else
+                    eb = at_comb(eb, y);
+            }
+            a = at_comb(a, ea);
+            b = at_comb(eb, b);
+        }
+        const unsigned heads = __ballot_sync(0xffffffffu, head);
+        /* What each lane passes on (b past a row's end, else a),
+         * scanned within segments that start at the heads. */
+        const unsigned upto = heads & (below | (1u << lane));
+        const int first = upto ? 31 - __clz(upto) : 0;
+        at_acc sc = head ? b : a;
+#pragma unroll
+        for (int d = 1; d < 32; d <<= 1) {
+            const at_acc t = at_shfl_up(sc, d);
+            if (lane - d >= first)
+                sc = at_comb(t, sc);
+        }
+        const at_acc prev = at_shfl_up(sc, 1);
+        if (head && row >= r0) {
+            const at_acc before = heads & below ? prev
+                                  : lane       ? at_comb(carry, prev)
+                                               : carry;
+            out[row] = at_comb(before, a);
+        }
+        const at_acc open = at_shfl_idx(sc, 31);
+        carry = heads ? open : at_comb(carry, open);
+        col += rem;
+        row += q;
+        if (col >= cols) {
+            col -= cols;
+            ++row;
+        }
+    }
+}
+
+extern "C" __global__ void AT_BOUNDS
+AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
+          long long rows, long long cols, long long ld, long long seg,
+          int pass)
+{
+    (void)ws;
+    (void)pass;
+    const int lane = threadIdx.x % 32;
+    const long long r0 =
+        ((long long)blockIdx.x * (AT_THREADS / 32) + threadIdx.x / 32) * seg;
+    if (r0 >= rows)
+        return; /* the whole warp */
+    const long long r1 = r0 + seg < rows ? r0 + seg : rows;
+    /* (cols past 2^30: the walk's offsets are ints.) */
+    if (ld == cols && cols >= AT_RUN && cols <= (1LL << 30)) {
+        at_flat_rows(in, out, rows, r0, r1, (int)cols, lane);
+        return;
+    }
+    for (long long r = r0 + lane; r < r1; r += 32) {
+        at_acc acc = at_identity();
+        for (long long c = 0; c < cols; ++c)
+            acc = at_comb(acc, at_map(at_value(__ldg(&in[r * ld + c]))));
+        out[r] = acc;
+    }
+}
+
+#elif AT_COLS == 0
 /* ---- Along rows ---------------------------------------------------- */
 
 #define AT_RPB (AT_THREADS / AT_GROUP) /* rows a block */
@@ -628,18 +804,6 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
  * side by side: one contiguous run. Slots past the last column (the
  * padding between rows) gather padding only and are never read. Needs
  * ld <= AT_THREADS. */
-
-/* A chunk's vector at q: whole, or element by element where the input
- * is off the vector (AT_ANY_BASE; the same slots either way). */
-#if AT_ANY_BASE
-#define AT_FLAT_LD(x, q)                                                    \
-    do {                                                                    \
-        for (int e_ = 0; e_ < AT_VEC; ++e_)                                 \
-            (x).e[e_] = __ldg((const at_in *)(q) + e_);                     \
-    } while (0)
-#else
-#define AT_FLAT_LD(x, q) ((x).raw = __ldg(&(q)->raw))
-#endif
 
 /* Column c's partials [i0, i1) (ws rows of cols), in order,
  * AT_PART_LOADS in flight, each zeroed by this thread, its one reader,

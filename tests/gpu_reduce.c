@@ -38,10 +38,13 @@ static at_device dev;
  * whole number of chunks of 8 rows: the last one's padding not read);
  * and wide columns with an odd ld, its shifted strips alone (the rest are
  * the first shapes' points; f64 has none), run on an ld 6 past the vector
- * too. Short rows off the vector take a masked vector at each end (rows
- * of 127 from every alignment), or element by element where the row is
- * shorter than its way to the first aligned element (5 of ld 7). */
-enum { NARROW_COLS = 3, WIDE_ODD, SHORT_ROWS, N_SHAPES };
+ * too. Short rows off the vector: rows of 127 from every alignment,
+ * many enough for flat points (a warp's rows as one run) of 32 and 128
+ * rows a warp, and rows of 5 of ld 7, shorter than their way to the
+ * first aligned element; flat points alone on rows of 301 and of 67 (as
+ * short as a lane's run of 64 bf16), end to end (the check problems,
+ * padded, take the flat kernel's lane a row). */
+enum { NARROW_COLS = 3, WIDE_ODD, SHORT_ROWS, FLAT_ROWS, N_SHAPES };
 static const char *const shapes[N_SHAPES][2] = {
     [AXIS_ALL] = {"axis=all n=4194304", "axis=all n=1000003"},
     [AXIS_COLS] = {"axis=cols rows=512 cols=2048",
@@ -52,8 +55,10 @@ static const char *const shapes[N_SHAPES][2] = {
                      "axis=rows rows=4096 cols=61 ld=64"},
     [WIDE_ODD] = {"axis=rows rows=1031 cols=1500 ld=1501",
                   "axis=rows rows=333 cols=4099 ld=4102"},
-    [SHORT_ROWS] = {"axis=cols rows=20011 cols=127",
+    [SHORT_ROWS] = {"axis=cols rows=131101 cols=127",
                     "axis=cols rows=4099 cols=5 ld=7"},
+    [FLAT_ROWS] = {"axis=cols rows=65537 cols=301",
+                   "axis=cols rows=40009 cols=67"},
 };
 
 static at_problem make(const char *type, const char *op, const char *shape)
@@ -182,6 +187,7 @@ static void verify(const char *type, const char *op, int axis, size_t every,
     }
     for (size_t i = 0; i < n; i += every)
         if ((axis != WIDE_ODD || at_rd_shift(&p[0], &pts[i])) &&
+            (axis != FLAT_ROWS || at_rd_flat(&pts[i])) &&
             (!flat_only || at_rd_flat(&pts[i])))
             pts[kept++] = pts[i];
     n = kept;
@@ -265,7 +271,8 @@ static void every_axis(const char *type, const char *op)
     for (int a = 0; a < N_SHAPES; ++a)
         if (!(down && *down == '1' && a != AXIS_ROWS && a != NARROW_COLS &&
               a != WIDE_ODD) &&
-            !(along && *along == '1' && a != AXIS_COLS && a != SHORT_ROWS))
+            !(along && *along == '1' && a != AXIS_COLS && a != SHORT_ROWS &&
+              a != FLAT_ROWS))
             verify(type, op, a, every ? every : 1, &verified, &twice);
     printf("# %s %s: %zu points verified, %zu of them run twice with the "
            "same bits\n", type, op, verified, twice);
@@ -286,6 +293,7 @@ static const char *const any_shapes[] = {
     "axis=rows rows=4099 cols=333 ld=336",
     "axis=rows rows=1031 cols=1500 ld=1501", /* shifted strips */
     "axis=rows rows=30011 cols=47",          /* flat points */
+    "axis=cols rows=40009 cols=127",         /* flat along rows */
 };
 
 static size_t any_input_shape(const char *type, const char *op,

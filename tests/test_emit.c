@@ -430,12 +430,14 @@ static const char geom_driver[] =
     "        printf(\"%%lld %%lld %%zu\\n\", g.seg, g.split,\n"
     "               %s_workspace_bytes(r, c));\n    }\n    return 0;\n}\n";
 
-/* The point emitted as NAME.cu (valid on problem), its launcher's
- * geometry run on the host against the family's on shapes and SM counts
- * no tune saw: the same segment and split, and a workspace query never
- * short of what the family's launch uses. flat: ld up to the block. */
-static void geometry_agrees(const char *problem, const char *point,
-                            const char *name, int flat)
+/* The point emitted as NAME.cu (valid on problem, of type, on axis),
+ * its launcher's geometry run on the host against the family's on shapes
+ * and SM counts no tune saw: the same segment and split, and a workspace
+ * query never short of what the family's launch uses. flat: ld up to the
+ * block. */
+static void geometry_agrees_on(const char *type, const char *axis,
+                               const char *problem, const char *point,
+                               const char *name, int flat)
 {
     static const long long rows[] = {1, 2, 5, 97, 1000, 4099, 30011,
                                      449061, 2000003, 20000003};
@@ -448,7 +450,7 @@ static void geometry_agrees(const char *problem, const char *point,
     const size_t ncl = flat ? sizeof flat_cl / sizeof *flat_cl
                             : sizeof strip_cl / sizeof *strip_cl;
     const char *const none[] = {NULL};
-    reduce_built("f32", problem, point, name, none);
+    reduce_built(type, problem, point, name, none);
     char text[1024], cmd[1024], line[128];
     snprintf(text, sizeof text, geom_driver, name, name, name, name);
     snprintf(cmd, sizeof cmd, "%s_drv.cu", name);
@@ -477,9 +479,9 @@ static void geometry_agrees(const char *problem, const char *point,
             for (size_t k = 0; k < sizeof sms / sizeof *sms; ++k) {
                 at_problem q;
                 snprintf(text, sizeof text,
-                         "op=max axis=rows rows=%lld cols=%lld ld=%lld",
+                         "op=max axis=%s rows=%lld cols=%lld ld=%lld", axis,
                          rows[r], cl[c][0], cl[c][1]);
-                assert_int_equal(at_problem_make(&q, "reduce", "f32", text,
+                assert_int_equal(at_problem_make(&q, "reduce", type, text,
                                                  &e), 0);
                 assert_int_equal(at_point_parse(q.family, point, &pt, &e),
                                  0);
@@ -503,9 +505,15 @@ static void geometry_agrees(const char *problem, const char *point,
     assert_true(checked > 100);
 }
 
+static void geometry_agrees(const char *problem, const char *point,
+                            const char *name, int flat)
+{
+    geometry_agrees_on("f32", "rows", problem, point, name, flat);
+}
+
 /* The emitted geometry is the family's: a flat point split in waves (the
  * device's SMs in it), a flat point in chunks (atomics: a total an
- * output), a strip. */
+ * output), a strip, a flat point along rows (a warp's whole rows). */
 static void reduce_geometry_agrees(void **state)
 {
     (void)state;
@@ -521,6 +529,39 @@ static void reduce_geometry_agrees(void **state)
                     "threads=256 group=32 vec=4 items=4 accs=1 chunk=4 "
                     "combine=0 tree=0 waves=0",
                     "gstrip", 0);
+    geometry_agrees_on("bf16", "cols", "op=max axis=cols rows=311518 "
+                       "cols=127",
+                       "threads=512 group=0 vec=8 items=2 accs=1 chunk=16 "
+                       "combine=0 tree=0 waves=0",
+                       "grows", 1);
+    geometry_agrees_on("bf16", "cols", "op=max axis=cols rows=311518 "
+                       "cols=127",
+                       "threads=256 group=0 vec=8 items=4 accs=1 chunk=0 "
+                       "combine=0 tree=0 waves=3",
+                       "gwrows", 1);
+}
+
+/* A flat point along rows (short rows off the vector, a warp's whole
+ * rows as one run): no workspace, no ld refused, and nvcc builds it (the
+ * scan's shuffles, both walks). */
+static void reduce_flat_rows_builds(void **state)
+{
+    (void)state;
+    const char *want[] = {"thr256_flat_vec8_it4_acc1_chunk4_last_shfl",
+                          "#define AT_FLAT 1", "#define AT_COLS 0",
+                          "/* Flat along rows: 32 whole rows a warp, no "
+                          "split. */",
+                          NULL};
+    reduce_built("bf16", "op=sum axis=cols rows=311518 cols=127",
+                 "threads=256 group=0 vec=8 items=4 accs=1 chunk=4 "
+                 "combine=0 tree=0 waves=0",
+                 "rflatrows", want);
+    char cu[256];
+    snprintf(cu, sizeof cu, "%s/rflatrows.cu", dir);
+    char *text = slurp(cu);
+    assert_null(strstr(text, "if (ld > AT_THREADS)"));
+    assert_null(strstr(text, "if (ld % AT_VEC)"));
+    free(text);
 }
 
 /* A shifted strip (16-byte vectors on an ld they do not divide): the
@@ -857,6 +898,7 @@ int main(void)
         cmocka_unit_test(every_type_builds),
         cmocka_unit_test(strip_builds),
         cmocka_unit_test(reduce_flat_builds),
+        cmocka_unit_test(reduce_flat_rows_builds),
         cmocka_unit_test(reduce_waves_builds),
         cmocka_unit_test(reduce_pairs_build),
         cmocka_unit_test(reduce_atomic_minmax_build),

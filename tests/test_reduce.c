@@ -114,10 +114,10 @@ static at_point *space_of(const char *type, const char *text, at_problem *p,
     return pts;
 }
 
-/* Flat points (group 0): down columns only, where ld is at most the
- * block and the rows' padding at most an eighth of them; they take
- * 8- and 16-byte loads whatever ld is, where strips need ld a multiple of
- * the vector. */
+/* Flat points (group 0) down columns, where ld is at most the block and
+ * the rows' padding at most an eighth of them; they take 8- and 16-byte
+ * loads whatever ld is, where strips need ld a multiple of the vector.
+ * (Along rows: flat_rows_points.) */
 static void flat_points(void **state)
 {
     (void)state;
@@ -130,7 +130,6 @@ static void flat_points(void **state)
         {"bf16", "axis=rows rows=5000 cols=161 ld=162", 1},
         {"f32", "axis=rows rows=5000 cols=600", 0},        /* ld > 512 */
         {"f32", "axis=rows rows=5000 cols=100 ld=120", 0}, /* padded 20% */
-        {"f16", "axis=cols rows=5000 cols=47", 0},         /* along rows */
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c) {
         at_problem p;
@@ -161,6 +160,87 @@ static void flat_points(void **state)
             assert_int_equal(flat, 0);
         if (c == 0) /* ld 47 is odd: wider strips are shifted ones */
             assert_true(strip_wide > 0);
+        free(pts);
+    }
+}
+
+/* Flat points along rows: short rows end to end and off the vector
+ * alone (ld == cols at most 2048, not a multiple of the 16-byte vector,
+ * no shorter than a lane's items), 16-byte loads, one accumulator, no
+ * split: every row in one warp, no workspace. A chunk (8 x chunk rows a
+ * warp, a thousand warps of rows or more) or a split in waves (the rows
+ * shared evenly among waves x SMs blocks' warps, four rows a warp or
+ * more on the nominal device). */
+static void flat_rows_points(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *type, *text;
+        int flat; /* flat points expected */
+    } cases[] = {
+        {"bf16", "axis=cols rows=311518 cols=127", 1},
+        {"f32", "op=amax axis=cols rows=289327 cols=87", 1},
+        {"f16", "axis=cols rows=100003 cols=1001", 1},
+        {"f64", "axis=cols rows=200003 cols=61", 1},
+        {"bf16", "axis=cols rows=311518 cols=127 ld=129", 0}, /* padded */
+        {"bf16", "axis=cols rows=311518 cols=128", 0},      /* on the vector */
+        {"f16", "axis=cols rows=5000 cols=47", 1},          /* waves */
+        {"bf16", "axis=cols rows=2000 cols=127", 0},        /* 63 warps */
+        {"f32", "axis=cols rows=100003 cols=3001", 0},      /* ld > 2048 */
+        {"bf16", "axis=cols rows=148235 cols=328 ld=381", 0}, /* padded */
+        {"bf16", "axis=cols rows=311518 cols=7", 0},        /* under a vector */
+        {"f32", "axis=all n=268435399", 0},                 /* one row */
+        {"f32", "axis=rows rows=311518 cols=127", 0},       /* down */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c) {
+        at_problem p;
+        size_t n, flat = 0;
+        at_point *pts = space_of(cases[c].type, cases[c].text, &p, &n);
+        for (size_t i = 0; i < n; ++i) {
+            if (!at_rd_flat(&pts[i]) || at_rd_down(&p))
+                continue;
+            ++flat;
+            const int *x = pts[i].v;
+            assert_int_equal(x[VEC] * p.type->bytes, 16);
+            assert_true(x[ITEMS] * x[VEC] <= p.v[RD_COLS]);
+            assert_true(!x[CHUNK] != !x[WAVES]);
+            assert_int_equal(x[ACCS], 1);
+            assert_int_equal(x[COMBINE], COMBINE_LAST);
+            at_rd_geom g;
+            at_rd_geom_of(&p, &pts[i], &g);
+            assert_int_equal(g.split, 1);
+            const int64_t w = x[THREADS] / 32, rows = p.v[RD_ROWS];
+            if (x[CHUNK]) {
+                assert_int_equal(g.seg, 8 * x[CHUNK]);
+                assert_true((rows + g.seg - 1) / g.seg >= 1024);
+            } else { /* waves x 132 blocks, or a few less */
+                assert_true(g.seg >= 4);
+                assert_true(g.units <= x[WAVES] * 132);
+                assert_true(x[WAVES] * 132 * w * g.seg >= rows);
+                assert_true(x[WAVES] * 132 * w * (g.seg - 1) < rows);
+            }
+            /* Every row in one warp's rows, no block without one. */
+            const int64_t rpb = w * g.seg;
+            assert_true(g.units * rpb >= rows);
+            assert_true((g.units - 1) * rpb < rows);
+            assert_int_equal(p.family->ops.workspace(&p, &pts[i]), 0);
+            char name[96];
+            p.family->ops.point_name(p.family, &pts[i], name, sizeof name);
+            assert_non_null(strstr(name, "_flat_"));
+            /* The scan's depth: a lane's run, 32 lanes, the carries. */
+            const double tol = p.family->ops.tolerance(&p, &pts[i]);
+            assert_true(tol >= x[ITEMS] * x[VEC] + 32 +
+                                   p.v[RD_COLS] / (32 * x[VEC]));
+            assert_true(tol < p.v[RD_COLS] + 64);
+            char defs[1024];
+            p.family->ops.defines(&p, &pts[i], 0, defs, sizeof defs);
+            assert_non_null(strstr(defs, "#define AT_FLAT 1\n"));
+            assert_non_null(strstr(defs, "#define AT_COLS 0\n"));
+        }
+        if (cases[c].flat)
+            assert_true(flat > 0);
+        else
+            assert_int_equal(flat, 0);
         free(pts);
     }
 }
@@ -461,7 +541,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(problems),   cmocka_unit_test(constraints),
-        cmocka_unit_test(flat_points),  cmocka_unit_test(waves_points),
+        cmocka_unit_test(flat_points),  cmocka_unit_test(flat_rows_points),
+        cmocka_unit_test(waves_points),
         cmocka_unit_test(shift_points),
         cmocka_unit_test(any_base),
         cmocka_unit_test(reference),  cmocka_unit_test(tolerance),
