@@ -37,8 +37,8 @@ static const at_axis axes[N_AXES] = {
      * blocks an SM fill each wave whole (docs/PERFORMANCE.md). */
     [WAVES] = {"waves", "flat points: the rows split over waves x SMs "
                "blocks of the device it runs on (in place of a chunk's "
-               "split; along rows, shared evenly among their warps); 0: "
-               "the chunk's split", 5, {0, 1, 2, 3, 4}},
+               "split; along rows, among waves x 16 warps an SM); 0: the "
+               "chunk's split", 5, {0, 1, 2, 3, 4}},
 };
 
 /* Column strips (down) or row blocks (along) past this do not fit a
@@ -434,8 +434,8 @@ const at_family at_family_reduce = {
     .n_axes = N_AXES,
     .derived = "split = blocks per output: ceil(length / (group * vec * "
                "items * chunk)) along rows (flat: 1, 8 * chunk rows a "
-               "warp, or ceil(rows / (waves * SMs * threads/32)) in "
-               "waves), ceil(rows / (threads/group * "
+               "warp, or ceil(rows / (waves * SMs * 16)) in waves), "
+               "ceil(rows / (threads/group * "
                "items * chunk)) down columns (flat: ceil(rows / "
                "(threads/ld * vec * items * chunk)); in waves: ceil(rows / "
                "seg), seg = ceil(rows / (waves * SMs)) rounded up to whole "

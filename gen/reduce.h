@@ -66,9 +66,10 @@ int64_t at_rd_flat_step(const at_problem *p, const at_point *pt);
 int at_rd_flat(const at_point *pt);
 /* Along rows, flat: rows end to end of at most this ld (longer rows'
  * ends cost little), at least AT_RD_FLAT_ROWS_WARPS warps of rows on
- * the problem, each warp 8 x chunk rows. */
+ * the problem, each warp 8 x chunk rows; or in waves, waves x
+ * AT_RD_FLAT_ROWS_WAVE_WARPS warps an SM. */
 enum { AT_RD_FLAT_ROWS_LD = 2048, AT_RD_FLAT_ROWS_WARPS = 1024,
-       AT_RD_FLAT_ROWS_PER_CHUNK = 8 };
+       AT_RD_FLAT_ROWS_PER_CHUNK = 8, AT_RD_FLAT_ROWS_WAVE_WARPS = 16 };
 /* A flat point's lanes: its groups a block (threads / ld) x vec rows a
  * step, one a lane. */
 int64_t at_rd_flat_lanes(const at_problem *p, const at_point *pt);

@@ -12,17 +12,18 @@ static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
     const int *x = pt->v;
     if (!at_rd_down(p) && at_rd_flat(pt) && x[WAVES])
         fprintf(f,
-                "    /* Flat along rows: about %d blocks an SM, the rows "
-                "shared\n     * evenly among their warps, no split. */\n"
+                "    /* Flat along rows: %d x %d warps an SM, the rows "
+                "shared\n     * evenly among them, no split. */\n"
                 "    const long long warps =\n"
                 "        %dLL * (sms < 1 ? 1 : sms < %d ? sms : %d) * "
-                "(AT_THREADS / 32);\n"
+                "%d;\n"
                 "    g->seg = (rows + warps - 1) / warps;\n"
                 "    g->units = (rows + AT_THREADS / 32 * g->seg - 1) /\n"
                 "               (AT_THREADS / 32 * g->seg);\n"
                 "    g->split = 1;\n"
                 "    g->outs = rows;\n",
-                x[WAVES], x[WAVES], AT_RD_MAX_SMS, AT_RD_MAX_SMS);
+                x[WAVES], AT_RD_FLAT_ROWS_WAVE_WARPS, x[WAVES],
+                AT_RD_MAX_SMS, AT_RD_MAX_SMS, AT_RD_FLAT_ROWS_WAVE_WARPS);
     else if (!at_rd_down(p) && at_rd_flat(pt))
         fprintf(f,
                 "    /* Flat along rows: %d whole rows a warp, no split. "

@@ -19,9 +19,10 @@ void at_rd_flat_rows_geom(const at_problem *p, const at_point *pt,
     const int *x = pt->v;
     const int64_t rows = p->v[RD_ROWS], w = x[THREADS] / 32;
     /* Whole rows a warp (seg of them), no split; in waves, the rows
-     * shared evenly among waves x SMs blocks' warps, so that no wave
-     * runs part full. */
-    const int64_t warps = x[WAVES] * sms * w;
+     * shared evenly among waves x 16 warps an SM, so that no wave runs
+     * part full (16 warps: a block count would leave 128-thread blocks'
+     * SMs a quarter full). */
+    const int64_t warps = x[WAVES] * sms * AT_RD_FLAT_ROWS_WAVE_WARPS;
     g->seg = x[WAVES] ? (rows + warps - 1) / warps : chunk_rows(pt);
     g->units = (rows + w * g->seg - 1) / (w * g->seg);
     g->split = 1;
@@ -55,8 +56,8 @@ const char *at_rd_flat_rows_refusal(const at_problem *p,
         return "flat along rows: too few warps of rows";
     /* At least four rows a warp on the nominal device: the space is the
      * same on every one. */
-    if (x[WAVES] &&
-        rows < 4LL * x[WAVES] * AT_RD_NOMINAL_SMS * (x[THREADS] / 32))
+    if (x[WAVES] && rows < 4LL * x[WAVES] * AT_RD_NOMINAL_SMS *
+                               AT_RD_FLAT_ROWS_WAVE_WARPS)
         return "too few rows for waves of blocks";
     return NULL;
 }

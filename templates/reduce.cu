@@ -543,30 +543,37 @@ static __device__ __forceinline__ void at_flat_rows(
      * warp's, the same in every lane. */
     for (long long v0 = vb + (long long)lane * AT_ITEMS;
          v0 - lane * AT_ITEMS < ve; v0 += 32 * AT_ITEMS) {
+        /* The run's vectors k < nw whole, k < nl the warp's (the array's
+         * last may end inside one): bounds once a run, not a vector. */
+        const long long left = ve - v0, whole = vw - v0;
+        const int nl = left >= AT_ITEMS ? AT_ITEMS : left > 0 ? (int)left : 0;
+        const int nw = whole >= AT_ITEMS ? AT_ITEMS
+                       : whole > 0       ? (int)whole
+                                         : 0;
+        const vt *run = pv + v0;
         vt x[AT_ITEMS];
 #pragma unroll
         for (int k = 0; k < AT_ITEMS; ++k) {
-            const long long v = v0 + k;
-            if (v < vw) {
-                AT_FLAT_LD(x[k], &pv[v]);
-            } else { /* the array's last, part of a vector, or past it */
+            if (k < nw) {
+                AT_FLAT_LD(x[k], &run[k]);
+            } else { /* part of a vector, or past the warp's rows */
 #pragma unroll
                 for (int j = 0; j < AT_VEC; ++j)
-                    x[k].e[j] = v * AT_VEC + j < e
-                                    ? __ldg((const at_in *)in + v * AT_VEC + j)
+                    x[k].e[j] = k < nl && (v0 + k) * AT_VEC + j < e
+                                    ? __ldg((const at_in *)&run[k] + j)
                                     : (at_in)0;
             }
         }
         /* The row's last element, if in the run: vector ke, element je. */
         const int end = cols - 1 - col;
-        const bool head = end < AT_RUN && v0 < ve;
+        const bool head = end < AT_RUN && nl > 0;
         const int ke = end / AT_VEC, je = end % AT_VEC;
         at_acc a = at_identity(), b = at_identity();
         vt xe;
         xe.raw = x[0].raw;
 #pragma unroll
         for (int k = 0; k < AT_ITEMS; ++k) {
-            if (v0 + k >= ve)
+            if (k >= nl)
                 continue;
             if (k == ke)
                 xe.raw = x[k].raw;

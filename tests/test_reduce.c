@@ -169,8 +169,8 @@ static void flat_points(void **state)
  * no shorter than a lane's items), 16-byte loads, one accumulator, no
  * split: every row in one warp, no workspace. A chunk (8 x chunk rows a
  * warp, a thousand warps of rows or more) or a split in waves (the rows
- * shared evenly among waves x SMs blocks' warps, four rows a warp or
- * more on the nominal device). */
+ * shared evenly among waves x 16 warps an SM, four rows a warp or more
+ * on the nominal device). */
 static void flat_rows_points(void **state)
 {
     (void)state;
@@ -184,11 +184,11 @@ static void flat_rows_points(void **state)
         {"f64", "axis=cols rows=200003 cols=61", 1},
         {"bf16", "axis=cols rows=311518 cols=127 ld=129", 0}, /* padded */
         {"bf16", "axis=cols rows=311518 cols=128", 0},      /* on the vector */
-        {"f16", "axis=cols rows=5000 cols=47", 1},          /* waves */
+        {"f16", "axis=cols rows=9000 cols=47", 1},          /* waves */
         {"bf16", "axis=cols rows=2000 cols=127", 0},        /* 63 warps */
         {"f32", "axis=cols rows=100003 cols=3001", 0},      /* ld > 2048 */
         {"bf16", "axis=cols rows=148235 cols=328 ld=381", 0}, /* padded */
-        {"bf16", "axis=cols rows=311518 cols=7", 0},        /* under a vector */
+        {"bf16", "axis=cols rows=311518 cols=7", 0},   /* under a vector */
         {"f32", "axis=all n=268435399", 0},                 /* one row */
         {"f32", "axis=rows rows=311518 cols=127", 0},       /* down */
     };
@@ -213,11 +213,12 @@ static void flat_rows_points(void **state)
             if (x[CHUNK]) {
                 assert_int_equal(g.seg, 8 * x[CHUNK]);
                 assert_true((rows + g.seg - 1) / g.seg >= 1024);
-            } else { /* waves x 132 blocks, or a few less */
+            } else { /* waves x 16 warps an SM, or a few less */
+                const int64_t warps = x[WAVES] * 132 * 16;
                 assert_true(g.seg >= 4);
-                assert_true(g.units <= x[WAVES] * 132);
-                assert_true(x[WAVES] * 132 * w * g.seg >= rows);
-                assert_true(x[WAVES] * 132 * w * (g.seg - 1) < rows);
+                assert_true(g.units * w < warps + w);
+                assert_true(warps * g.seg >= rows);
+                assert_true(warps * (g.seg - 1) < rows);
             }
             /* Every row in one warp's rows, no block without one. */
             const int64_t rpb = w * g.seg;
