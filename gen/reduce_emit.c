@@ -10,32 +10,30 @@
 static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
 {
     const int *x = pt->v;
-    if (!at_rd_down(p) && at_rd_flat(pt) && x[WAVES])
-        fprintf(f,
-                "    /* Flat along rows: %d x %d warps an SM, the rows "
-                "shared\n     * evenly among them, no split. */\n"
-                "    const long long warps =\n"
-                "        %dLL * (sms < 1 ? 1 : sms < %d ? sms : %d) * "
-                "%d;\n"
-                "    g->seg = (rows + warps - 1) / warps;\n"
-                "    g->units = (rows + AT_THREADS / 32 * g->seg - 1) /\n"
-                "               (AT_THREADS / 32 * g->seg);\n"
-                "    g->split = 1;\n"
-                "    g->outs = rows;\n",
-                x[WAVES], AT_RD_FLAT_ROWS_WAVE_WARPS, x[WAVES],
-                AT_RD_MAX_SMS, AT_RD_MAX_SMS, AT_RD_FLAT_ROWS_WAVE_WARPS);
-    else if (!at_rd_down(p) && at_rd_flat(pt))
-        fprintf(f,
-                "    /* Flat along rows: %d whole rows a warp, no split. "
-                "*/\n"
-                "    g->seg = %dLL;\n"
-                "    g->units = (rows + AT_THREADS / 32 * g->seg - 1) /\n"
-                "               (AT_THREADS / 32 * g->seg);\n"
-                "    g->split = 1;\n"
-                "    g->outs = rows;\n",
-                AT_RD_FLAT_ROWS_PER_CHUNK * x[CHUNK],
-                AT_RD_FLAT_ROWS_PER_CHUNK * x[CHUNK]);
-    else if (at_rd_down(p) && at_rd_flat(pt) && x[WAVES])
+    if (!at_rd_down(p) && at_rd_flat(pt)) {
+        /* A warp's rows: in waves, from the SMs; else the chunk's. */
+        if (x[WAVES])
+            fprintf(f,
+                    "    /* Flat along rows: %d x %d warps an SM, the rows "
+                    "shared\n     * evenly among them, no split. */\n"
+                    "    const long long warps =\n"
+                    "        %dLL * (sms < 1 ? 1 : sms < %d ? sms : %d) * "
+                    "%d;\n"
+                    "    g->seg = (rows + warps - 1) / warps;\n",
+                    x[WAVES], AT_RD_FLAT_ROWS_WAVE_WARPS, x[WAVES],
+                    AT_RD_MAX_SMS, AT_RD_MAX_SMS, AT_RD_FLAT_ROWS_WAVE_WARPS);
+        else
+            fprintf(f,
+                    "    /* Flat along rows: %d whole rows a warp, no split. "
+                    "*/\n"
+                    "    g->seg = %dLL;\n",
+                    AT_RD_FLAT_ROWS_PER_CHUNK * x[CHUNK],
+                    AT_RD_FLAT_ROWS_PER_CHUNK * x[CHUNK]);
+        fprintf(f, "    g->units = (rows + AT_THREADS / 32 * g->seg - 1) /\n"
+                   "               (AT_THREADS / 32 * g->seg);\n"
+                   "    g->split = 1;\n"
+                   "    g->outs = rows;\n");
+    } else if (at_rd_down(p) && at_rd_flat(pt) && x[WAVES])
         fprintf(f,
                 "    /* Flat: a group of ld threads to each AT_VEC rows; "
                 "whole\n     * steps a block, about %d blocks an SM. */\n"
