@@ -48,12 +48,19 @@ static const at_axis axes[N_AXES] = {
 
 int at_rd_flat(const at_point *pt) { return pt->v[GROUP] == 0; }
 
-/* A flat point's groups a block: threads / ld (1 where ld passes the
- * block, which no valid point has). */
+/* A flat point's threads a group down columns: ld, a chunk of vec rows;
+ * one-element vectors skip the padding, cols threads a row. */
+static int64_t flat_span(const at_problem *p, const at_point *pt)
+{
+    return pt->v[VEC] == 1 ? p->v[RD_COLS] : p->v[RD_LD];
+}
+
+/* A flat point's groups a block: threads / span (1 where the span passes
+ * the block, which no valid point has). */
 static int64_t flat_groups(const at_problem *p, const at_point *pt)
 {
-    const int64_t ld = p->v[RD_LD], threads = pt->v[THREADS];
-    return ld <= threads ? threads / ld : 1;
+    const int64_t span = flat_span(p, pt), threads = pt->v[THREADS];
+    return span <= threads ? threads / span : 1;
 }
 
 int64_t at_rd_flat_lanes(const at_problem *p, const at_point *pt)
@@ -189,11 +196,17 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
     if (x[WAVES] && at_rd_len(p) < 4 * at_rd_flat_step(p, pt) * x[WAVES] *
                                        AT_RD_NOMINAL_SMS)
         return why_not(why, n, "too few rows for waves of blocks");
-    /* Flat reads the padding between rows too: only a little of it. */
-    if (flat && (p->v[RD_LD] > x[THREADS] ||
-                 8 * (p->v[RD_LD] - p->v[RD_COLS]) > p->v[RD_COLS]))
+    /* Flat vectors wider than one read the padding between rows too:
+     * only a little of it. One-element ones skip it. */
+    const int wide_flat_fits = p->v[RD_LD] <= x[THREADS] &&
+                               8 * (p->v[RD_LD] - p->v[RD_COLS]) <=
+                                   p->v[RD_COLS];
+    if (flat && x[VEC] > 1 && !wide_flat_fits)
         return why_not(why, n, "flat needs ld at most the block, and "
                        "rows padded by at most an eighth");
+    if (flat && flat_span(p, pt) > x[THREADS])
+        return why_not(why, n, "flat needs a row's columns (one-element "
+                       "vectors) or ld at most the block");
     /* Rows off the vector: shifted strips for 16-byte vectors of 2- and
      * 4-byte elements alone (each row's pair realigned costs selects;
      * narrower ones would add points for little). */
@@ -209,10 +222,12 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
     if (down && x[ACCS] > 1)
         return why_not(why, n, "down columns, each column of a vector is "
                        "its own sum already");
-    /* Narrow loads only where wider ones cannot be had. */
+    /* Narrow loads only where wider ones cannot be had (flat: where a
+     * wider flat point fits the padding). */
     const int wider = x[VEC] * 4;
     if (wider * p->type->bytes <= 16 &&
-        (flat || (wider <= p->v[RD_COLS] && !(down && p->v[RD_LD] % wider))))
+        (flat ? wide_flat_fits
+              : wider <= p->v[RD_COLS] && !(down && p->v[RD_LD] % wider)))
         return why_not(why, n, "a load four times as wide fits");
     if (down && lanes > 1 && lanes * x[GROUP] * x[VEC] * acc > 48 * 1024)
         return why_not(why, n, "shared memory over 48 KiB");
@@ -421,7 +436,8 @@ static void args(const at_problem *p, const at_point *pt, uint64_t in,
 
 const at_family at_family_reduce = {
     .name = "reduce",
-    .abi = 3, /* 2: the waves axis; 3: flat along rows */
+    .abi = 4, /* 2: the waves axis; 3: flat along rows; 4: one-element
+                 flat points down columns skip the padding */
     .template_path = "templates/reduce.cu",
     .template_src = at_tmpl_reduce,
     .types = "f16 bf16 f32 f64 i32",

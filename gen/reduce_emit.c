@@ -10,6 +10,9 @@
 static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
 {
     const int *x = pt->v;
+    /* Flat down columns: a group's threads (one-element vectors skip the
+     * padding). */
+    const char *span_name = x[VEC] == 1 ? "cols" : "ld";
     if (!at_rd_down(p) && at_rd_flat(pt)) {
         /* A warp's rows: in waves, from the SMs; else the chunk's. */
         if (x[WAVES])
@@ -35,10 +38,11 @@ static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
                    "    g->outs = rows;\n");
     } else if (at_rd_down(p) && at_rd_flat(pt) && x[WAVES])
         fprintf(f,
-                "    /* Flat: a group of ld threads to each AT_VEC rows; "
+                "    /* Flat: a group of %s threads to each AT_VEC rows; "
                 "whole\n     * steps a block, about %d blocks an SM. */\n"
-                "    const long long groups = ld <= AT_THREADS ? AT_THREADS / "
-                "ld : 1;\n"
+                "    const long long span = %s;\n"
+                "    const long long groups = span <= AT_THREADS ? AT_THREADS "
+                "/ span : 1;\n"
                 "    const long long step = groups * AT_VEC * AT_ITEMS;\n"
                 "    const long long blocks =\n"
                 "        %dLL * (sms < 1 ? 1 : sms < %d ? sms : %d);\n"
@@ -47,17 +51,19 @@ static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
                 "* step;\n"
                 "    g->split = (rows + g->seg - 1) / g->seg;\n"
                 "    g->outs = cols;\n",
-                x[WAVES], x[WAVES], AT_RD_MAX_SMS, AT_RD_MAX_SMS);
+                span_name, x[WAVES], span_name, x[WAVES], AT_RD_MAX_SMS,
+                AT_RD_MAX_SMS);
     else if (at_rd_down(p) && at_rd_flat(pt))
         fprintf(f,
-                "    /* Flat: a group of ld threads to each AT_VEC rows. */\n"
-                "    const long long groups = ld <= AT_THREADS ? AT_THREADS / "
-                "ld : 1;\n"
+                "    /* Flat: a group of %s threads to each AT_VEC rows. */\n"
+                "    const long long span = %s;\n"
+                "    const long long groups = span <= AT_THREADS ? AT_THREADS "
+                "/ span : 1;\n"
                 "    g->units = 1;\n"
                 "    g->seg = %d ? groups * AT_VEC * AT_ITEMS * %d : rows;\n"
                 "    g->split = (rows + g->seg - 1) / g->seg;\n"
                 "    g->outs = cols;\n",
-                x[CHUNK], x[CHUNK]);
+                span_name, span_name, x[CHUNK], x[CHUNK]);
     else if (at_rd_down(p))
         fprintf(f,
                 "    const long long lanes = AT_THREADS / AT_GROUP;\n"
@@ -184,13 +190,16 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             at_rd_fields[RD_OP].choices[p->v[RD_OP]],
             down ? "one result per column (cols of them)"
                  : "one result per row (rows of them)",
-            flat    ? ", ld at most AT_THREADS"
+            flat    ? pt->v[VEC] == 1 ? ", cols at most AT_THREADS"
+                                      : ", ld at most AT_THREADS"
             : shift ? " (any ld: rows off the vector are realigned)"
             : down  ? ", ld a multiple of AT_VEC"
                     : "",
             name, t, acc, name,
-            flat ? "    if (ld > AT_THREADS)\n        return "
-                   "cudaErrorInvalidValue;\n"
+            flat ? pt->v[VEC] == 1 ? "    if (cols > AT_THREADS)\n        "
+                                     "return cudaErrorInvalidValue;\n"
+                                   : "    if (ld > AT_THREADS)\n        return "
+                                     "cudaErrorInvalidValue;\n"
             : down && !shift ? "    if (ld % AT_VEC)\n        return "
                                "cudaErrorInvalidValue;\n"
                              : "",

@@ -29,7 +29,8 @@
  *   AT_FLAT     1 (AT_GROUP 0): the rows read as one flat run of
  *               vectors. AT_COLS 1: a group of ld threads to each AT_VEC
  *               rows (grid (1, split)); needs ld <= AT_THREADS, not ld a
- *               multiple of AT_VEC. AT_COLS 0: seg whole rows a warp
+ *               multiple of AT_VEC (AT_VEC 1: cols threads a row, cols <=
+ *               AT_THREADS, any ld). AT_COLS 0: seg whole rows a warp
  *               (grid (ceil(rows / (AT_THREADS / 32 * seg)), 1)), any
  *               shape
  *   AT_SHIFT    1 (AT_COLS 1, a strip of 16-byte vectors, ld not a
@@ -658,7 +659,12 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
 
 /* This thread's share of [b0, b1) of row p (aligned at a: the first
  * element whose address is a multiple of AT_VEC elements, b0 >= a or the
- * head [0, a) taken as well when head). */
+ * head [0, a) taken as well when head). Every load of a short row is in
+ * flight at once: the elements off the vectors (the head, the tail past
+ * the last whole vector) are loaded first and combined last, and the
+ * vectors past the whole steps go as one step of predicated loads. One
+ * at a time, a row of a few steps waited a round trip for each (f32 rows
+ * of 502 at ld 551: a head, a step, four single vectors and a tail). */
 static __device__ __forceinline__ at_acc at_row_part(
     const at_in *__restrict__ p, long long a, long long b0, long long b1,
     int head, int lane)
@@ -667,12 +673,21 @@ static __device__ __forceinline__ at_acc at_row_part(
 #pragma unroll
     for (int k = 0; k < AT_ACCS; ++k)
         acc[k] = at_identity();
-    if (head)
-        for (long long i = lane; i < a; i += AT_GROUP)
-            acc[0] = at_comb(acc[0], at_map(at_value(p[i])));
     typedef at_vec<at_in, AT_VEC> vt;
     const vt *pv = (const vt *)(p + b0);
     const long long nv = b1 > b0 ? (b1 - b0) / AT_VEC : 0;
+    const long long t0 = b0 + nv * AT_VEC; /* the tail: [t0, b1) */
+    /* Fewer than AT_VEC elements each side: at most EDGE a lane. */
+    constexpr int EDGE = (AT_VEC - 1 + AT_GROUP - 1) / AT_GROUP;
+    at_in he[EDGE > 0 ? EDGE : 1], te[EDGE > 0 ? EDGE : 1];
+#pragma unroll
+    for (int j = 0; j < EDGE; ++j) {
+        const long long h = lane + j * AT_GROUP, t = t0 + h;
+        if (head && h < a)
+            he[j] = p[h];
+        if (t < b1)
+            te[j] = p[t];
+    }
     long long v = lane;
     /* Whole steps: AT_ITEMS loads, no checks. */
     for (; v + (AT_ITEMS - 1) * AT_GROUP < nv; v += AT_ITEMS * AT_GROUP) {
@@ -684,14 +699,26 @@ static __device__ __forceinline__ at_acc at_row_part(
         for (int k = 0; k < AT_ITEMS; ++k)
             acc[k % AT_ACCS] = at_take<AT_VEC>(acc[k % AT_ACCS], x[k]);
     }
-    for (; v < nv; v += AT_GROUP) {
-        vt x;
-        x.raw = __ldg(&pv[v].raw);
-        acc[0] = at_take<AT_VEC>(acc[0], x);
+    /* The rest: one step, each load there or not. */
+    if (AT_ITEMS > 1 && v < nv) {
+        vt x[AT_ITEMS];
+#pragma unroll
+        for (int k = 0; k < AT_ITEMS; ++k)
+            if (v + k * AT_GROUP < nv)
+                x[k].raw = __ldg(&pv[v + k * AT_GROUP].raw);
+#pragma unroll
+        for (int k = 0; k < AT_ITEMS; ++k)
+            if (v + k * AT_GROUP < nv)
+                acc[k % AT_ACCS] = at_take<AT_VEC>(acc[k % AT_ACCS], x[k]);
     }
-    /* Past the last whole vector. */
-    for (long long i = b0 + nv * AT_VEC + lane; i < b1; i += AT_GROUP)
-        acc[0] = at_comb(acc[0], at_map(at_value(p[i])));
+#pragma unroll
+    for (int j = 0; j < EDGE; ++j) {
+        const long long h = lane + j * AT_GROUP;
+        if (head && h < a)
+            acc[0] = at_comb(acc[0], at_map(at_value(he[j])));
+        if (t0 + h < b1)
+            acc[0] = at_comb(acc[0], at_map(at_value(te[j])));
+    }
 #pragma unroll
     for (int k = 1; k < AT_ACCS; ++k)
         acc[0] = at_comb(acc[0], acc[k]);
@@ -810,7 +837,11 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
  * aligned vector wherever rows start, and a block's groups take chunks
  * side by side: one contiguous run. Slots past the last column (the
  * padding between rows) gather padding only and are never read. Needs
- * ld <= AT_THREADS. */
+ * ld <= AT_THREADS. One-element vectors skip the padding instead: a
+ * group of cols threads a row, thread v its column v (needs cols <=
+ * AT_THREADS), so rows padded far apart (f64 39 of 75) load what they
+ * sum and nothing between. AT_FLAT_SPAN: a group's threads. */
+#define AT_FLAT_SPAN(cols, ld) (AT_VEC == 1 ? (cols) : (ld))
 
 /* Column c's partials [i0, i1) (ws rows of cols), in order,
  * AT_PART_LOADS in flight, each zeroed by this thread, its one reader,
@@ -875,10 +906,10 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
     __shared__ int last;
     const int t = threadIdx.x;
     at_acc *part = (at_acc *)ws;
-    /* The launchers take ld <= AT_THREADS alone (cols <= ld); past it no
-     * group fits and the walks below would not advance: fail the launch
-     * instead. */
-    if (ld < 1 || ld > AT_THREADS || cols < 1 || cols > ld)
+    /* The launchers take a span of at most AT_THREADS alone (cols <=
+     * ld); past it no group fits and the walks below would not advance:
+     * fail the launch instead. */
+    if (cols < 1 || cols > ld || AT_FLAT_SPAN(cols, ld) > AT_THREADS)
         __trap();
 #if AT_COMBINE == 1
     if (pass == 1) { /* one block: seg partials a column */
@@ -890,7 +921,7 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
 #else
     (void)pass;
 #endif
-    const int lg = (int)ld, groups = AT_THREADS / lg;
+    const int lg = (int)AT_FLAT_SPAN(cols, ld), groups = AT_THREADS / lg;
     const int gi = t / lg, v = t % lg;
     const int split = gridDim.y;
     const long long s = blockIdx.y;
@@ -903,10 +934,12 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
         a[e] = at_identity();
     /* Whole chunks [m0, m1) (seg is whole chunks); the last row's
      * padding may lie past the input's end, so with padding the chunk
-     * holding the last row goes element by element. */
+     * holding the last row goes element by element (vectors wider than
+     * one: one-element ones load no padding). */
     const long long m0 = r0 / AT_VEC;
     long long m1 = r1 / AT_VEC;
-    if (r1 == rows && ld > cols && m1 * AT_VEC == rows && m1 > m0)
+    if (AT_VEC > 1 && r1 == rows && ld > cols && m1 * AT_VEC == rows &&
+        m1 > m0)
         --m1;
     if (gi < groups) {
         typedef at_vec<at_in, AT_VEC> vt;

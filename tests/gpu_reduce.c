@@ -43,8 +43,17 @@ static at_device dev;
  * rows a warp, and rows of 5 of ld 7, shorter than their way to the
  * first aligned element; flat points alone on rows of 301 and of 67 (as
  * short as a lane's run of 64 bf16), end to end (the check problems,
- * padded, take the flat kernel's lane a row). */
-enum { NARROW_COLS = 3, WIDE_ODD, SHORT_ROWS, FLAT_ROWS, N_SHAPES };
+ * padded, take the flat kernel's lane a row). And flat points down
+ * columns padded far apart (39 of 75, 100 of 121): one-element vectors,
+ * a row's cols threads, the padding skipped. */
+enum {
+    NARROW_COLS = 3,
+    WIDE_ODD,
+    SHORT_ROWS,
+    FLAT_ROWS,
+    PADDED_COLS,
+    N_SHAPES
+};
 static const char *const shapes[N_SHAPES][2] = {
     [AXIS_ALL] = {"axis=all n=4194304", "axis=all n=1000003"},
     [AXIS_COLS] = {"axis=cols rows=512 cols=2048",
@@ -59,6 +68,8 @@ static const char *const shapes[N_SHAPES][2] = {
                     "axis=cols rows=4099 cols=5 ld=7"},
     [FLAT_ROWS] = {"axis=cols rows=65537 cols=301",
                    "axis=cols rows=40009 cols=67"},
+    [PADDED_COLS] = {"axis=rows rows=40009 cols=39 ld=75",
+                     "axis=rows rows=5003 cols=100 ld=121"},
 };
 
 static at_problem make(const char *type, const char *op, const char *shape)
@@ -187,7 +198,8 @@ static void verify(const char *type, const char *op, int axis, size_t every,
     }
     for (size_t i = 0; i < n; i += every)
         if ((axis != WIDE_ODD || at_rd_shift(&p[0], &pts[i])) &&
-            (axis != FLAT_ROWS || at_rd_flat(&pts[i])) &&
+            ((axis != FLAT_ROWS && axis != PADDED_COLS) ||
+             at_rd_flat(&pts[i])) &&
             (!flat_only || at_rd_flat(&pts[i])))
             pts[kept++] = pts[i];
     n = kept;
@@ -270,7 +282,7 @@ static void every_axis(const char *type, const char *op)
     const char *down = getenv("AT_GPU_DOWN"), *along = getenv("AT_GPU_ALONG");
     for (int a = 0; a < N_SHAPES; ++a)
         if (!(down && *down == '1' && a != AXIS_ROWS && a != NARROW_COLS &&
-              a != WIDE_ODD) &&
+              a != WIDE_ODD && a != PADDED_COLS) &&
             !(along && *along == '1' && a != AXIS_COLS && a != SHORT_ROWS &&
               a != FLAT_ROWS))
             verify(type, op, a, every ? every : 1, &verified, &twice);
@@ -294,6 +306,7 @@ static const char *const any_shapes[] = {
     "axis=rows rows=1031 cols=1500 ld=1501", /* shifted strips */
     "axis=rows rows=30011 cols=47",          /* flat points */
     "axis=cols rows=40009 cols=127",         /* flat along rows */
+    "axis=rows rows=40009 cols=39 ld=75",    /* flat, padding skipped */
 };
 
 static size_t any_input_shape(const char *type, const char *op,

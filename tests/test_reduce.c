@@ -114,10 +114,13 @@ static at_point *space_of(const char *type, const char *text, at_problem *p,
     return pts;
 }
 
-/* Flat points (group 0) down columns, where ld is at most the block and
- * the rows' padding at most an eighth of them; they take 8- and 16-byte
- * loads whatever ld is, where strips need ld a multiple of the vector.
- * (Along rows: flat_rows_points.) */
+/* Flat points (group 0) down columns: vectors of 8 and 16 bytes where ld
+ * is at most the block and the rows' padding at most an eighth of them
+ * (whatever ld is, where strips need ld a multiple of the vector);
+ * one-element vectors, a group of cols threads a row that skips the
+ * padding, where cols is at most the block (narrower than 8 bytes only
+ * where the padding refuses wider flat points). (Along rows:
+ * flat_rows_points.) */
 static void flat_points(void **state)
 {
     (void)state;
@@ -128,8 +131,10 @@ static void flat_points(void **state)
         {"f16", "axis=rows rows=100003 cols=47", 1},
         {"f64", "axis=rows rows=40000 cols=340", 1},
         {"bf16", "axis=rows rows=5000 cols=161 ld=162", 1},
-        {"f32", "axis=rows rows=5000 cols=600", 0},        /* ld > 512 */
-        {"f32", "axis=rows rows=5000 cols=100 ld=120", 0}, /* padded 20% */
+        {"f32", "axis=rows rows=5000 cols=600", 0},        /* cols > 512 */
+        {"f32", "axis=rows rows=5000 cols=100 ld=120", 1}, /* padded 20% */
+        {"f64", "op=min axis=rows rows=719073 cols=39 ld=75", 1},
+        {"f32", "axis=rows rows=5000 cols=600 ld=700", 0}, /* cols > 512 */
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c) {
         at_problem p;
@@ -141,8 +146,15 @@ static void flat_points(void **state)
                 continue;
             }
             ++flat;
-            assert_true(pts[i].v[VEC] * p.type->bytes >= 8);
-            assert_true(p.v[RD_LD] <= pts[i].v[THREADS]);
+            const int padded = 8 * (p.v[RD_LD] - p.v[RD_COLS]) >
+                               p.v[RD_COLS];
+            if (pts[i].v[VEC] == 1) {
+                assert_true(p.v[RD_COLS] <= pts[i].v[THREADS]);
+                assert_true(p.type->bytes >= 8 || padded);
+            } else {
+                assert_true(pts[i].v[VEC] * p.type->bytes >= 8);
+                assert_true(p.v[RD_LD] <= pts[i].v[THREADS] && !padded);
+            }
             at_rd_geom g;
             at_rd_geom_of(&p, &pts[i], &g);
             /* A chunk is vec rows: a segment is whole chunks. */
