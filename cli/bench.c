@@ -72,10 +72,17 @@ static void table(FILE *f, const at_bench_family *bf, const done_row *rows,
     if (n == 0)
         return;
     const at_cmp *c0 = &rows[0].c;
-    fprintf(f, "\n%-22s %-5s %8s |", "shape", "type", "memcpy");
+    int w = 22; /* the widest shape's (a padded one names its ld) */
+    for (int i = 0; i < n; ++i) {
+        char shape[96];
+        bf->shape(&rows[i].p, shape, sizeof shape);
+        if ((int)strlen(shape) > w)
+            w = (int)strlen(shape);
+    }
+    fprintf(f, "\n%-*s %-5s %8s |", w, "shape", "type", "memcpy");
     for (int k = AT_CMP_TUNED; k < c0->n; ++k)
         fprintf(f, " %-14s|", c0->row[k].kernel);
-    fprintf(f, " target\n%-22s %-5s %8s |", "", "", "GB/s");
+    fprintf(f, " target\n%-*s %-5s %8s |", w, "", "", "GB/s");
     for (int k = AT_CMP_TUNED; k < c0->n; ++k)
         fprintf(f, " %-14s|", "GB/s  of copy");
     fputc('\n', f);
@@ -84,7 +91,7 @@ static void table(FILE *f, const at_bench_family *bf, const done_row *rows,
         bf->shape(&rows[i].p, shape, sizeof shape);
         bf->verdict(&rows[i].p, &rows[i].c, v, sizeof v);
         const at_cmp *c = &rows[i].c;
-        fprintf(f, "%-22s %-5s %8.0f |", shape, rows[i].p.type->name,
+        fprintf(f, "%-*s %-5s %8.0f |", w, shape, rows[i].p.type->name,
                 c->row[AT_CMP_MEMCPY].gbps);
         for (int k = AT_CMP_TUNED; k < c->n; ++k) {
             cell(f, &c->row[k]);

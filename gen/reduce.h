@@ -27,6 +27,9 @@ void at_rd_describe(const at_problem *p, char *buf, size_t n);
 void at_rd_file_stem(const at_problem *p, char *buf, size_t n);
 double at_rd_bytes_moved(const at_problem *p);
 size_t at_rd_copy_bytes(const at_problem *p);
+/* Of the 64-byte blocks a padded input's rows touch, the share that is
+ * elements (1: rows end to end). */
+double at_rd_layout_share(const at_problem *p);
 /* The accumulator's (and output's) bytes: 4 (f32), 8 (f64, i64), and
  * its C type ("float", "double", "long long"). */
 int at_rd_acc_bytes(const at_type *t);

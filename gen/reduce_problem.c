@@ -170,3 +170,28 @@ size_t at_rd_copy_bytes(const at_problem *p)
     return (size_t)p->v[RD_ROWS] * (size_t)p->v[RD_COLS] *
            (size_t)p->type->bytes;
 }
+
+/* Of the bytes in the 64-byte blocks a padded input's rows touch, the
+ * share that is elements: DRAM moves whole 64-byte blocks on the H100,
+ * so rows padded apart read at about this share of the copy or less
+ * (docs/PERFORMANCE.md, "Rows padded apart"). Offsets repeat every 64
+ * rows or fewer. 1 for rows end to end. */
+double at_rd_layout_share(const at_problem *p)
+{
+    const int64_t e = p->type->bytes, cols = p->v[RD_COLS], ld = p->v[RD_LD];
+    const int64_t rows = p->v[RD_ROWS] < 64 ? p->v[RD_ROWS] : 64;
+    if (ld <= cols || p->v[RD_AXIS] == AXIS_ALL)
+        return 1;
+    int64_t touched = 0, last = -1;
+    for (int64_t r = 0; r < rows; ++r) {
+        int64_t a = r * ld * e / 64;
+        const int64_t b = (r * ld * e + cols * e - 1) / 64;
+        if (a <= last) /* a block the row before touched too */
+            a = last + 1;
+        if (b >= a)
+            touched += b - a + 1;
+        if (b > last)
+            last = b;
+    }
+    return (double)(rows * cols * e) / (double)(touched * 64);
+}

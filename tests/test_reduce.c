@@ -528,6 +528,36 @@ static void tolerance(void **state)
     assert_string_equal(p.family->ops.verify_kernel(&p), "at_compare_f32");
 }
 
+/* The share of the 64-byte blocks padded rows touch that is elements,
+ * worked by hand: f32 rows of 40 at ld 56 (160 bytes every 224) touch 3
+ * blocks each, none shared: 160 / 192; i32 rows of 20 at ld 24 (80
+ * bytes every 96), two of them: blocks 0-1 and 1-2, 160 bytes in 3
+ * blocks; f32 rows of 64 at ld 80 start on blocks and skip whole ones:
+ * 1, as rows end to end and whole arrays. */
+static void layout_share(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *type, *text;
+        double share;
+    } cases[] = {
+        {"f32", "axis=rows rows=2543863 cols=40 ld=56", 160.0 / 192},
+        {"i32", "axis=cols rows=2 cols=20 ld=24", 160.0 / 192},
+        {"f32", "axis=cols rows=1000 cols=64 ld=80", 1},
+        {"f32", "axis=rows rows=1000 cols=64", 1},
+        {"f64", "axis=all n=1000", 1},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c) {
+        at_problem p;
+        at_err e = {0};
+        assert_int_equal(make(&p, cases[c].type, cases[c].text, &e), 0);
+        const double got = at_rd_layout_share(&p);
+        if (got < cases[c].share - 1e-9 || got > cases[c].share + 1e-9)
+            fail_msg("%s %s: %.6f, expected %.6f", cases[c].type,
+                     cases[c].text, got, cases[c].share);
+    }
+}
+
 static void cli_errors(void **state)
 {
     (void)state;
@@ -560,7 +590,7 @@ int main(void)
         cmocka_unit_test(any_base),
         cmocka_unit_test(reference),  cmocka_unit_test(tolerance),
         cmocka_unit_test(i32_check_plants_extremes),
-        cmocka_unit_test(cli_errors),
+        cmocka_unit_test(layout_share), cmocka_unit_test(cli_errors),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, NULL, NULL);

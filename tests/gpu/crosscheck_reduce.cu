@@ -106,7 +106,7 @@ static const char *const name[K] = {"memcpy", "tuned", "cub"};
 struct bufs {
     std::vector<AT_T *> in;
     std::vector<AT_OUT *> out;
-    long long rows, cols, outs;
+    long long rows, cols, ld, outs;
     bool down; // one result per column (CUB has none)
     void *ws, *cub_tmp;
     size_t cub_bytes;
@@ -121,10 +121,10 @@ static void run(bufs &b, int k, int i)
         OK(cudaMemcpyAsync(b.out[i], b.in[i], n * sizeof(AT_T),
                            cudaMemcpyDeviceToDevice, b.s));
     else if (k == 1)
-        OK(AT_XC_FN(b.in[i], b.out[i], b.rows, b.cols, b.cols, b.ws, b.s));
+        OK(AT_XC_FN(b.in[i], b.out[i], b.rows, b.cols, b.ld, b.ws, b.s));
     else
         OK((cudaError_t)at_cub_reduce(b.in[i], b.out[i], b.rows, b.cols,
-                                      b.cols, b.cub_tmp, &b.cub_bytes, b.s));
+                                      b.ld, b.cub_tmp, &b.cub_bytes, b.s));
 }
 
 // Results of contender k (1 tuned, 2 CUB) on set 0 that differ from ref
@@ -145,24 +145,42 @@ static size_t wrong(bufs &b, int k, const std::vector<ref_t> &ref)
 
 int main(int argc, char **argv)
 {
-    if (argc != 4 || (std::strcmp(argv[1], "all") &&
-                      std::strcmp(argv[1], "cols") &&
-                      std::strcmp(argv[1], "rows"))) {
-        std::fprintf(stderr, "usage: %s all|cols|rows ROWS COLS\n", argv[0]);
+    if ((argc != 4 && argc != 5) || (std::strcmp(argv[1], "all") &&
+                                     std::strcmp(argv[1], "cols") &&
+                                     std::strcmp(argv[1], "rows"))) {
+        std::fprintf(stderr, "usage: %s all|cols|rows ROWS COLS [LD]\n",
+                     argv[0]);
         return 2;
     }
     bufs b;
     b.down = !std::strcmp(argv[1], "rows");
     b.rows = std::atoll(argv[2]);
     b.cols = std::atoll(argv[3]);
+    b.ld = argc == 5 ? std::atoll(argv[4]) : b.cols;
+    if (b.ld < b.cols) {
+        std::fprintf(stderr, "ld %lld under cols %lld\n", b.ld, b.cols);
+        return 2;
+    }
     b.outs = b.down ? b.cols : b.rows;
+    // The elements (what the copy moves) and the input rows ld apart,
+    // their padding a value no output may hold.
     size_t n = (size_t)b.rows * b.cols, bytes = n * sizeof(AT_T);
+    size_t in_bytes = (size_t)b.rows * b.ld * sizeof(AT_T);
     // Floats: -3..3 repeating, so every partial sum is a small integer.
     // Ints: any bits (a 64-bit LCG), INT_MIN and INT_MAX here and there.
-    std::vector<AT_T> h(n);
+    std::vector<AT_T> h((size_t)b.rows * b.ld);
     std::vector<ref_t> ref(b.outs, ref_identity());
     uint64_t lcg = 0x9E3779B97F4A7C15ull;
+    for (size_t i = 0; i < h.size(); ++i) {
+#if AT_INT
+        const int pad = INT32_MIN;
+        std::memcpy(&h[i], &pad, sizeof pad);
+#else
+        h[i] = (AT_T)(-1000.0f);
+#endif
+    }
     for (size_t i = 0; i < n; ++i) {
+        AT_T &x = h[i / b.cols * b.ld + i % b.cols];
         lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
 #if AT_INT
         // The extremes about once in a million elements each: some
@@ -171,31 +189,31 @@ int main(int argc, char **argv)
         int v = place == 0   ? INT32_MIN
               : place == 1   ? INT32_MAX
                              : (int)(uint32_t)(lcg >> 32);
-        std::memcpy(&h[i], &v, sizeof v);
+        std::memcpy(&x, &v, sizeof v);
 #elif AT_OP == 3
         // Squares add up: one element in about 128 nonzero (4 a square
         // on average) keeps an output's sum of squares under 2^24, exact
         // in a float, up to about 500 million elements an output; the
         // places hashed, so every output gets some.
         int v = lcg % 128 == 0 ? (int)(i % 7) - 3 : 0;
-        h[i] = (AT_T)(float)v;
+        x = (AT_T)(float)v;
 #else
         int v = (int)(i % 7) - 3;
-        h[i] = (AT_T)(float)v;
+        x = (AT_T)(float)v;
 #endif
         ref_t &r = ref[b.down ? i % b.cols : i / b.cols];
         r = ref_comb(r, ref_map((ref_t)v));
     }
     int l2 = 0;
     OK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-    int sets = (int)std::min<size_t>(3 * (size_t)l2 / bytes + 1, 256);
+    int sets = (int)std::min<size_t>(3 * (size_t)l2 / in_bytes + 1, 256);
     for (int i = 0; i < sets; ++i) {
         AT_T *in;
         AT_OUT *out;
-        OK(cudaMalloc(&in, bytes));
+        OK(cudaMalloc(&in, in_bytes));
         // memcpy's destination too: the input's bytes
         OK(cudaMalloc(&out, std::max<size_t>(bytes, b.outs * sizeof(AT_OUT))));
-        OK(cudaMemcpy(in, h.data(), bytes, cudaMemcpyHostToDevice));
+        OK(cudaMemcpy(in, h.data(), in_bytes, cudaMemcpyHostToDevice));
         b.in.push_back(in);
         b.out.push_back(out);
     }
@@ -220,8 +238,8 @@ int main(int argc, char **argv)
     double med[K], gbps[K];
     xc_medians([&](int k, int i) { run(b, k, i); }, b.s, k_end, sets, med);
     size_t moved = bytes + b.outs * sizeof(AT_OUT);
-    std::printf("crosscheck %s %s %lldx%lld (%d set%s): memcpy", argv[1],
-                AT_XC_LABEL, b.rows, b.cols, sets,
+    std::printf("crosscheck %s %s %lldx%lld ld %lld (%d set%s): memcpy",
+                argv[1], AT_XC_LABEL, b.rows, b.cols, b.ld, sets,
                 sets > 1 ? "s" : "");
     size_t any = 0;
     for (int k = 0; k < k_end; ++k) {

@@ -4,8 +4,9 @@
 # program (tests/gpu/crosscheck_reduce.cu) with CUB, timed back to back
 # against memcpy, then `autotune bench reduce` of the same problem from
 # the same cache. The two must agree within about 1%.
-# Usage: crosscheck_reduce.sh [TYPE[:OP] AXIS ROWS COLS ...] (AXIS all:
-# ROWS 1; TYPE f32, f64, f16, bf16 or i32; OP sum, min, max, sumsq, amax)
+# Usage: crosscheck_reduce.sh [TYPE[:OP] AXIS ROWS COLS[:LD] ...] (AXIS
+# all: ROWS 1; TYPE f32, f64, f16, bf16 or i32; OP sum, min, max, sumsq,
+# amax; LD: rows LD elements apart, COLS when not given)
 cd "$(dirname "$0")/../.." || exit 1
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
@@ -18,7 +19,7 @@ command -v "$NVCC" >/dev/null || NVCC=/usr/local/cuda/bin/nvcc
     f32 rows 77777 333  bf16 cols 12345 4321
 rc=0
 while [ $# -ge 4 ]; do
-    t=${1%%:*} op=${1#*:} axis=$2 r=$3 c=$4
+    t=${1%%:*} op=${1#*:} axis=$2 r=$3 c=${4%%:*} ld=${4#*:}
     shift 4
     [ "$op" != "$t" ] || op=sum
     out=float int=0
@@ -32,7 +33,7 @@ while [ $# -ge 4 ]; do
            exit 2 ;;
     esac
     if [ "$axis" = all ]; then shape="--n $c"; else
-        shape="--rows $r --cols $c --axis $axis"; fi
+        shape="--rows $r --cols $c --ld $ld --axis $axis"; fi
     # shellcheck disable=SC2086
     build/autotune reduce --arch auto --type "$t" --op "$op" $shape \
         --name "autotune_reduce_$t" -o "$T/r.cu" --quiet > "$T/tune.log" 2>&1 || { cat "$T/tune.log"; exit 1; }
@@ -49,7 +50,7 @@ while [ $# -ge 4 ]; do
     # XC_RUN: a prefix for the program (a profiler: XC_RUN="ncu -k
     # regex:_kernel$ ..." profiles the emitted kernel alone).
     # shellcheck disable=SC2086
-    ${XC_RUN:-} "$T/xr" "$axis" "$r" "$c" || rc=1
+    ${XC_RUN:-} "$T/xr" "$axis" "$r" "$c" "$ld" || rc=1
     # shellcheck disable=SC2086
     sh tests/gpu/bench_rows.sh reduce --type "$t" --op "$op" $shape || rc=1
 done
