@@ -105,8 +105,9 @@ def main():
     for r in csv.DictReader(open(args[0])):
         if r["family"] != "reduce":
             continue
+        # (the bench's CSV names it ld; older ones ld_in)
         key = (r["type"], r["op"], r["axis"], r["rows"], r["cols"],
-               r["ld_in"])
+               r.get("ld") or r.get("ld_in") or "")
         if key in seen:
             continue
         seen.add(key)
@@ -121,8 +122,12 @@ def main():
               f"{copy:.0f} GB/s | pytorch {med[1]:.4f} ms {mine:.0f} GB/s "
               f"{100 * mine / copy:.1f}% of copy", flush=True)
         for k, gb in (("pytorch-memcpy", copy), ("pytorch", mine)):
-            rows_out.append([gpu, "reduce", t, op, axis, rows, cols, 1, ld,
-                             "", k, med[0] if k.endswith("memcpy") else med[1],
+            # the bench's columns: gpu, family, type, op, axis, n, rows,
+            # cols, ld, deterministic, kernel, ms, gbps, frac_copy
+            rows_out.append([gpu, "reduce", t, op, axis,
+                             cols if axis == "all" else 0, rows, cols, ld,
+                             "no", k,
+                             med[0] if k.endswith("memcpy") else med[1],
                              gb, gb / copy])
     if out:
         with open(out, "a", newline="") as f:
