@@ -154,7 +154,12 @@ static int valid_shape(const at_problem *p, const at_point *pt,
         return why_not(why, n, "group wider than twice the row needs");
     if (x[VEC] > across && !flat)
         return why_not(why, n, "vector wider than a row");
-    if (x[ITEMS] > 1 && lanes * x[ITEMS] * (down ? 1 : x[VEC]) > len)
+    /* Along rows a step may pass a short row's end, up to twice its
+     * length: its vectors past the whole steps go as one predicated step
+     * (at_row_part), so a row of 1280 f64 takes 128 threads' 8 loads at
+     * once instead of a step of 4 and then 1. */
+    if (x[ITEMS] > 1 &&
+        lanes * x[ITEMS] * (down ? 1 : x[VEC]) > (down ? len : 2 * len))
         return why_not(why, n, "more loads in flight than the length has");
     if (!down && p->v[RD_ROWS] == 1 && x[GROUP] != x[THREADS])
         return why_not(why, n, "one row takes the whole block");

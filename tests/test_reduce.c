@@ -99,6 +99,32 @@ static void constraints(void **state)
     p.family->ops.default_point(&p, 90, &d);
     assert_true(d.v[GROUP] == 32 && d.v[VEC] == 8 && d.v[ITEMS] == 4 &&
                 d.v[ACCS] == 1);
+    /* Along rows a step may pass the row up to twice its length (one
+     * predicated step takes the rest): rows of 127 bf16 take 4 lanes of
+     * 4 items of 8 (128), not 4 lanes of 8 items (256); down columns a
+     * step stays within the rows. */
+    static const struct {
+        const char *text, *point;
+        int ok;
+    } steps[] = {
+        {"axis=cols rows=311518 cols=127", "threads=512 group=4 vec=8 "
+         "items=4 accs=1 chunk=0 combine=0 tree=0 waves=0", 1},
+        {"axis=cols rows=311518 cols=127", "threads=512 group=4 vec=8 "
+         "items=8 accs=1 chunk=0 combine=0 tree=0 waves=0", 0},
+        {"axis=rows rows=100 cols=4096", "threads=512 group=32 vec=8 "
+         "items=8 accs=1 chunk=0 combine=0 tree=0 waves=0", 0},
+        {"axis=rows rows=100 cols=4096", "threads=512 group=32 vec=8 "
+         "items=2 accs=1 chunk=0 combine=0 tree=0 waves=0", 1},
+    };
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; ++i) {
+        at_point pt;
+        assert_int_equal(make(&p, "bf16", steps[i].text, &e), 0);
+        assert_int_equal(at_point_parse(p.family, steps[i].point, &pt, &e),
+                         0);
+        if (p.family->ops.valid(&p, &pt, &l, NULL, 0) != steps[i].ok)
+            fail_msg("%s on %s: valid %d, expected %d", steps[i].point,
+                     steps[i].text, !steps[i].ok, steps[i].ok);
+    }
 }
 
 /* The sm_90 space of a problem (made into p): n points, to free. */
