@@ -441,8 +441,9 @@ static void args(const at_problem *p, const at_point *pt, uint64_t in,
 
 const at_family at_family_reduce = {
     .name = "reduce",
-    .abi = 4, /* 2: the waves axis; 3: flat along rows; 4: one-element
-                 flat points down columns skip the padding */
+    .abi = 5, /* 2: the waves axis; 3: flat along rows; 4: one-element
+                 flat points down columns skip the padding; 5: along
+                 rows a step up to twice a short row */
     .template_path = "templates/reduce.cu",
     .template_src = at_tmpl_reduce,
     .types = "f16 bf16 f32 f64 i32",
