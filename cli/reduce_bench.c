@@ -73,15 +73,16 @@ static void verdict(const at_problem *p, const at_cmp *c, char *buf,
     const at_cmp_row *tu = &c->row[AT_CMP_TUNED];
     char why[320] = "";
     size_t used = 0;
-    const double share = at_rd_layout_share(p);
-    if (tu->frac_copy < min_frac)
+    if (tu->frac_copy < min_frac) {
         used += (size_t)snprintf(why, sizeof why, "%.1f%% of copy < %.0f%%",
                                  100 * tu->frac_copy, 100 * min_frac);
-    if (tu->frac_copy < min_frac && share < min_frac)
-        used += (size_t)snprintf(why + used, sizeof why - used,
-                                 " (the padded rows: %.1f%% of the 64-byte "
-                                 "blocks they touch is data)",
-                                 100 * share);
+        const double share = at_rd_layout_share(p);
+        if (share < min_frac)
+            used += (size_t)snprintf(why + used, sizeof why - used,
+                                     " (the padded rows: %.1f%% of the "
+                                     "64-byte blocks they touch is data)",
+                                     100 * share);
+    }
     static const struct {
         int row;
         const char *name;
@@ -107,16 +108,15 @@ static void shape_text(const at_problem *p, char *buf, size_t n)
     if (v[RD_AXIS] == AXIS_ALL)
         snprintf(buf, n, "%s n=%lld%s", op, (long long)v[RD_N],
                  v[RD_DET] ? " det" : "");
-    else if (v[RD_LD] != v[RD_COLS])
-        snprintf(buf, n, "%s %s %lldx%lld ld %lld%s", op,
+    else {
+        char ld[32] = ""; /* a padded problem names its ld */
+        if (v[RD_LD] != v[RD_COLS])
+            snprintf(ld, sizeof ld, " ld %lld", (long long)v[RD_LD]);
+        snprintf(buf, n, "%s %s %lldx%lld%s%s", op,
                  v[RD_AXIS] == AXIS_COLS ? "rows of" : "cols of",
-                 (long long)v[RD_ROWS], (long long)v[RD_COLS],
-                 (long long)v[RD_LD], v[RD_DET] ? " det" : "");
-    else
-        snprintf(buf, n, "%s %s %lldx%lld%s", op,
-                 v[RD_AXIS] == AXIS_COLS ? "rows of" : "cols of",
-                 (long long)v[RD_ROWS], (long long)v[RD_COLS],
+                 (long long)v[RD_ROWS], (long long)v[RD_COLS], ld,
                  v[RD_DET] ? " det" : "");
+    }
 }
 
 static double unit(at_pcg *g) { return at_pcg_next(g) / 4294967296.0; }

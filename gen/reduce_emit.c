@@ -6,13 +6,17 @@
 #include "emit.h"
 #include "reduce.h"
 
+/* Flat down columns: a group's threads in the emitted code (one-element
+ * vectors skip the padding, a row's cols threads; wider ones ld). */
+static const char *flat_span(const at_point *pt)
+{
+    return pt->v[VEC] == 1 ? "cols" : "ld";
+}
+
 /* The point's geometry for a shape, as at_rd_geom_of computes it. */
 static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
 {
     const int *x = pt->v;
-    /* Flat down columns: a group's threads (one-element vectors skip the
-     * padding). */
-    const char *span_name = x[VEC] == 1 ? "cols" : "ld";
     if (!at_rd_down(p) && at_rd_flat(pt)) {
         /* A warp's rows: in waves, from the SMs; else the chunk's. */
         if (x[WAVES])
@@ -36,35 +40,38 @@ static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
                    "               (AT_THREADS / 32 * g->seg);\n"
                    "    g->split = 1;\n"
                    "    g->outs = rows;\n");
-    } else if (at_rd_down(p) && at_rd_flat(pt) && x[WAVES])
+    } else if (at_rd_down(p) && at_rd_flat(pt)) {
+        /* A group's span, then the segment: in waves, whole steps from
+         * the SMs; else the chunk's. */
+        fprintf(f, "    /* Flat: a group of %s threads to each AT_VEC rows",
+                flat_span(pt));
+        if (x[WAVES])
+            fprintf(f, "; whole\n     * steps a block, about %d blocks an SM",
+                    x[WAVES]);
         fprintf(f,
-                "    /* Flat: a group of %s threads to each AT_VEC rows; "
-                "whole\n     * steps a block, about %d blocks an SM. */\n"
+                ". */\n"
                 "    const long long span = %s;\n"
                 "    const long long groups = span <= AT_THREADS ? AT_THREADS "
-                "/ span : 1;\n"
-                "    const long long step = groups * AT_VEC * AT_ITEMS;\n"
-                "    const long long blocks =\n"
-                "        %dLL * (sms < 1 ? 1 : sms < %d ? sms : %d);\n"
-                "    g->units = 1;\n"
-                "    g->seg = ((rows + blocks - 1) / blocks + step - 1) / step "
-                "* step;\n"
-                "    g->split = (rows + g->seg - 1) / g->seg;\n"
-                "    g->outs = cols;\n",
-                span_name, x[WAVES], span_name, x[WAVES], AT_RD_MAX_SMS,
-                AT_RD_MAX_SMS);
-    else if (at_rd_down(p) && at_rd_flat(pt))
-        fprintf(f,
-                "    /* Flat: a group of %s threads to each AT_VEC rows. */\n"
-                "    const long long span = %s;\n"
-                "    const long long groups = span <= AT_THREADS ? AT_THREADS "
-                "/ span : 1;\n"
-                "    g->units = 1;\n"
-                "    g->seg = %d ? groups * AT_VEC * AT_ITEMS * %d : rows;\n"
-                "    g->split = (rows + g->seg - 1) / g->seg;\n"
-                "    g->outs = cols;\n",
-                span_name, span_name, x[CHUNK], x[CHUNK]);
-    else if (at_rd_down(p))
+                "/ span : 1;\n",
+                flat_span(pt));
+        if (x[WAVES])
+            fprintf(f,
+                    "    const long long step = groups * AT_VEC * AT_ITEMS;\n"
+                    "    const long long blocks =\n"
+                    "        %dLL * (sms < 1 ? 1 : sms < %d ? sms : %d);\n"
+                    "    g->units = 1;\n"
+                    "    g->seg = ((rows + blocks - 1) / blocks + step - 1) / "
+                    "step * step;\n",
+                    x[WAVES], AT_RD_MAX_SMS, AT_RD_MAX_SMS);
+        else
+            fprintf(f,
+                    "    g->units = 1;\n"
+                    "    g->seg = %d ? groups * AT_VEC * AT_ITEMS * %d : "
+                    "rows;\n",
+                    x[CHUNK], x[CHUNK]);
+        fprintf(f, "    g->split = (rows + g->seg - 1) / g->seg;\n"
+                   "    g->outs = cols;\n");
+    } else if (at_rd_down(p))
         fprintf(f,
                 "    const long long lanes = AT_THREADS / AT_GROUP;\n"
                 "    const long long w = AT_GROUP * AT_VEC;\n"
@@ -165,6 +172,17 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
         snprintf(sms_query, sizeof sms_query,
                  "    const int sms = 0; /* no split in waves */\n");
     }
+    /* A flat point's span (ld, or cols for one-element vectors): the
+     * launcher's words for it and its check. */
+    char span_says[48] = "", span_check[96] = "";
+    if (flat) {
+        snprintf(span_says, sizeof span_says, ", %s at most AT_THREADS",
+                 flat_span(pt));
+        snprintf(span_check, sizeof span_check,
+                 "    if (%s > AT_THREADS)\n"
+                 "        return cudaErrorInvalidValue;\n",
+                 flat_span(pt));
+    }
     fprintf(f,
             "/* %s of rows x cols in (row-major, ld elements between rows)\n"
             " * into out: %s. in and out are device pointers; in aligned to\n"
@@ -190,16 +208,12 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             at_rd_fields[RD_OP].choices[p->v[RD_OP]],
             down ? "one result per column (cols of them)"
                  : "one result per row (rows of them)",
-            flat    ? pt->v[VEC] == 1 ? ", cols at most AT_THREADS"
-                                      : ", ld at most AT_THREADS"
+            flat    ? span_says
             : shift ? " (any ld: rows off the vector are realigned)"
             : down  ? ", ld a multiple of AT_VEC"
                     : "",
             name, t, acc, name,
-            flat ? pt->v[VEC] == 1 ? "    if (cols > AT_THREADS)\n        "
-                                     "return cudaErrorInvalidValue;\n"
-                                   : "    if (ld > AT_THREADS)\n        return "
-                                     "cudaErrorInvalidValue;\n"
+            flat ? span_check
             : down && !shift ? "    if (ld % AT_VEC)\n        return "
                                "cudaErrorInvalidValue;\n"
                              : "",
