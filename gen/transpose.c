@@ -24,7 +24,10 @@ static const at_axis axes[N_AXES] = {
                     "is an element, or a packed 32-bit word",
              5, {1, 2, 4, 8, 16}},
     [PACK] = {"pack", "1: 1- and 2-byte elements packed 4 bytes to a word, "
-                      "transposed in registers with byte permutes",
+                      "transposed in registers with byte permutes; strips: "
+                      "long output rows off the vector stored as aligned "
+                      "vectors realigned in registers (where they are off "
+                      "it)",
               2, {0, 1}},
     [SMEM] = {"smem", "shared tile: 1 padded by a unit a row, 2 swizzled "
                       "(16-byte chunks XORed by row)",
@@ -427,7 +430,8 @@ static void default_point(const at_problem *p, int sm, at_point *pt)
 
 const at_family at_family_transpose = {
     .name = "transpose",
-    .abi = 5, /* 5: tiles compete with strips where runs are apart */
+    .abi = 6, /* 5: tiles compete with strips where runs are apart; 6:
+               * strips realign long rows off their vectors (pack 1) */
     .template_path = "templates/transpose.cu",
     .template_src = at_tmpl_transpose,
     .types = "i8 u8 f16 bf16 f32 f64 c64 c128 f32x4",

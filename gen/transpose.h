@@ -58,6 +58,11 @@ int at_tp_strips_alone(const at_problem *p);
 int at_tp_strip_valid(const at_problem *p, const at_point *pt,
                       const at_limits *l, char *why, size_t n);
 void at_tp_strip_name(const at_point *pt, char *buf, size_t n);
+/* Whether the point's long rows for p are output rows (or matrices) off
+ * its vector width, where a strip point with pack 1 stores whole aligned
+ * vectors realigned in registers (AT_REALIGN) in place of an element at
+ * a time. Loads are not realigned (templates/transpose.cu says why). */
+int at_tp_strip_realign(const at_problem *p, const at_point *pt);
 void at_tp_strip_defines(const at_problem *p, const at_point *pt, char *buf,
                          size_t n);
 void at_tp_strip_launch(const at_problem *p, const at_point *pt,

@@ -168,6 +168,11 @@ typedef uint4 at_elem;
  *                            bytes, AT_RUN_BYTES a run's
  *   AT_STAGE                 1: dense runs a warp at a time through shared
  *                            memory (groups of a multiple of 4 bytes)
+ *   AT_REALIGN               1 (AT_VEC > 1, AT_SHORT_ROWS 0): long output
+ *                            rows off AT_LONG_BYTES store whole aligned
+ *                            vectors realigned in registers
+ *                            (at_long_store) in place of an element at a
+ *                            time
  *
  * Launch: block (AT_BLOCK_X, AT_BLOCK_Y), AT_STRIP_SMEM bytes of dynamic
  * shared memory, a 1-D grid of
@@ -214,20 +219,98 @@ union at_group_u {
 /* How the runs are reached. */
 enum { AT_RUN_ELEMS, AT_RUN_RUNS, AT_RUN_DENSE };
 
-/* Along the long rows: row s of the group at p + s * ld. */
+#ifndef AT_REALIGN
+#define AT_REALIGN 0
+#endif
+#if AT_REALIGN && (AT_VEC == 1 || AT_SHORT_ROWS)
+#error "AT_REALIGN is for vectors of more than one element, output rows long"
+#endif
+
+/* How the long rows are reached: their vectors whole where every row is
+ * on AT_LONG_BYTES, else element by element, or with AT_REALIGN whole
+ * aligned vectors realigned in registers. */
+enum { AT_LONG_ELEMS, AT_LONG_VEC, AT_LONG_REALIGN };
+
+#if AT_REALIGN
+#define AT_LW (AT_LONG_BYTES >= 4 ? AT_LONG_BYTES / 4 : 1)
+union at_lwords {
+    at_lvec v;
+    unsigned int w[AT_LW];
+};
+
+/* Bytes [b, b + AT_LONG_BYTES) of x and y laid end to end, 0 < b <
+ * AT_LONG_BYTES: whole words by selects on b's bits (a register indexed
+ * at run time would go to local memory), then a funnel shift. */
+__device__ __forceinline__ at_lvec at_bytes_at(at_lvec x, at_lvec y,
+                                               unsigned int b)
+{
+#if AT_LONG_BYTES == 2
+    const unsigned int t = (unsigned int)x | (unsigned int)y << 16;
+    return (at_lvec)(t >> (8 * b));
+#else
+    at_lwords a, c, r;
+    a.v = x;
+    c.v = y;
+    unsigned int t[2 * AT_LW];
+#pragma unroll
+    for (int i = 0; i < AT_LW; ++i) {
+        t[i] = a.w[i];
+        t[AT_LW + i] = c.w[i];
+    }
+#if AT_LW >= 2
+    const unsigned int q = b >> 2;
+#endif
+#if AT_LW == 4
+#pragma unroll
+    for (int i = 0; i < 6; ++i)
+        t[i] = q & 2 ? t[i + 2] : t[i];
+#endif
+#if AT_LW >= 2
+#pragma unroll
+    for (int i = 0; i < 2 * AT_LW - 1; ++i)
+        t[i] = q & 1 ? t[i + 1] : t[i];
+#endif
+#pragma unroll
+    for (int i = 0; i < AT_LW; ++i)
+        r.w[i] = __funnelshift_r(t[i], t[i + 1], (b & 3) * 8);
+    return r.v;
+#endif
+}
+
+/* The next lane's vector (the warp's last lane gets its own). */
+__device__ __forceinline__ at_lvec at_next_lane(at_lvec x)
+{
+#if AT_LONG_BYTES == 2
+    return (at_lvec)__shfl_down_sync(0xFFFFFFFFu, (unsigned int)x, 1);
+#else
+    at_lwords a;
+    a.v = x;
+#pragma unroll
+    for (int i = 0; i < AT_LW; ++i)
+        a.w[i] = __shfl_down_sync(0xFFFFFFFFu, a.w[i], 1);
+    return a.v;
+#endif
+}
+#endif
+
+/* Along the long rows: row s of the group at p + s * ld. (Loads are not
+ * realigned: on an H100 realigned loads won no problem, i8 26 x 7639115,
+ * u8 13 x 19022487, i8 29 x 18193165, where elements one by one run at
+ * 77-81% of the copy.) */
 __device__ __forceinline__ void at_long_load(at_group_u &g,
                                              const at_elem *AT_RST p,
-                                             long long ld, bool vec)
+                                             long long ld, int mode)
 {
 #pragma unroll
     for (int s = 0; s < AT_SHORT; ++s) {
         at_long_u u;
-        if (vec) {
-            u.v = AT_LD((const at_lvec *)(p + s * ld));
+        const at_elem *q = p + s * ld;
+        if (mode == AT_LONG_VEC) {
+            u.v = AT_LD((const at_lvec *)q);
         } else {
 #pragma unroll
             for (int v = 0; v < AT_VEC; ++v)
-                u.e[v] = AT_LD(p + s * ld + v);
+                u.e[v] = AT_LD(q + v);
         }
 #pragma unroll
         for (int v = 0; v < AT_VEC; ++v)
@@ -235,22 +318,51 @@ __device__ __forceinline__ void at_long_load(at_group_u &g,
     }
 }
 
+/* Realigned (AT_REALIGN, the warp's 32 groups whole and end to end): a
+ * row m bytes past a vector stores the aligned vector from its first
+ * boundary, of its own bytes and the next lane's, every lane but the
+ * last; the warp's first lane stores its elements before that boundary,
+ * and its last lane those from it, one by one (they share their vectors
+ * with the warps beside). */
 __device__ __forceinline__ void at_long_store(const at_group_u &g,
                                               at_elem *AT_RST p,
-                                              long long ld, bool vec)
+                                              long long ld, int mode,
+                                              int lane)
 {
+    (void)lane;
 #pragma unroll
     for (int s = 0; s < AT_SHORT; ++s) {
         at_long_u u;
+        at_elem *q = p + s * ld;
 #pragma unroll
         for (int v = 0; v < AT_VEC; ++v)
             u.e[v] = g.e[v * AT_SHORT + s];
-        if (vec) {
-            *(at_lvec *)(p + s * ld) = u.v;
+#if AT_REALIGN
+        if (mode == AT_LONG_REALIGN) {
+            const unsigned int m =
+                (unsigned int)((unsigned long long)q % AT_LONG_BYTES);
+            if (m == 0) { /* the same for the whole warp */
+                *(at_lvec *)q = u.v;
+                continue;
+            }
+            const unsigned int b = AT_LONG_BYTES - m;
+            const at_lvec next = at_next_lane(u.v);
+            if (lane < 31)
+                *(at_lvec *)((char *)q + b) = at_bytes_at(u.v, next, b);
+            const int d = (int)b / AT_ELEM_BYTES;
+#pragma unroll
+            for (int v = 0; v < AT_VEC; ++v)
+                if (lane == 0 ? v < d : lane == 31 && v >= d)
+                    q[v] = u.e[v];
+            continue;
+        }
+#endif
+        if (mode == AT_LONG_VEC) {
+            *(at_lvec *)q = u.v;
         } else {
 #pragma unroll
             for (int v = 0; v < AT_VEC; ++v)
-                p[s * ld + v] = u.e[v];
+                q[v] = u.e[v];
         }
     }
 }
@@ -392,9 +504,12 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
         batch = 1;
     }
 #endif
-    const bool lvec =
-        AT_VEC == 1 || at_aligned(long_p, ld_long, s_long, batch,
-                                  AT_LONG_BYTES);
+    const int lmode =
+        AT_VEC == 1 ||
+                at_aligned(long_p, ld_long, s_long, batch, AT_LONG_BYTES)
+            ? AT_LONG_VEC
+        : AT_REALIGN ? AT_LONG_REALIGN
+                     : AT_LONG_ELEMS;
     /* Dense groups start AT_GROUP elements apart, whatever a run's
      * alignment. */
     const int mode =
@@ -425,6 +540,9 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
 #if AT_STAGE
         bool staged[AT_STEPS];
 #endif
+#if AT_REALIGN
+        int smode[AT_STEPS];
+#endif
 #pragma unroll
         for (int k = 0; k < AT_STEPS; ++k) {
             const long long g = g0 + (long long)k * AT_THREADS;
@@ -446,11 +564,22 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
                                 __shfl_sync(0xFFFFFFFFu, ro, 0) ==
                             31LL * AT_GROUP;
 #endif
+#if AT_REALIGN
+            /* Realigned stores pass bytes between lanes: the warp's 32
+             * groups whole and end to end, else element by element. */
+            smode[k] = lmode != AT_LONG_REALIGN ? lmode
+                       : __all_sync(0xFFFFFFFFu, valid[k] == AT_VEC) &&
+                               __shfl_sync(0xFFFFFFFFu, lo, 31) -
+                                       __shfl_sync(0xFFFFFFFFu, lo, 0) ==
+                                   31LL * AT_VEC
+                           ? AT_LONG_REALIGN
+                           : AT_LONG_ELEMS;
+#endif
 #if AT_SHORT_ROWS
             at_in[k] = lo;
             at_out[k] = ro;
             if (valid[k] == AT_VEC)
-                at_long_load(r[k], in + lo, ld_in, lvec);
+                at_long_load(r[k], in + lo, ld_in, lmode);
 #else
             at_in[k] = ro;
             at_out[k] = lo;
@@ -480,7 +609,11 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
 #if AT_SHORT_ROWS
                 at_run_store(r[k], out + at_out[k], ld_out, mode);
 #else
-                at_long_store(r[k], out + at_out[k], ld_out, lvec);
+#if AT_REALIGN
+                at_long_store(r[k], out + at_out[k], ld_out, smode[k], lane);
+#else
+                at_long_store(r[k], out + at_out[k], ld_out, lmode, lane);
+#endif
 #endif
             else if (valid[k] > 0)
                 at_group_tail(in + at_in[k], out + at_out[k], ld_in, ld_out,

@@ -586,8 +586,16 @@ static void strips_serve_short_sides(void **state)
         /* 64 x 4 bytes: vec 1, one step; staged by 128 threads */
         {"f32", 64, 100000, 8 + 2, 1},
         {"f32", 65, 100000, 0, 1},
-        /* a copy: vec 1..16 x steps, 16 bytes a thread at most 256 */
+        /* a copy: vec 1..16 x steps, 16 bytes a thread at most 256 (rows
+         * off 16 bytes are input rows: none realigned) */
         {"i8", 1, 1000, 4 * 5 * 3 * 2, 0},
+        /* realigned stores: output rows 4099 f16 apart are off 4 bytes
+         * and more. Runs of 10 bytes: vec 1, 2 and 4 x steps, vec 8 x 1
+         * and 2 (256 bytes at most), x 4 thread counts x ldg; the 8 of
+         * vec 2 to 8 again realigned; staged: vec 2 and 4 by 4 thread
+         * counts, vec 8 by 3 (1024 threads would stage 84480 bytes), x
+         * steps x ldg, and all of them again realigned */
+        {"f16", 4099, 5, 11 * 8 + 8 * 8 + 2 * (6 * 4 + 2 * 3) * 2, 0},
         /* 16-byte elements: up to 16 */
         {"c128", 16, 1000, 8 + 2, 1},
         {"c128", 17, 1000, 0, 1},
@@ -650,6 +658,14 @@ static void strips_serve_short_sides(void **state)
     at_point staged_small = strip(8, 1, 1), staged_big = strip(8, 1, 1);
     staged_small.v[6] = 2;
     staged_big.v[6] = 2;
+    /* Realigned (pack 1): not where output rows are on the vector, nor
+     * where the long rows are the input's. */
+    at_point aligned_ra = strip(8, 4, 1), loads_ra = strip(8, 4, 1);
+    aligned_ra.v[5] = 1;
+    loads_ra.v[5] = 1;
+    at_problem thin_off = problem("f32", 3, 5001);
+    at_problem tall_off = problem("f32", 5001, 3);
+    at_problem tall = problem("f32", 5000, 3);
     struct {
         const at_problem *p;
         at_point pt;
@@ -664,6 +680,8 @@ static void strips_serve_short_sides(void **state)
         {&thin, ldg, "go together"},
         {&thin, staged_small, "staging is for"},
         {&c64, staged_big, "to stage exceeds"},
+        {&tall, aligned_ra, "these are on it"},
+        {&thin_off, loads_ra, "not output rows"},
         {&sq, stepped, "steps are for strips"},
         {&thin, point(32, 32, 32, 8, 1, 0, 1, 1), "exceeds the 3x5000"},
     };
@@ -688,6 +706,17 @@ static void strips_serve_short_sides(void **state)
     assert_non_null(strstr(text, "strip"));
     F->ops.point_name(F, &ok, name, sizeof name);
     assert_string_equal(name, "strip_blk32x8_vec4_st2_ldg1_rst1");
+    /* Realigned: named so, and compiled in. */
+    at_point ra = strip(8, 4, 1);
+    ra.v[5] = 1;
+    assert_int_equal(F->ops.valid(&tall_off, &ra, &l, NULL, 0), 1);
+    F->ops.point_name(F, &ra, name, sizeof name);
+    assert_string_equal(name, "strip_blk32x8_vec4_st1_ra_ldg1_rst1");
+    F->ops.defines(&tall_off, &ra, F->ops.paths(&tall_off, &ra), defs,
+                   sizeof defs);
+    assert_non_null(strstr(defs, "#define AT_REALIGN 1\n"));
+    F->ops.defines(&thin, &ok, F->ops.paths(&thin, &ok), defs, sizeof defs);
+    assert_non_null(strstr(defs, "#define AT_REALIGN 0\n"));
     at_problem cols = problem("f32", 5000, 3);
     F->ops.defines(&cols, &ok, F->ops.paths(&cols, &ok), defs, sizeof defs);
     assert_non_null(strstr(defs, "#define AT_SHORT_ROWS 0\n"));
