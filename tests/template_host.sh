@@ -56,27 +56,5 @@ one() {
     fi
     rm -f "$T/$n"
 }
-jobs=$(nproc 2>/dev/null || echo 2)
-# Builds in parallel (each is seconds of C++), results in list order.
-i=0
-while read -r c; do
-    i=$((i + 1))
-    one "$i" "$c" &
-    [ $((i % jobs)) -ne 0 ] || wait
-done < "$T/list"
-wait
-i=0
-rc=0
-while read -r c; do
-    i=$((i + 1))
-    r=$(cat "$T/$i.rc" 2>/dev/null || echo 3)
-    summary=$(grep -E "problems [0-9]+ fails" "$T/$i.out" | tail -1)
-    if [ "$r" = 0 ] && [ -n "$summary" ]; then
-        echo "ok $i - $summary"
-    else
-        echo "not ok $i - E TX TY BX BY V S EDGE SHIFT_IN = $c (exit $r)"
-        sed 's/^/# /' "$T/$i.out" | head -20
-        rc=1
-    fi
-done < "$T/list"
-exit $rc
+. tests/host/run_list.sh
+run_list "problems [0-9]+ fails" "E TX TY BX BY V S EDGE SHIFT_IN"

@@ -1,0 +1,126 @@
+/* templates/transpose.cu's strip kind with long output rows run on the
+ * host (make check, through tests/strip_host.sh; no GPU): one
+ * configuration given by -D flags (AT_ELEM_BYTES, AT_SHORT, AT_VEC,
+ * AT_STEPS, AT_STAGE, AT_REALIGN; AT_BLOCK_Y; TEMPLATE the template's
+ * path), on problems whose output rows sit off every vector and sector
+ * (odd and padded ld_out, batches end to end and apart, an output one
+ * element off its vector). Every thread of a block runs as a std::thread,
+ * each warp's 32 in step at its shuffles and votes (warp_stubs.h), so the
+ * realigned stores' lane exchanges run as on the GPU. Buffers are exactly
+ * the problem's size, under ASan and UBSan; the output's padding is
+ * poisoned and must stay so. A check of the template's arithmetic and
+ * lane logic, not of the GPU: gpu_variants verifies every point there.
+ * Exits 1 on a failure; prints one summary line. */
+#include "warp_stubs.h"
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <thread>
+#include <vector>
+unsigned int at_stage_sm[32 * 1024];
+#include TEMPLATE
+
+enum { THREADS = 32 * AT_BLOCK_Y };
+
+struct Prob {
+    int n;                /* positions along the long side (input rows) */
+    long long ld_in, ld_out;
+    int batch;
+    long long stride_in, stride_out;
+    int out_off;          /* elements the output starts past its block */
+};
+
+/* One launch of grid blocks, a block at a time, its threads at once. */
+static void launch(const at_elem *in, at_elem *out, const Prob &p, int grid)
+{
+    gridDim = {(unsigned)grid, 1, 1};
+    for (int b = 0; b < grid; ++b) {
+        blockIdx = {(unsigned)b, 0, 0};
+        std::vector<at_host_warp> warps(THREADS / 32);
+        std::vector<std::thread> ts;
+        for (int t = 0; t < THREADS; ++t)
+            ts.emplace_back([&, t] {
+                threadIdx = {(unsigned)(t % 32), (unsigned)(t / 32), 0};
+                at_hw = &warps[t / 32];
+                at_hlane = t % 32;
+                AT_KERNEL(in, out, p.n, AT_SHORT, p.ld_in, p.ld_out, p.batch,
+                          p.stride_in, p.stride_out);
+            });
+        for (auto &t : ts)
+            t.join();
+    }
+}
+
+static std::mt19937_64 rng(20261127);
+
+/* Exact-size buffers; returns the number of wrong elements. */
+static long run(const Prob &p)
+{
+    const long long in_n =
+        (p.batch - 1) * p.stride_in + (long long)(p.n - 1) * p.ld_in + AT_SHORT;
+    const long long out_n = (p.batch - 1) * p.stride_out +
+                            (long long)(AT_SHORT - 1) * p.ld_out + p.n;
+    at_elem *in = new at_elem[in_n];
+    at_elem *blk = new at_elem[out_n + p.out_off];
+    at_elem *out = blk + p.out_off;
+    unsigned char *ib = (unsigned char *)in, *ob = (unsigned char *)blk;
+    for (size_t i = 0; i < in_n * sizeof(at_elem); ++i)
+        ib[i] = (unsigned char)rng();
+    std::memset(ob, 0xAB, (out_n + p.out_off) * sizeof(at_elem));
+    const long long groups =
+        ((long long)p.n + AT_VEC - 1) / AT_VEC * p.batch;
+    const long long per = (long long)THREADS * AT_STEPS;
+    long long blocks = (groups + per - 1) / per;
+    /* Few blocks, so the grid-stride loop turns too. */
+    launch(in, out, p, (int)(blocks < 3 ? blocks : 3));
+    long wrong = 0;
+    std::vector<char> data(out_n, 0);
+    for (int z = 0; z < p.batch; ++z)
+        for (int s = 0; s < AT_SHORT; ++s)
+            for (int i = 0; i < p.n; ++i) {
+                const long long o = z * p.stride_out + s * p.ld_out + i;
+                data[o] = 1;
+                const at_elem &want = in[z * p.stride_in + i * p.ld_in + s];
+                wrong += std::memcmp(&out[o], &want, sizeof(at_elem)) != 0;
+            }
+    for (long long o = -p.out_off; o < out_n; ++o)
+        if (o < 0 || !data[o]) {
+            const unsigned char *c = (const unsigned char *)&out[o];
+            for (size_t k = 0; k < sizeof(at_elem); ++k)
+                wrong += c[k] != 0xAB;
+        }
+    delete[] in;
+    delete[] blk;
+    return wrong;
+}
+
+int main()
+{
+    const int s = AT_SHORT, v = AT_VEC;
+    std::vector<Prob> ps;
+    for (int n : {v * 32 * 3 + 5, 517, 4099})
+        for (long long pad : {0, 1, 3}) {
+            const long long ld = n + pad;
+            ps.push_back({n, s, ld, 1, 0, 0, 0});
+            ps.push_back({n, s + 1, ld, 1, 0, 0, 1});
+            /* batches: apart (strides padded), and end to end */
+            ps.push_back({n, s, ld, 3, (long long)n * s + 2, s * ld + 5, 0});
+            ps.push_back({n, s, ld, 3, (long long)n * s, s * ld, 0});
+        }
+    long fails = 0;
+    for (const Prob &p : ps) {
+        const long w = run(p);
+        if (w) {
+            ++fails;
+            std::printf("FAILED n %d ld_in %lld ld_out %lld batch %d "
+                        "strides %lld/%lld out_off %d: %ld wrong\n",
+                        p.n, p.ld_in, p.ld_out, p.batch, p.stride_in,
+                        p.stride_out, p.out_off, w);
+        }
+    }
+    std::printf("E%d short %d vec %d steps %d stage %d realign %d: "
+                "problems %zu fails %ld\n",
+                AT_ELEM_BYTES, AT_SHORT, AT_VEC, AT_STEPS, AT_STAGE,
+                AT_REALIGN, ps.size(), fails);
+    return fails != 0;
+}

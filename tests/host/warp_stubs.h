@@ -1,0 +1,49 @@
+/* Host stand-ins for the CUDA built-ins templates/transpose.cu's strip
+ * kind uses, for tests/host/transpose_strips.cpp: beside cuda_common.h's,
+ * every thread of a block a std::thread, each warp's 32 in step at its
+ * warp intrinsics (__shfl_sync, __shfl_down_sync, __all_sync,
+ * __syncwarp) through a barrier, as the GPU runs them. */
+#pragma once
+#include <barrier>
+
+#include "cuda_common.h"
+static thread_local dim3v threadIdx;
+static dim3v blockIdx, gridDim;
+
+/* A warp's exchange: a slot a lane, and the barrier its 32 meet at. */
+struct at_host_warp {
+    std::barrier<> bar{32};
+    unsigned char slot[32][16];
+    int pred[32];
+};
+static thread_local at_host_warp *at_hw;
+static thread_local int at_hlane;
+
+template <class T> static inline T __shfl_sync(unsigned, T v, int src)
+{
+    static_assert(sizeof(T) <= 16, "a slot holds 16 bytes");
+    std::memcpy(at_hw->slot[at_hlane], &v, sizeof v);
+    at_hw->bar.arrive_and_wait();
+    T r;
+    std::memcpy(&r, at_hw->slot[src & 31], sizeof r);
+    at_hw->bar.arrive_and_wait();
+    return r;
+}
+/* A lane past the warp's last gets its own value, as on the GPU. */
+template <class T> static inline T __shfl_down_sync(unsigned m, T v,
+                                                    unsigned d)
+{
+    const int src = at_hlane + (int)d;
+    return __shfl_sync(m, v, src < 32 ? src : at_hlane);
+}
+static inline int __all_sync(unsigned, int p)
+{
+    at_hw->pred[at_hlane] = p != 0;
+    at_hw->bar.arrive_and_wait();
+    int all = 1;
+    for (int i = 0; i < 32; ++i)
+        all &= at_hw->pred[i];
+    at_hw->bar.arrive_and_wait();
+    return all;
+}
+static inline void __syncwarp() { at_hw->bar.arrive_and_wait(); }
