@@ -1,16 +1,17 @@
-/* templates/transpose.cu's strip kind with long output rows run on the
- * host (make check, through tests/strip_host.sh; no GPU): one
- * configuration given by -D flags (AT_ELEM_BYTES, AT_SHORT, AT_VEC,
- * AT_STEPS, AT_STAGE, AT_REALIGN; AT_BLOCK_Y; TEMPLATE the template's
- * path), on problems whose output rows sit off every vector and sector
- * (odd and padded ld_out, batches end to end and apart, an output one
- * element off its vector). Every thread of a block runs as a std::thread,
- * each warp's 32 in step at its shuffles and votes (warp_stubs.h), so the
- * realigned stores' lane exchanges run as on the GPU. Buffers are exactly
- * the problem's size, under ASan and UBSan; the output's padding is
- * poisoned and must stay so. A check of the template's arithmetic and
- * lane logic, not of the GPU: gpu_variants verifies every point there.
- * Exits 1 on a failure; prints one summary line. */
+/* templates/transpose.cu's strip kind run on the host (make check,
+ * through tests/strip_host.sh; no GPU): one configuration given by -D
+ * flags (AT_ELEM_BYTES, AT_SHORT, AT_SHORT_ROWS, AT_VEC, AT_STEPS,
+ * AT_STAGE, AT_REALIGN; AT_BLOCK_Y; TEMPLATE the template's path), on
+ * problems whose long rows sit off every vector and sector (odd and
+ * padded lds, runs end to end and apart, batches end to end and apart,
+ * an output one element off its vector). Every thread of a block runs as
+ * a std::thread, each warp's 32 in step at its shuffles and votes
+ * (warp_stubs.h), so the staged runs' and the realigned stores' lane
+ * exchanges run as on the GPU. Buffers are exactly the problem's size,
+ * under ASan and UBSan; the output's padding is poisoned and must stay
+ * so. A check of the template's arithmetic and lane logic, not of the
+ * GPU: gpu_variants verifies every point there. Exits 1 on a failure;
+ * prints one summary line. */
 #include "warp_stubs.h"
 #include <cstdio>
 #include <cstdlib>
@@ -23,12 +24,24 @@ unsigned int at_stage_sm[32 * 1024];
 enum { THREADS = 32 * AT_BLOCK_Y };
 
 struct Prob {
-    int n;                /* positions along the long side (input rows) */
+    int n;                /* positions along the long side */
     long long ld_in, ld_out;
     int batch;
     long long stride_in, stride_out;
     int out_off;          /* elements the output starts past its block */
 };
+
+/* Element s of position i of matrix z: where it sits in the input (the
+ * long rows are the input's with AT_SHORT_ROWS) and in the output. */
+static long long in_at(const Prob &p, int z, long long i, int s)
+{
+    return z * p.stride_in + (AT_SHORT_ROWS ? s * p.ld_in + i : i * p.ld_in + s);
+}
+static long long out_at(const Prob &p, int z, long long i, int s)
+{
+    return z * p.stride_out +
+           (AT_SHORT_ROWS ? i * p.ld_out + s : s * p.ld_out + i);
+}
 
 /* One launch of grid blocks, a block at a time, its threads at once. */
 static void launch(const at_elem *in, at_elem *out, const Prob &p, int grid)
@@ -43,8 +56,9 @@ static void launch(const at_elem *in, at_elem *out, const Prob &p, int grid)
                 threadIdx = {(unsigned)(t % 32), (unsigned)(t / 32), 0};
                 at_hw = &warps[t / 32];
                 at_hlane = t % 32;
-                AT_KERNEL(in, out, p.n, AT_SHORT, p.ld_in, p.ld_out, p.batch,
-                          p.stride_in, p.stride_out);
+                AT_KERNEL(in, out, AT_SHORT_ROWS ? AT_SHORT : p.n,
+                          AT_SHORT_ROWS ? p.n : AT_SHORT, p.ld_in, p.ld_out,
+                          p.batch, p.stride_in, p.stride_out);
             });
         for (auto &t : ts)
             t.join();
@@ -56,10 +70,8 @@ static std::mt19937_64 rng(20261127);
 /* Exact-size buffers; returns the number of wrong elements. */
 static long run(const Prob &p)
 {
-    const long long in_n =
-        (p.batch - 1) * p.stride_in + (long long)(p.n - 1) * p.ld_in + AT_SHORT;
-    const long long out_n = (p.batch - 1) * p.stride_out +
-                            (long long)(AT_SHORT - 1) * p.ld_out + p.n;
+    const long long in_n = in_at(p, p.batch - 1, p.n - 1, AT_SHORT - 1) + 1;
+    const long long out_n = out_at(p, p.batch - 1, p.n - 1, AT_SHORT - 1) + 1;
     at_elem *in = new at_elem[in_n];
     at_elem *blk = new at_elem[out_n + p.out_off];
     at_elem *out = blk + p.out_off;
@@ -78,9 +90,9 @@ static long run(const Prob &p)
     for (int z = 0; z < p.batch; ++z)
         for (int s = 0; s < AT_SHORT; ++s)
             for (int i = 0; i < p.n; ++i) {
-                const long long o = z * p.stride_out + s * p.ld_out + i;
+                const long long o = out_at(p, z, i, s);
                 data[o] = 1;
-                const at_elem &want = in[z * p.stride_in + i * p.ld_in + s];
+                const at_elem &want = in[in_at(p, z, i, s)];
                 wrong += std::memcmp(&out[o], &want, sizeof(at_elem)) != 0;
             }
     for (long long o = -p.out_off; o < out_n; ++o)
@@ -98,14 +110,22 @@ int main()
 {
     const int s = AT_SHORT, v = AT_VEC;
     std::vector<Prob> ps;
+    /* ld: between long rows; s or s + 1: between runs. */
+    auto prob = [&](int n, long long ld, long long run, int batch,
+                    int apart, int off) {
+        const long long longs = s * ld + 5 * apart, runs = n * run + 2 * apart;
+        return AT_SHORT_ROWS
+                   ? Prob{n, ld, run, batch, longs, runs, off}
+                   : Prob{n, run, ld, batch, runs, longs, off};
+    };
     for (int n : {v * 32 * 3 + 5, 517, 4099})
         for (long long pad : {0, 1, 3}) {
             const long long ld = n + pad;
-            ps.push_back({n, s, ld, 1, 0, 0, 0});
-            ps.push_back({n, s + 1, ld, 1, 0, 0, 1});
+            ps.push_back(prob(n, ld, s, 1, 0, 0));
+            ps.push_back(prob(n, ld, s + 1, 1, 0, 1));
             /* batches: apart (strides padded), and end to end */
-            ps.push_back({n, s, ld, 3, (long long)n * s + 2, s * ld + 5, 0});
-            ps.push_back({n, s, ld, 3, (long long)n * s, s * ld, 0});
+            ps.push_back(prob(n, ld, s, 3, 1, 0));
+            ps.push_back(prob(n, ld, s, 3, 0, 0));
         }
     long fails = 0;
     for (const Prob &p : ps) {
@@ -118,9 +138,9 @@ int main()
                         p.stride_out, p.out_off, w);
         }
     }
-    std::printf("E%d short %d vec %d steps %d stage %d realign %d: "
+    std::printf("E%d short %d %s vec %d steps %d stage %d realign %d: "
                 "problems %zu fails %ld\n",
-                AT_ELEM_BYTES, AT_SHORT, AT_VEC, AT_STEPS, AT_STAGE,
-                AT_REALIGN, ps.size(), fails);
+                AT_ELEM_BYTES, AT_SHORT, AT_SHORT_ROWS ? "rows" : "cols",
+                AT_VEC, AT_STEPS, AT_STAGE, AT_REALIGN, ps.size(), fails);
     return fails != 0;
 }
