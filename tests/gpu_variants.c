@@ -69,6 +69,20 @@ static int has_edge(const at_problem *p, const at_point *pt)
     return strstr(defs, "#define AT_EDGE 1\n") != NULL;
 }
 
+/* AT_GPU_SAMPLE=K: every K-th of pts[0..n) only, kept in place (the
+ * compute-sanitizer runs, tests/gpu/sanitize.sh); returns how many. */
+static size_t sample_points(at_point *pts, size_t n)
+{
+    const char *sample = getenv("AT_GPU_SAMPLE");
+    const size_t every = sample ? strtoul(sample, NULL, 10) : 1;
+    if (every <= 1)
+        return n;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i += every)
+        pts[kept++] = pts[i];
+    return kept;
+}
+
 /* Every point of the element size, compiled with every path and with
  * shape 0's (whose output rows are ld_out0 apart: 0 for its columns). */
 static void verify_size(int bytes, int64_t ld_out0)
@@ -87,13 +101,7 @@ static void verify_size(int bytes, int64_t ld_out0)
     at_point *pts;
     size_t n;
     assert_int_equal(at_space_points(p0.family, &p0, &l, &pts, &n, &e), 0);
-    /* AT_GPU_SAMPLE=K: every K-th point only (compute-sanitizer runs,
-     * tests/gpu/sanitize.sh). */
-    const char *sample = getenv("AT_GPU_SAMPLE");
-    size_t every = sample ? strtoul(sample, NULL, 10) : 1, kept = 0;
-    for (size_t i = 0; every > 1 && i < n; i += every)
-        pts[kept++] = pts[i];
-    n = every > 1 ? kept : n;
+    n = sample_points(pts, n);
     /* Programs [0, per) with every path, [per, 2 per) with shape 0's. */
     size_t per = (n + BATCH - 1) / BATCH, nprog = 2 * per;
     prog *progs = calloc(nprog, sizeof *progs);
@@ -276,12 +284,10 @@ static size_t verify_strip_shape(const at_type *const *types, int nt,
     size_t n, kept = 0, failed = 0;
     assert_int_equal(at_space_points(p0.family, &p0, &l, &pts, &n, &e), 0);
     const int kind = at_axis_index(p0.family, "kind");
-    /* AT_GPU_SAMPLE=K: every K-th strip point only (compute-sanitizer). */
-    const char *sample = getenv("AT_GPU_SAMPLE");
-    const size_t every = sample ? strtoul(sample, NULL, 10) : 1;
-    for (size_t i = 0, s = 0; i < n; ++i)
-        if (pts[i].v[kind] == 1 && s++ % (every ? every : 1) == 0)
+    for (size_t i = 0; i < n; ++i)
+        if (pts[i].v[kind] == 1)
             pts[kept++] = pts[i];
+    kept = sample_points(pts, kept);
     char text[256];
     at_problem_str(&p0, text, sizeof text);
     if (!kept) {
