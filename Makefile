@@ -50,7 +50,7 @@ BASE_SRC := base/error.c base/clock.c base/dl.c base/pcg.c base/safefile.c \
             base/cpp.c base/cpp_lex.c base/cpp_if.c base/median.c
 GEN_SRC_ := gen/types.c gen/problem.c gen/distance.c gen/space.c gen/arch.c gen/occupancy.c gen/family.c gen/family_defaults.c \
             gen/transpose.c gen/transpose_problem.c gen/transpose_check.c \
-            gen/transpose_emit.c gen/transpose_strip.c gen/reduce.c \
+            gen/transpose_emit.c gen/transpose_strip.c gen/transpose_fitted.c gen/reduce.c \
             gen/reduce_problem.c gen/reduce_check.c gen/reduce_emit.c gen/reduce_flat_rows.c \
             gen/expand.c gen/emit.c gen/emit_multi.c gen/emit_multi_header.c gen/ident.c
 SEARCH_SRC := search/strategy.c search/exhaustive.c search/walk.c \

@@ -108,6 +108,10 @@ typedef struct at_family_ops {
      * NULL). */
     int (*valid)(const at_problem *p, const at_point *pt, const at_limits *l,
                  char *why, size_t n);
+    /* MAY [every value]. 0 where no point with this value of axis a passes
+     * valid for this problem, whatever its other values: the walk of the
+     * space skips them (a speed-up alone; valid still refuses them). */
+    int (*value_ok)(const at_problem *p, int a, int value);
     /* MUST. "tile64x64_blk16x8_ept32_vec4_pad1_ldg_rst": tells points
      * apart. */
     void (*point_name)(const struct at_family *f, const at_point *pt,

@@ -21,6 +21,14 @@ static void no_paths_text(unsigned paths, char *buf, size_t n)
         buf[0] = '\0';
 }
 
+static int every_value(const at_problem *p, int a, int value)
+{
+    (void)p;
+    (void)a;
+    (void)value;
+    return 1;
+}
+
 static size_t no_workspace(const at_problem *p, const at_point *pt)
 {
     (void)p;
@@ -162,6 +170,7 @@ void at_family_fill(at_family *f)
                (o->init_source ? AT_CAP_INIT_KERNEL : 0) |
                (o->input ? AT_CAP_INPUT : 0) |
                (o->check_segments ? AT_CAP_CHECK_SEGMENTS : 0);
+    AT_DEFAULT(value_ok, every_value);
     AT_DEFAULT(paths, no_paths);
     AT_DEFAULT(paths_text, no_paths_text);
     AT_DEFAULT(workspace, no_workspace);

@@ -57,38 +57,78 @@ static void tally(refusals *r, char *why, size_t size)
         ++r->c[i].count;
 }
 
+/* Where a walk keeps its points: a list that grows (the constraints keep
+ * a few thousand of millions), or one slot. */
+typedef struct kept_list {
+    at_point *v;
+    size_t cap;
+    int grows;
+} kept_list;
+
+static int keep(kept_list *out, size_t kept, const at_point *pt)
+{
+    if (kept == out->cap) {
+        if (!out->grows)
+            return -1;
+        size_t cap = out->cap ? 2 * out->cap : 1024;
+        at_point *v = realloc(out->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        out->v = v;
+        out->cap = cap;
+    }
+    out->v[kept] = *pt;
+    return 0;
+}
+
 /* The points the constraint keeps, in enumeration order, into out (if
- * given): at most max of them (the walk stops there); how many. With
- * refused, the reasons for the others are counted there. */
+ * given): at most max of them (the walk stops there); how many, or
+ * (size_t)-1 if the list could not grow. With refused, every point is
+ * tried and the reasons for the others are counted there; without, the
+ * values the family's value_ok refuses are skipped, with every point
+ * that has one. */
 static size_t walk(const at_family *f, const at_problem *p,
-                   const at_limits *l, at_point *out, size_t max,
+                   const at_limits *l, kept_list *out, size_t max,
                    refusals *refused)
 {
-    size_t total = at_space_size(f), kept = 0;
+    /* The values of each axis the walk takes, as indices. */
+    int vals[AT_MAX_AXES][AT_MAX_VALUES], nv[AT_MAX_AXES];
+    for (int a = 0; a < f->n_axes; ++a) {
+        nv[a] = 0;
+        for (int i = 0; i < f->axes[a].n; ++i)
+            if (refused || f->ops.value_ok(p, a, f->axes[a].values[i]))
+                vals[a][nv[a]++] = i;
+        if (nv[a] == 0)
+            return 0;
+    }
+    size_t kept = 0;
     int idx[AT_MAX_AXES] = {0};
-    for (size_t k = 0; k < total && kept < max; ++k) {
+    for (;;) {
         at_point pt;
         char why[192];
         why[0] = '\0'; /* a byte, not the buffer: a million points walk */
         memset(&pt, 0, sizeof pt);
         for (int a = 0; a < f->n_axes; ++a)
-            pt.v[a] = f->axes[a].values[idx[a]];
+            pt.v[a] = f->axes[a].values[vals[a][idx[a]]];
         if (f->ops.valid(p, &pt, l, refused ? why : NULL,
-                     refused ? sizeof why : 0)) {
-            if (out)
-                out[kept] = pt;
-            ++kept;
+                         refused ? sizeof why : 0)) {
+            if (out && keep(out, kept, &pt))
+                return (size_t)-1;
+            if (++kept == max)
+                return kept;
         } else if (refused) {
             tally(refused, why, sizeof why);
         }
         /* Odometer: the last axis turns fastest. */
-        for (int a = f->n_axes - 1; a >= 0; --a) {
-            if (++idx[a] < f->axes[a].n)
+        int a = f->n_axes - 1;
+        for (; a >= 0; --a) {
+            if (++idx[a] < nv[a])
                 break;
             idx[a] = 0;
         }
+        if (a < 0)
+            return kept;
     }
-    return kept;
 }
 
 /* An empty space's error: which check removed the most points, with one
@@ -113,16 +153,21 @@ int at_space_points(const at_family *f, const at_problem *p,
                     const at_limits *l, at_point **pts, size_t *n, at_err *e)
 {
     size_t total = at_space_size(f);
-    at_point *out = malloc(total * sizeof *out);
-    if (!out)
-        return at_fail(e, AUTOTUNE_ENOMEM, "space of %zu points", total);
-    *n = walk(f, p, l, out, total, NULL);
+    kept_list out = {.v = NULL, .cap = 0, .grows = 1};
+    *n = walk(f, p, l, &out, total, NULL);
+    if (*n == (size_t)-1) {
+        free(out.v);
+        *pts = NULL;
+        *n = 0;
+        return at_fail(e, AUTOTUNE_ENOMEM, "the points kept of a space of "
+                       "%zu", total);
+    }
     if (*n == 0) {
-        free(out);
+        free(out.v);
         *pts = NULL;
         return empty_space(f, p, l, total, e);
     }
-    *pts = out;
+    *pts = out.v;
     return 0;
 }
 
@@ -130,7 +175,8 @@ int at_space_first(const at_family *f, const at_problem *p,
                    const at_limits *l, at_point *pt)
 {
     at_point first;
-    if (!walk(f, p, l, &first, 1, NULL))
+    kept_list one = {.v = &first, .cap = 1, .grows = 0};
+    if (walk(f, p, l, &one, 1, NULL) != 1)
         return 0;
     *pt = first;
     return 1;

@@ -14,10 +14,16 @@
 #include "transpose.h"
 
 static const at_axis axes[N_AXES] = {
-    [TILE_X] = {"tile_x", "tile width (input columns)", 7,
-                {8, 16, 32, 64, 128, 256, 512}},
-    [TILE_Y] = {"tile_y", "tile height (input rows)", 7,
-                {8, 16, 32, 64, 128, 256, 512}},
+    /* The sides that are no power of two are fitted ones: a short side
+     * of the matrix rounded up to 32 (below). */
+    [TILE_X] = {"tile_x", "tile width (input columns); one of 96 to 480 "
+                          "only as the matrix's columns rounded up to 32",
+                18, {8, 16, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320,
+                     352, 384, 416, 448, 480, 512}},
+    [TILE_Y] = {"tile_y", "tile height (input rows); one of 96 to 480 only "
+                          "as the matrix's rows rounded up to 32",
+                18, {8, 16, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320,
+                     352, 384, 416, 448, 480, 512}},
     [BLOCK_X] = {"block_x", "threads in x", 4, {8, 16, 32, 64}},
     [BLOCK_Y] = {"block_y", "threads in y", 6, {1, 2, 4, 8, 16, 32}},
     [VEC] = {"vec", "units per global load/store (at most 16 bytes); a unit "
@@ -122,6 +128,14 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
     const int e = p->type->bytes;
     if (e != 1 && e != 2 && e != 4 && e != 8 && e != 16)
         return REJECT("element size %d not supported", e);
+    /* First: most points of the space are fitted sides of other
+     * matrices. */
+    if (!at_tp_side_ok(p, TILE_Y, pt->v[TILE_Y]) ||
+        !at_tp_side_ok(p, TILE_X, pt->v[TILE_X]))
+        return REJECT("tile %dx%d: a side of no power of two is a fitted "
+                      "one, the matrix's %" PRId64 "x%" PRId64 " rounded up "
+                      "to 32", pt->v[TILE_X], pt->v[TILE_Y], p->v[TP_ROWS],
+                      p->v[TP_COLS]);
     if (pt->v[KIND] == KIND_STRIP)
         return at_tp_strip_valid(p, pt, l, why, n);
     if (pt->v[STEPS] != 1)
@@ -155,11 +169,13 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
     if (s.threads > l->max_threads)
         return REJECT("%d threads exceeds the limit %d", s.threads,
                       l->max_threads);
+    const int max_x = at_tp_pow2(s.tx) ? MAX_TILE_BYTES : AT_TP_MAX_FITTED;
+    const int max_y = at_tp_pow2(s.ty) ? MAX_TILE_BYTES : AT_TP_MAX_FITTED;
     if (s.tx * e < MIN_TILE_BYTES || s.ty * e < MIN_TILE_BYTES ||
-        s.tx * e > MAX_TILE_BYTES || s.ty * e > MAX_TILE_BYTES)
+        s.tx * e > max_x || s.ty * e > max_y)
         return REJECT("tile %dx%d of %d-byte elements: sides must span %d "
-                      "to %d bytes", s.tx, s.ty, e, MIN_TILE_BYTES,
-                      MAX_TILE_BYTES);
+                      "to %d bytes (a fitted side %d)", s.tx, s.ty, e,
+                      MIN_TILE_BYTES, MAX_TILE_BYTES, AT_TP_MAX_FITTED);
     /* Rows of the tile go to registers in passes of block_y groups of pack
      * rows and block_x * vec * pack columns; the transposed tile leaves in
      * passes of block_y rows and block_x * vec units. */
@@ -446,6 +462,7 @@ const at_family at_family_transpose = {
                "per tile; pack = 4/element bytes rows to a word when "
                "pack=1; at most 128 bytes staged per thread",
     .ops.valid = valid,
+    .ops.value_ok = at_tp_side_ok,
     .ops.point_name = point_name,
     .ops.default_point = default_point,
     .ops.paths = paths,

@@ -72,6 +72,15 @@ void at_tp_strip_launch(const at_problem *p, const at_point *pt,
  * fits. */
 void at_tp_strip_default(const at_problem *p, at_point *pt);
 
+/* transpose_fitted.c: tile sides of no power of two, each the matrix's
+ * side rounded up to 32 (one tile spans it). A fitted side may span up to
+ * AT_TP_MAX_FITTED bytes (f64 213 x 134310 takes 224 rows). */
+enum { AT_TP_MAX_FITTED = 2048 };
+int at_tp_pow2(int v);
+/* 0 where value of axis a (TILE_X, TILE_Y; any other: 1) is a fitted
+ * side, but not p's: the family's value_ok. */
+int at_tp_side_ok(const at_problem *p, int a, int value);
+
 /* transpose_emit.c */
 void at_tp_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
                          const char *name);

@@ -8,7 +8,8 @@
  * runs where its paths were left out: a kernel without that path takes
  * no other); for 1- and 2-byte elements again with the first shape's
  * output rows on the word and off the 32-byte sector (packed kernels
- * without the element path that skew their stores); and
+ * without the element path that skew their stores); every fitted tile
+ * (a side of the short side rounded up to 32) on medium-thin shapes; and
  * the verifier itself rejects kernels that are wrong. Types of one size
  * share their compiled variants (the same source), each type is checked on
  * data of its own. Skips without a GPU. */
@@ -270,9 +271,31 @@ static const test_problem strip_shapes[] = {
 };
 enum { N_STRIP_SHAPES = sizeof strip_shapes / sizeof strip_shapes[0] };
 
-/* Every strip point of one shape, on every type of the size. */
-static size_t verify_strip_shape(const at_type *const *types, int nt,
-                                 const test_problem *shape)
+/* Which points of a shape's space a test takes. */
+typedef int (*point_filter)(const at_family *f, const at_point *pt);
+
+static int is_strip(const at_family *f, const at_point *pt)
+{
+    return pt->v[at_axis_index(f, "kind")] == 1;
+}
+
+static int pow2(int v)
+{
+    return v > 0 && (v & (v - 1)) == 0;
+}
+
+/* A tile with a fitted side (no power of two: gen/transpose.c). */
+static int is_fitted(const at_family *f, const at_point *pt)
+{
+    return !pow2(pt->v[at_axis_index(f, "tile_x")]) ||
+           !pow2(pt->v[at_axis_index(f, "tile_y")]);
+}
+
+/* Every point of one shape that keep takes (what, in words), on every
+ * type of the size. */
+static size_t verify_shape_points(const at_type *const *types, int nt,
+                                  const test_problem *shape,
+                                  point_filter keep, const char *what)
 {
     at_err e = {0};
     test_problem u = *shape;
@@ -283,15 +306,14 @@ static size_t verify_strip_shape(const at_type *const *types, int nt,
     at_point *pts;
     size_t n, kept = 0, failed = 0;
     assert_int_equal(at_space_points(p0.family, &p0, &l, &pts, &n, &e), 0);
-    const int kind = at_axis_index(p0.family, "kind");
     for (size_t i = 0; i < n; ++i)
-        if (pts[i].v[kind] == 1)
+        if (keep(p0.family, &pts[i]))
             pts[kept++] = pts[i];
     kept = sample_points(pts, kept);
     char text[256];
     at_problem_str(&p0, text, sizeof text);
     if (!kept) {
-        printf("# %s: no strip points (tiles serve it)\n", text);
+        printf("# %s: no %s points\n", text, what);
         free(pts);
         return 0;
     }
@@ -324,8 +346,8 @@ static size_t verify_strip_shape(const at_type *const *types, int nt,
             verified += !rc;
         }
         at_problem_str(&p, text, sizeof text);
-        printf("# %s: %zu of %zu strip points verified, and on its 4 "
-               "check shapes\n", text, verified, kept);
+        printf("# %s: %zu of %zu %s points verified, and on its check "
+               "shapes\n", text, verified, kept, what);
         at_measure_destroy(b);
     }
     for (size_t g = 0; g < (kept + BATCH - 1) / BATCH; ++g)
@@ -341,9 +363,46 @@ static void verify_strips(int bytes)
     int nt = types_of_size(bytes, types);
     size_t failed = 0;
     for (int s = 0; s < N_STRIP_SHAPES; ++s)
-        failed += verify_strip_shape(types, nt, &strip_shapes[s]);
+        failed += verify_shape_points(types, nt, &strip_shapes[s], is_strip,
+                                      "strip");
     assert_int_equal(failed, 0);
 }
+
+/* Medium-thin shapes, whose tiles may take a fitted side (the short side
+ * rounded up to 32): 89 rows (96), 150 (160), 165 columns (192), 213 rows
+ * of a batch (224), with odd and padded lds; every fitted point of each
+ * verified on it and on its check shapes. Fitted sides span at most 2048
+ * bytes, so 16-byte elements take the first alone. */
+static const test_problem fitted_shapes[] = {
+    {"transpose", NULL, 89, 60013, 0, 0, 0, 0, 0},
+    {"transpose", NULL, 150, 20011, 20016, 153, 0, 0, 0},
+    {"transpose", NULL, 60013, 165, 0, 0, 0, 0, 0},
+    {"transpose", NULL, 213, 7919, 7923, 0, 3, 0, 0},
+};
+enum { N_FITTED_SHAPES = sizeof fitted_shapes / sizeof fitted_shapes[0] };
+
+static void verify_fitted(int bytes)
+{
+    const at_type *types[8];
+    int nt = types_of_size(bytes, types);
+    size_t failed = 0;
+    for (int s = 0; s < N_FITTED_SHAPES; ++s)
+        failed += verify_shape_points(types, nt, &fitted_shapes[s],
+                                      is_fitted, "fitted tile");
+    assert_int_equal(failed, 0);
+}
+
+#define FITTED(bytes)                                                       \
+    static void fitted_points_##bytes##_bytes(void **state)                 \
+    {                                                                       \
+        (void)state;                                                        \
+        verify_fitted(bytes);                                               \
+    }
+FITTED(1)
+FITTED(2)
+FITTED(4)
+FITTED(8)
+FITTED(16)
 
 #define STRIPS(bytes)                                                       \
     static void strip_points_##bytes##_bytes(void **state)                  \
@@ -459,6 +518,11 @@ int main(void)
         cmocka_unit_test(strip_points_4_bytes),
         cmocka_unit_test(strip_points_8_bytes),
         cmocka_unit_test(strip_points_16_bytes),
+        cmocka_unit_test(fitted_points_1_bytes),
+        cmocka_unit_test(fitted_points_2_bytes),
+        cmocka_unit_test(fitted_points_4_bytes),
+        cmocka_unit_test(fitted_points_8_bytes),
+        cmocka_unit_test(fitted_points_16_bytes),
     };
     /* AT_GPU_TESTS=every_point_8*: some tests only (the whole file takes
      * longer than a lease's call). */

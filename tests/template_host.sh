@@ -18,7 +18,8 @@ trap 'rm -rf "$T"' EXIT
 # the 510 distinct packed configurations of u8 and f16 (the review's list,
 # docs/perf/issue36-h100/packed-skew/host-emulation/results.txt.gz), with
 # both element sizes, vectors of 1, 2 and 4, both shared-memory layouts
-# and tiles of 64 to 512.
+# and tiles of 64 to 512; and two with a fitted side (96 rows of f16,
+# 320 columns of u8).
 CONFIGS="1 128 128 16 16 1 1
 1 256 128 8 32 4 1
 1 512 256 32 32 1 2
@@ -26,7 +27,9 @@ CONFIGS="1 128 128 16 16 1 1
 2 128 128 8 32 4 2
 2 128 64 16 8 2 1
 2 32 64 8 16 1 2
-2 64 512 16 32 2 2"
+2 64 512 16 32 2 2
+2 64 96 8 16 2 2
+1 320 128 16 32 1 2"
 # Each configuration as "E TX TY BX BY V S EDGE SHIFT_IN", one a line.
 echo "$CONFIGS" | while read -r c; do
     echo "$c 1 1"

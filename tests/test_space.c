@@ -23,6 +23,11 @@ static at_problem problem(const char *type, int64_t rows, int64_t cols)
     return p;
 }
 
+static int is_pow2(int v)
+{
+    return v > 0 && (v & (v - 1)) == 0;
+}
+
 /* tile_x tile_y block_x block_y vec pack smem tiles ldg restrict kind
  * steps: a tile point */
 static at_point point(int tx, int ty, int bx, int by, int vec, int pack,
@@ -91,7 +96,7 @@ static void sizes_and_invariants(void **state)
     at_limits l;
     assert_true(at_limits_for_arch(90, &l));
     assert_int_equal(at_space_size(F),
-                     7 * 7 * 4 * 6 * 5 * 2 * 2 * 2 * 2 * 2 * 2 * 3);
+                     18 * 18 * 4 * 6 * 5 * 2 * 2 * 2 * 2 * 2 * 2 * 3);
     for (int t = 0; at_type_at(t); ++t) {
         const at_type *type = at_type_at(t);
         if (!at_family_takes(F, type))
@@ -120,6 +125,8 @@ static void sizes_and_invariants(void **state)
             if (eb < 4 && !v[5])
                 assert_true(v[4] == 1 && v[6] == 1 && v[7] == 1 &&
                             v[0] * v[1] / threads <= 32);
+            /* No fitted side: 8192 is a power of two. */
+            assert_true(is_pow2(v[0]) && is_pow2(v[1]));
             assert_true(v[0] * eb >= 64 && v[0] * eb <= 1024);
             assert_true(v[1] * eb >= 64 && v[1] * eb <= 1024);
             assert_int_equal(v[0] % (v[2] * v[4] * k), 0);
@@ -558,6 +565,79 @@ static void tiles_compete_where_runs_are_apart(void **state)
     }
 }
 
+/* Sides that are no power of two are fitted ones: a tile side of 96 to
+ * 480 only as the matrix's side rounded up to 32, so one tile spans it.
+ * The walk that skips the other fitted values (value_ok) keeps exactly
+ * the points a walk of every point through valid keeps, in the same
+ * order. */
+static void fitted_sides_span_the_short_side(void **state)
+{
+    (void)state;
+    at_limits l;
+    assert_true(at_limits_for_arch(90, &l));
+    static const struct {
+        const char *type;
+        int64_t rows, cols;
+        int fit_y, fit_x; /* the fitted tile_y, tile_x expected; 0: none */
+    } cases[] = {
+        {"f16", 89, 597876, 96, 0},   {"bf16", 150, 315067, 160, 0},
+        {"bf16", 1106153, 165, 0, 192}, {"f64", 213, 134310, 224, 0},
+        {"u8", 310, 81419, 320, 0},   {"f32", 300, 300, 320, 320},
+        {"f32", 128, 100000, 0, 0},   {"f32", 8192, 8192, 0, 0},
+        {"f32", 481, 100000, 0, 0},   {"f32x4", 100, 30000, 0, 0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        at_problem p = problem(cases[c].type, cases[c].rows, cases[c].cols);
+        at_err e = {0};
+        at_point *pts;
+        size_t n, fy = 0, fx = 0;
+        assert_int_equal(at_space_points(F, &p, &l, &pts, &n, &e), 0);
+        for (size_t i = 0; i < n; ++i) {
+            const int tx = pts[i].v[0], ty = pts[i].v[1];
+            if (!is_pow2(ty)) {
+                assert_int_equal(ty, cases[c].fit_y);
+                ++fy;
+            }
+            if (!is_pow2(tx)) {
+                assert_int_equal(tx, cases[c].fit_x);
+                ++fx;
+            }
+        }
+        if ((cases[c].fit_y != 0) != (fy != 0) ||
+            (cases[c].fit_x != 0) != (fx != 0))
+            fail_msg("%s %" PRId64 "x%" PRId64 ": %zu fitted rows, %zu "
+                     "fitted columns", cases[c].type, cases[c].rows,
+                     cases[c].cols, fy, fx);
+        /* Every point of the product through valid, in walk order (7.5
+         * million valid calls a case: three cases, fitted rows, columns
+         * and both). */
+        if (c != 0 && c != 2 && c != 5) {
+            free(pts);
+            continue;
+        }
+        size_t total = at_space_size(F), k = 0;
+        int idx[AT_MAX_AXES] = {0};
+        for (size_t t = 0; t < total; ++t) {
+            at_point pt;
+            memset(&pt, 0, sizeof pt);
+            for (int a = 0; a < F->n_axes; ++a)
+                pt.v[a] = F->axes[a].values[idx[a]];
+            if (F->ops.valid(&p, &pt, &l, NULL, 0)) {
+                assert_true(k < n);
+                assert_memory_equal(&pt, &pts[k], sizeof pt);
+                ++k;
+            }
+            for (int a = F->n_axes - 1; a >= 0; --a) {
+                if (++idx[a] < F->axes[a].n)
+                    break;
+                idx[a] = 0;
+            }
+        }
+        assert_int_equal(k, n);
+        free(pts);
+    }
+}
+
 /* Strip points, restated: for a side of 1 to 64 elements (rows when rows
  * are the shorter), 128 to 1024 threads, vectors of at most 16 bytes, at
  * most 256 bytes a thread; tiles then no taller or wider than the
@@ -933,6 +1013,7 @@ int main(void)
         cmocka_unit_test(whole_tile_kernels_take_whole_shapes),
         cmocka_unit_test(launch_geometry),
         cmocka_unit_test(tiles_compete_where_runs_are_apart),
+        cmocka_unit_test(fitted_sides_span_the_short_side),
         cmocka_unit_test(reference_transposes_and_keeps_padding),
         cmocka_unit_test(problem_validation),
         cmocka_unit_test(occupancy_arithmetic),
