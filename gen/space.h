@@ -9,7 +9,7 @@
 #include "base/error.h"
 #include "problem.h"
 
-#define AT_MAX_AXES 12
+#define AT_MAX_AXES 16
 #define AT_MAX_VALUES 32
 
 typedef struct at_axis {

@@ -54,6 +54,11 @@ static const at_axis axes[N_AXES] = {
     [STEPS] = {"steps", "strips: groups of vec positions a thread has in "
                         "flight (tiles: 1)",
                3, {1, 2, 4}},
+    [FLAT] = {"flat", "tiles: 1 where a tile spans the matrix's rows "
+                      "(columns) whose output (input) rows are end to end: "
+                      "its output (input) moves as one run of aligned "
+                      "16-byte vectors (strips: 0)",
+              2, {0, 1}},
 };
 
 /* Tiles span 64 to 1024 bytes a side: narrower ones never came within 3%
@@ -130,12 +135,8 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
         return REJECT("element size %d not supported", e);
     /* First: most points of the space are fitted sides of other
      * matrices. */
-    if (!at_tp_side_ok(p, TILE_Y, pt->v[TILE_Y]) ||
-        !at_tp_side_ok(p, TILE_X, pt->v[TILE_X]))
-        return REJECT("tile %dx%d: a side of no power of two is a fitted "
-                      "one, the matrix's %" PRId64 "x%" PRId64 " rounded up "
-                      "to 32", pt->v[TILE_X], pt->v[TILE_Y], p->v[TP_ROWS],
-                      p->v[TP_COLS]);
+    if (!at_tp_medium_valid(p, pt, why, n))
+        return 0;
     if (pt->v[KIND] == KIND_STRIP)
         return at_tp_strip_valid(p, pt, l, why, n);
     if (pt->v[STEPS] != 1)
@@ -226,10 +227,10 @@ static void point_name(const at_family *f, const at_point *pt, char *buf,
     char pk[16] = "";
     if (pt->v[PACK])
         snprintf(pk, sizeof pk, "_pk");
-    snprintf(buf, n, "tile%dx%d_blk%dx%d_ept%d_vec%d%s_%s_tpb%d_ldg%d_rst%d",
+    snprintf(buf, n, "tile%dx%d_blk%dx%d_ept%d_vec%d%s_%s_tpb%d_ldg%d_rst%d%s",
              pt->v[TILE_X], pt->v[TILE_Y], pt->v[BLOCK_X], pt->v[BLOCK_Y],
              ept(pt), pt->v[VEC], pk, smem[pt->v[SMEM] % 3], pt->v[TILES],
-             pt->v[LDG], pt->v[RESTRICT]);
+             pt->v[LDG], pt->v[RESTRICT], pt->v[FLAT] ? "_flat" : "");
 }
 
 /* The template's optional code paths. Left out where the problem does
@@ -242,7 +243,7 @@ static void point_name(const at_family *f, const at_point *pt, char *buf,
  * plain element copy stands in. */
 enum { PATH_SKEW = 1, PATH_THIN = 2, PATH_WIDE = 4, PATH_EDGE = 8,
        PATH_STRIP = 16 /* none: a strip, which has no optional paths */,
-       PATH_SHIFT_IN = 32 };
+       PATH_SHIFT_IN = 32, PATH_FLAT_IN = 64, PATH_FLAT_OUT = 128 };
 
 /* Tiles of a problem at this point, every matrix of the batch. Under
  * 2^63 (each factor is under 2^31, nx * ny at most rows * cols / 64), so
@@ -288,6 +289,13 @@ static unsigned paths(const at_problem *p, const at_point *pt)
      * skewed stores take them (aligned whatever the rows). */
     if (shape_of(p, pt).k > 1 && in_off)
         k |= PATH_SHIFT_IN;
+    /* A flat point's runs: its output (input) moved as aligned vectors
+     * whatever the rows' alignment. */
+    if (pt->v[FLAT]) {
+        const int f = at_tp_flat_runs(p, pt->v[TILE_X], pt->v[TILE_Y]);
+        k |= (f & AT_TP_FLAT_IN ? PATH_FLAT_IN : 0) |
+             (f & AT_TP_FLAT_OUT ? PATH_FLAT_OUT : 0);
+    }
     return k;
 }
 
@@ -329,7 +337,9 @@ static void paths_text(unsigned k, char *buf, size_t n)
                {PATH_THIN, "vector copy (AT_THIN)"},
                {PATH_WIDE, "64-bit tile indices (AT_WIDE)"},
                {PATH_EDGE, "edge tiles (AT_EDGE)"},
-               {PATH_SHIFT_IN, "shifted word loads (AT_SHIFT_IN)"}};
+               {PATH_SHIFT_IN, "shifted word loads (AT_SHIFT_IN)"},
+               {PATH_FLAT_IN, "flat loads (AT_FLAT_IN)"},
+               {PATH_FLAT_OUT, "flat stores (AT_FLAT_OUT)"}};
     size_t len = 0;
     buf[0] = '\0';
     if (k == PATH_STRIP) {
@@ -364,13 +374,17 @@ static void defines(const at_problem *p, const at_point *pt, unsigned k,
              "#define AT_SMEM %d\n#define AT_TILES %d\n#define AT_LDG %d\n"
              "#define AT_RESTRICT %d\n#define AT_SKEW %d\n"
              "#define AT_THIN %d\n#define AT_WIDE %d\n#define AT_EDGE %d\n"
-             "#define AT_SHIFT_IN %d\n",
+             "#define AT_SHIFT_IN %d\n#define AT_FLAT_IN %d\n"
+             "#define AT_FLAT_OUT %d\n",
              p->type->bytes, s.tx, s.ty, s.bx, s.by, s.k, s.vec, s.smem,
              pt->v[TILES], pt->v[LDG], pt->v[RESTRICT],
              /* Only where the type and point can skew (shift). */
              (k & PATH_SKEW) && skew_rows(p, pt) ? 1 : 0,
              k & PATH_THIN ? 1 : 0, k & PATH_WIDE ? 1 : 0,
-             k & PATH_EDGE ? 1 : 0, (k & PATH_SHIFT_IN) && s.k > 1 ? 1 : 0);
+             k & PATH_EDGE ? 1 : 0, (k & PATH_SHIFT_IN) && s.k > 1 ? 1 : 0,
+             /* Flat points alone (every path: both). */
+             (k & PATH_FLAT_IN) && pt->v[FLAT] ? 1 : 0,
+             (k & PATH_FLAT_OUT) && pt->v[FLAT] ? 1 : 0);
 }
 
 /* Blocks for a problem: a tiles-per-block share of every tile, at most
@@ -446,8 +460,9 @@ static void default_point(const at_problem *p, int sm, at_point *pt)
 
 const at_family at_family_transpose = {
     .name = "transpose",
-    .abi = 6, /* 5: tiles compete with strips where runs are apart; 6:
-               * strips realign long rows off their vectors (pack 1) */
+    .abi = 7, /* 5: tiles compete with strips where runs are apart; 6:
+               * strips realign long rows off their vectors (pack 1); 7:
+               * fitted tile sides and flat runs */
     .template_path = "templates/transpose.cu",
     .template_src = at_tmpl_transpose,
     .types = "i8 u8 f16 bf16 f32 f64 c64 c128 f32x4",

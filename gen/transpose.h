@@ -15,7 +15,7 @@ enum { TP_ROWS, TP_COLS, TP_LD_IN, TP_LD_OUT, TP_BATCH, TP_STRIDE_IN,
 /* The space's axes (gen/transpose.c). */
 enum {
     TILE_X, TILE_Y, BLOCK_X, BLOCK_Y, VEC, PACK, SMEM, TILES, LDG, RESTRICT,
-    KIND, STEPS, N_AXES
+    KIND, STEPS, FLAT, N_AXES
 };
 enum { KIND_TILE, KIND_STRIP };
 
@@ -78,8 +78,18 @@ void at_tp_strip_default(const at_problem *p, at_point *pt);
 enum { AT_TP_MAX_FITTED = 2048 };
 int at_tp_pow2(int v);
 /* 0 where value of axis a (TILE_X, TILE_Y; any other: 1) is a fitted
- * side, but not p's: the family's value_ok. */
+ * side, but not p's, or flat 1 where no tile of p has flat runs: the
+ * family's value_ok. */
 int at_tp_side_ok(const at_problem *p, int a, int value);
+/* The flat runs a tile of tx x ty has for p: a run of its input where it
+ * spans the columns and the input rows are end to end, of its output
+ * where it spans the rows and the output rows are end to end. */
+enum { AT_TP_FLAT_IN = 1, AT_TP_FLAT_OUT = 2 };
+int at_tp_flat_runs(const at_problem *p, int tx, int ty);
+/* The constraint on fitted sides and flat runs: 1, or 0 with the reason
+ * in why (if not NULL). */
+int at_tp_medium_valid(const at_problem *p, const at_point *pt, char *why,
+                       size_t n);
 
 /* transpose_emit.c */
 void at_tp_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,

@@ -251,9 +251,9 @@ static int load_params(at_yaml *y, at_spec *s, yaml_node_t *t)
     if (!at_yaml_is(t, YAML_MAPPING_NODE) || !at_yaml_count(t))
         return at_yaml_fail(y, t, "tune_params", "expected a mapping of "
                             "parameter names to lists of integers");
-    if (at_yaml_count(t) > AT_MAX_AXES)
+    if (at_yaml_count(t) > AT_SPEC_MAX_PARAMS)
         return at_yaml_fail(y, t, "tune_params", "%d parameters, at most %d",
-                            at_yaml_count(t), AT_MAX_AXES);
+                            at_yaml_count(t), AT_SPEC_MAX_PARAMS);
     for (int i = 0; i < at_yaml_count(t); ++i) {
         char *name;
         yaml_node_t *k = at_yaml_key(y, t, i), *v = at_yaml_item(y, t, i);

@@ -54,6 +54,15 @@
  *                          words and funnel-shift them into place, instead
  *                          of taking the element path; rows on it load
  *                          words too (no vectors)
+ *   AT_FLAT_OUT            1: where a tile spans the matrix's rows and
+ *                          the output rows are end to end (ld_out ==
+ *                          rows), the tile's output is one run, stored as
+ *                          aligned 16-byte vectors whatever ld_out's
+ *                          alignment (a medium-thin matrix's output rows of
+ *                          a few hundred bytes, each off the sector)
+ *   AT_FLAT_IN             1: the same for loads, where a tile spans the
+ *                          matrix's columns and the input rows are end to
+ *                          end (ld_in == cols)
  *
  * Launch: block (AT_BLOCK_X, AT_BLOCK_Y), a 1-D grid of
  * min(ceil(tiles / AT_TILES), 2^31 - 1) blocks (the kernel loops), where
@@ -823,7 +832,7 @@ __device__ __forceinline__ at_tile at_tile_at(
     const at_elem *in, at_elem *out, int rows, int cols, long long ld_in,
     long long ld_out, long long stride_in, long long stride_out,
     long long tiles_x, long long tiles_y, long long t, bool vec_ok,
-    const at_elem *in_end)
+    bool flat_in, const at_elem *in_end)
 {
     at_tile s;
     /* Consecutive tiles run along the shorter side of the grid of tiles
@@ -870,15 +879,17 @@ __device__ __forceinline__ at_tile at_tile_at(
      * last column or a shifted load's 3 bytes past a row, stay before the
      * input's last element: checked for whole rows of the tile. */
 #if AT_EDGE
+    /* (Flat loads read the tile's valid elements alone.) */
     const bool inside = s.in + (long long)(s.avail - 1) * ld_in + AT_TILE_X +
                             AT_SLACK <= in_end;
-    s.fast = vec_ok && inside;
+    s.fast = vec_ok && (flat_in || inside);
 #else
     /* Without the element path every tile is whole and every row on the
      * vector (the launch's, checked by its launcher), and its loads are
      * inside (AT_SLACK is 0: shifted loads come with the element path). */
     (void)in_end;
     (void)vec_ok;
+    (void)flat_in;
     s.fast = true;
 #endif
     return s;
@@ -1201,7 +1212,6 @@ __device__ __forceinline__ void at_store_skewed(
 }
 #endif /* AT_SKEW */
 
-#if AT_EDGE
 /* i / d for i < 2^18 and 1 <= d <= 512 (an index into a tile, a side of
  * one), by a multiply: m = 2^32 / d rounded up is off by less than 2^-14
  * of i / d, which never crosses an integer when d <= 2^9. */
@@ -1215,6 +1225,126 @@ __device__ __forceinline__ unsigned int at_div(unsigned int i,
 {
     return (unsigned int)((i * m) >> 32);
 }
+
+#if AT_FLAT_IN || AT_FLAT_OUT
+/* Flat runs: a tile's elements as one run of n in global memory, element
+ * k at (k / len, k % len) of the tile (len: the side the run's rows
+ * span), moved as aligned 16-byte vectors and, before the run's first
+ * 16-byte boundary and after its last, element by element (the ends
+ * other tiles' runs share a vector with). n < 2^18: a tile's elements. */
+#define AT_FLAT_N (16 / AT_ELEM_BYTES)
+union at_flat_u {
+    uint4 v;
+    at_elem e[AT_FLAT_N];
+};
+
+struct at_flat_run {
+    int h;    /* elements before the first 16-byte boundary (at most n) */
+    int body; /* whole vectors after them */
+    int ends; /* elements outside the vectors: h and those after */
+};
+
+__device__ __forceinline__ at_flat_run at_flat_of(const void *run, int n)
+{
+    at_flat_run f;
+    const int head =
+        (int)((16 - (unsigned long long)run % 16) % 16) / AT_ELEM_BYTES;
+    f.h = head < n ? head : n;
+    f.body = (n - f.h) / AT_FLAT_N;
+    f.ends = n - f.body * AT_FLAT_N;
+    return f;
+}
+
+/* The k-th of the run's ends: the head's, then the tail's. */
+__device__ __forceinline__ int at_flat_end(const at_flat_run &f, int i)
+{
+    return i < f.h ? i : i + f.body * AT_FLAT_N;
+}
+#endif
+
+#if AT_FLAT_IN
+/* Element y of input column c into the shared tile (a packed word's part
+ * of it, its place as at_tile_elem reads it). */
+__device__ __forceinline__ void at_put_elem(at_unit *tile, int y, int c,
+                                            at_elem v)
+{
+#if AT_PACK > 1
+    ((at_elem *)&tile[AT_SIDX(y / AT_PACK, c)])[y % AT_PACK] = v;
+#else
+    tile[AT_SIDX(y, c)] = v;
+#endif
+}
+
+/* Flat loads: the tile spans the matrix's columns and the input rows are
+ * end to end, so its valid rows are one run of rv * cv elements, and with
+ * the rows a skewed tile stores past its own (at_put_extra's, whose
+ * vectors would be off their alignment here) avail * cv. Read directly
+ * into shared memory (no registers staged across tiles): the rows past
+ * them stay as they were, never stored. */
+__device__ __forceinline__ void at_load_flat(at_unit *tile, const at_tile &s,
+                                             int tid, bool skew)
+{
+    const int len = s.cv, n = (skew ? s.avail : s.rv) * s.cv;
+    const at_elem *AT_RST run = s.in;
+    const at_flat_run f = at_flat_of(run, n);
+    const unsigned long long m = at_div_magic(len);
+#pragma unroll 1
+    for (int i = tid; i < f.body; i += AT_THREADS) {
+        const int k0 = f.h + i * AT_FLAT_N;
+        at_flat_u u;
+        u.v = AT_LD((const uint4 *)(run + k0));
+        int y = (int)at_div(k0, m), c = k0 - y * len;
+#pragma unroll
+        for (int k = 0; k < AT_FLAT_N; ++k) {
+            at_put_elem(tile, y, c, u.e[k]);
+            if (++c == len) {
+                c = 0;
+                ++y;
+            }
+        }
+    }
+#pragma unroll 1
+    for (int i = tid; i < f.ends; i += AT_THREADS) {
+        const int k = at_flat_end(f, i), y = (int)at_div(k, m);
+        at_put_elem(tile, y, k - y * len, AT_LD(run + k));
+    }
+}
+#endif
+
+#if AT_FLAT_OUT
+/* Flat stores: the tile spans the matrix's rows and the output rows are
+ * end to end, so its output is one run of cv * rv elements. */
+__device__ __forceinline__ void at_store_flat(const at_tile &s,
+                                              const at_unit *tile, int tid)
+{
+    const int len = s.rv, n = s.rv * s.cv;
+    at_elem *AT_RST run = s.out;
+    const at_flat_run f = at_flat_of(run, n);
+    const unsigned long long m = at_div_magic(len);
+#pragma unroll 1
+    for (int i = tid; i < f.body; i += AT_THREADS) {
+        const int k0 = f.h + i * AT_FLAT_N;
+        int c = (int)at_div(k0, m), y = k0 - c * len;
+        at_flat_u u;
+#pragma unroll
+        for (int k = 0; k < AT_FLAT_N; ++k) {
+            u.e[k] = at_tile_elem(tile, y, c);
+            if (++y == len) {
+                y = 0;
+                ++c;
+            }
+        }
+        *(uint4 *)(run + k0) = u.v;
+    }
+#pragma unroll 1
+    for (int i = tid; i < f.ends; i += AT_THREADS) {
+        const int k = at_flat_end(f, i), c = (int)at_div(k, m);
+        run[k] = at_tile_elem(tile, k - c * len, c);
+    }
+}
+#endif
+
+#if AT_EDGE
 
 /* Element path: the valid rv x cv part of the tile, walked linearly, through
  * shared memory laid out [row][col] with AT_TILE_X + 1 elements a row. */
@@ -1244,18 +1374,99 @@ __device__ __forceinline__ void at_edge_store(const at_elem *t,
 }
 #endif
 
+/* What a launch's shape allows, the same for every tile; the host
+ * harness (tests/host/transpose_tiles.cpp) takes it from here too. */
+struct at_flags {
+    bool skew;     /* output rows off the sectors: skewed stores */
+    bool vec_ok;   /* tiles inside the input take the fast path */
+    bool flat_in;  /* tiles span the columns, input rows end to end */
+    bool flat_out; /* tiles span the rows, output rows end to end */
+};
+
+__device__ __forceinline__ at_flags at_flags_of(
+    const at_elem *in, const at_elem *out, int rows, int cols,
+    long long ld_in, long long ld_out, int batch, long long stride_in,
+    long long stride_out)
+{
+    at_flags f;
+    (void)in;
+    (void)cols;
+    (void)stride_in;
+#if AT_FLAT_IN
+    f.flat_in = cols <= AT_TILE_X && ld_in == cols;
+#else
+    f.flat_in = false;
+#endif
+#if AT_FLAT_OUT
+    f.flat_out = rows <= AT_TILE_Y && ld_out == rows;
+#else
+    f.flat_out = false;
+#endif
+#if AT_SKEW
+    /* Output rows off the 32-byte sectors: skewed tiles, whose stores are
+     * aligned whatever ld_out is. */
+    const int sector = 32 / AT_ELEM_BYTES;
+    f.skew =
+        (ld_out % sector) != 0 || (batch > 1 && (stride_out % sector) != 0) ||
+        ((unsigned long long)out % 32) != 0;
+#else
+    f.skew = false;
+#endif
+#if AT_EDGE
+    /* Elements per vector along a row; the rows (and matrices) of both
+     * sides must start on such a vector's boundary, where flat runs do
+     * not take them. */
+    const int aw = AT_VEC * AT_PACK;
+    (void)aw;
+#if AT_SHIFT_IN
+    /* Rows anywhere: shifted words. */
+    const bool in_ok = true;
+#else
+    const bool in_ok =
+        f.flat_in || aw == 1 ||
+        ((ld_in % aw) == 0 && (batch == 1 || (stride_in % aw) == 0) &&
+         ((unsigned long long)in % (aw * AT_ELEM_BYTES)) == 0);
+#endif
+    const bool out_ok =
+        f.flat_out || aw == 1 ||
+        ((ld_out % aw) == 0 && (batch == 1 || (stride_out % aw) == 0) &&
+         ((unsigned long long)out % (aw * AT_ELEM_BYTES)) == 0);
+    /* Skewed stores are aligned whatever the output's rows. */
+    f.vec_ok = in_ok && (f.skew || out_ok);
+#else
+    /* Without the element path the launch's rows are on the vector (its
+     * launcher sends any other launch elsewhere): the checks and the
+     * element copy they would lead to cost NVRTC a fifth of a whole-tile
+     * point (f32 8192x8192, 16 points a program: 6.62 G instructions to
+     * 5.20 G). */
+    (void)ld_in;
+    (void)ld_out;
+    (void)batch;
+    (void)stride_out;
+    (void)out;
+    f.vec_ok = true;
+#endif
+    return f;
+}
+
 /* A tile into shared memory: the fast path's registers (loaded already),
  * or the element path. */
 __device__ __forceinline__ void at_tile_in(
     at_unit *tile, at_elem *etile, const at_tile &s,
     at_vec_u (&r)[AT_LOAD_ROWS][AT_LOAD_COLS][AT_PACK], long long ld_in,
-    int tx, int ty, int tid, bool skew)
+    int tx, int ty, int tid, const at_flags &f)
 {
     (void)etile; /* the element path's */
     if (s.fast) {
+#if AT_FLAT_IN
+        if (f.flat_in) {
+            at_load_flat(tile, s, tid, f.skew);
+            return;
+        }
+#endif
         at_put(tile, r, tx, ty);
 #if AT_SKEW
-        if (skew)
+        if (f.skew)
             at_put_extra(tile, s, ld_in, tid);
 #endif
     }
@@ -1269,10 +1480,17 @@ __device__ __forceinline__ void at_tile_in(
 __device__ __forceinline__ void at_tile_out(const at_unit *tile,
                                             const at_elem *etile,
                                             const at_tile &s, long long ld_out,
-                                            int tx, int ty, int tid, bool skew)
+                                            int tx, int ty, int tid,
+                                            const at_flags &f)
 {
-    (void)skew; /* the skewed stores' alone */
+    (void)f; /* the skewed and flat stores' alone */
     if (s.fast) {
+#if AT_FLAT_OUT
+        if (f.flat_out) {
+            at_store_flat(s, tile, tid);
+            return;
+        }
+#endif
 #if AT_SKEW
         /* Every fast tile of a kernel with skewed stores takes them:
          * where the output rows are on the sectors (another problem's
@@ -1280,7 +1498,7 @@ __device__ __forceinline__ void at_tile_out(const at_unit *tile,
          * rows not unrolled. A plain copy of the stores beside them cost
          * NVRTC 17% of such a program (f32 8191x8191, 16 points); the
          * problem the kernel is made for never took it. */
-        at_store_skewed(s, tile, ld_out, tx, ty, skew);
+        at_store_skewed(s, tile, ld_out, tx, ty, f.skew);
 #else
         at_store(s.out, tile, ld_out, tx, ty, AT_RV(s), AT_CV(s));
         if (AT_RV(s) < AT_TILE_Y)
@@ -1321,44 +1539,8 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
     /* One past the input's last element. */
     const at_elem *in_end = in + (batch - 1) * stride_in +
                             (long long)(rows - 1) * ld_in + cols;
-#if AT_SKEW
-    /* Output rows off the 32-byte sectors: skewed tiles, whose stores are
-     * aligned whatever ld_out is. */
-    const int sector = 32 / AT_ELEM_BYTES;
-    const bool skew =
-        (ld_out % sector) != 0 || (batch > 1 && (stride_out % sector) != 0) ||
-        ((unsigned long long)out % 32) != 0;
-#else
-    const bool skew = false;
-#endif
-#if AT_EDGE
-    /* Elements per vector along a row; the rows (and matrices) of both
-     * sides must start on such a vector's boundary. */
-    const int aw = AT_VEC * AT_PACK;
-    (void)aw;
-#if AT_SHIFT_IN
-    /* Rows anywhere: shifted words. */
-    const bool in_ok = true;
-#else
-    const bool in_ok =
-        aw == 1 ||
-        ((ld_in % aw) == 0 && (batch == 1 || (stride_in % aw) == 0) &&
-         ((unsigned long long)in % (aw * AT_ELEM_BYTES)) == 0);
-#endif
-    const bool out_ok =
-        aw == 1 ||
-        ((ld_out % aw) == 0 && (batch == 1 || (stride_out % aw) == 0) &&
-         ((unsigned long long)out % (aw * AT_ELEM_BYTES)) == 0);
-    /* Skewed stores are aligned whatever the output's rows. */
-    const bool vec_ok = in_ok && (skew || out_ok);
-#else
-    /* Without the element path the launch's rows are on the vector (its
-     * launcher sends any other launch elsewhere): the checks and the
-     * element copy they would lead to cost NVRTC a fifth of a whole-tile
-     * point (f32 8192x8192, 16 points a program: 6.62 G instructions to
-     * 5.20 G). */
-    const bool vec_ok = true;
-#endif
+    const at_flags f = at_flags_of(in, out, rows, cols, ld_in, ld_out, batch,
+                                   stride_in, stride_out);
     at_vec_u r[AT_LOAD_ROWS][AT_LOAD_COLS][AT_PACK];
 
 #if AT_THIN
@@ -1414,17 +1596,17 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
             if (k < count) {
                 n = at_tile_at(in, out, rows, cols, ld_in, ld_out, stride_in,
                                stride_out, tiles_x, tiles_y, first + k,
-                               vec_ok, in_end);
-                if (n.fast)
+                               f.vec_ok, f.flat_in, in_end);
+                if (n.fast && !f.flat_in)
                     at_load(r, n.in, ld_in, tx, ty, AT_RV(n), AT_CV(n));
             }
             if (k > 0) {
-                at_tile_out(tile, etile, s, ld_out, tx, ty, tid, skew);
+                at_tile_out(tile, etile, s, ld_out, tx, ty, tid, f);
                 __syncthreads();
             }
             if (k == count)
                 break;
-            at_tile_in(tile, etile, n, r, ld_in, tx, ty, tid, skew);
+            at_tile_in(tile, etile, n, r, ld_in, tx, ty, tid, f);
             __syncthreads();
             s = n;
         }
@@ -1433,12 +1615,12 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
     for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
         const at_tile s = at_tile_at(in, out, rows, cols, ld_in, ld_out,
                                      stride_in, stride_out, tiles_x, tiles_y,
-                                     t, vec_ok, in_end);
-        if (s.fast)
+                                     t, f.vec_ok, f.flat_in, in_end);
+        if (s.fast && !f.flat_in)
             at_load(r, s.in, ld_in, tx, ty, AT_RV(s), AT_CV(s));
-        at_tile_in(tile, etile, s, r, ld_in, tx, ty, tid, skew);
+        at_tile_in(tile, etile, s, r, ld_in, tx, ty, tid, f);
         __syncthreads();
-        at_tile_out(tile, etile, s, ld_out, tx, ty, tid, skew);
+        at_tile_out(tile, etile, s, ld_out, tx, ty, tid, f);
         __syncthreads();
     }
 #endif

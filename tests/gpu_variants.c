@@ -9,7 +9,8 @@
  * no other); for 1- and 2-byte elements again with the first shape's
  * output rows on the word and off the 32-byte sector (packed kernels
  * without the element path that skew their stores); every fitted tile
- * (a side of the short side rounded up to 32) on medium-thin shapes; and
+ * (a side of the short side rounded up to 32) and every tile with flat
+ * runs on medium-thin shapes; and
  * the verifier itself rejects kernels that are wrong. Types of one size
  * share their compiled variants (the same source), each type is checked on
  * data of its own. Skips without a GPU. */
@@ -272,11 +273,11 @@ static const test_problem strip_shapes[] = {
 enum { N_STRIP_SHAPES = sizeof strip_shapes / sizeof strip_shapes[0] };
 
 /* Which points of a shape's space a test takes. */
-typedef int (*point_filter)(const at_family *f, const at_point *pt);
+typedef int (*point_filter)(const at_problem *p, const at_point *pt);
 
-static int is_strip(const at_family *f, const at_point *pt)
+static int is_strip(const at_problem *p, const at_point *pt)
 {
-    return pt->v[at_axis_index(f, "kind")] == 1;
+    return pt->v[at_axis_index(p->family, "kind")] == 1;
 }
 
 static int pow2(int v)
@@ -284,11 +285,18 @@ static int pow2(int v)
     return v > 0 && (v & (v - 1)) == 0;
 }
 
-/* A tile with a fitted side (no power of two: gen/transpose.c). */
-static int is_fitted(const at_family *f, const at_point *pt)
+/* A tile with a fitted side (no power of two: gen/transpose_fitted.c),
+ * or with flat runs for p (a tile spanning a side whose rows are end to
+ * end). */
+static int is_medium(const at_problem *p, const at_point *pt)
 {
+    const at_family *f = p->family;
+    char defs[1024];
+    f->ops.defines(p, pt, f->ops.paths(p, pt), defs, sizeof defs);
     return !pow2(pt->v[at_axis_index(f, "tile_x")]) ||
-           !pow2(pt->v[at_axis_index(f, "tile_y")]);
+           !pow2(pt->v[at_axis_index(f, "tile_y")]) ||
+           strstr(defs, "#define AT_FLAT_IN 1\n") ||
+           strstr(defs, "#define AT_FLAT_OUT 1\n");
 }
 
 /* Every point of one shape that keep takes (what, in words), on every
@@ -307,7 +315,7 @@ static size_t verify_shape_points(const at_type *const *types, int nt,
     size_t n, kept = 0, failed = 0;
     assert_int_equal(at_space_points(p0.family, &p0, &l, &pts, &n, &e), 0);
     for (size_t i = 0; i < n; ++i)
-        if (keep(p0.family, &pts[i]))
+        if (keep(&p0, &pts[i]))
             pts[kept++] = pts[i];
     kept = sample_points(pts, kept);
     char text[256];
@@ -369,10 +377,11 @@ static void verify_strips(int bytes)
 }
 
 /* Medium-thin shapes, whose tiles may take a fitted side (the short side
- * rounded up to 32): 89 rows (96), 150 (160), 165 columns (192), 213 rows
- * of a batch (224), with odd and padded lds; every fitted point of each
- * verified on it and on its check shapes. Fitted sides span at most 2048
- * bytes, so 16-byte elements take the first alone. */
+ * rounded up to 32) and flat runs: 89 rows (96; flat stores), 150 (160,
+ * padded lds), 165 columns (192; flat loads), 213 rows of a batch (224;
+ * flat stores); every fitted point, and every point with flat runs, of
+ * each verified on it and on its check shapes. Fitted sides span at most
+ * 2048 bytes, so 16-byte elements take the first alone. */
 static const test_problem fitted_shapes[] = {
     {"transpose", NULL, 89, 60013, 0, 0, 0, 0, 0},
     {"transpose", NULL, 150, 20011, 20016, 153, 0, 0, 0},
@@ -381,28 +390,28 @@ static const test_problem fitted_shapes[] = {
 };
 enum { N_FITTED_SHAPES = sizeof fitted_shapes / sizeof fitted_shapes[0] };
 
-static void verify_fitted(int bytes)
+static void verify_medium(int bytes)
 {
     const at_type *types[8];
     int nt = types_of_size(bytes, types);
     size_t failed = 0;
     for (int s = 0; s < N_FITTED_SHAPES; ++s)
         failed += verify_shape_points(types, nt, &fitted_shapes[s],
-                                      is_fitted, "fitted tile");
+                                      is_medium, "fitted or flat tile");
     assert_int_equal(failed, 0);
 }
 
-#define FITTED(bytes)                                                       \
-    static void fitted_points_##bytes##_bytes(void **state)                 \
+#define MEDIUM(bytes)                                                       \
+    static void medium_thin_points_##bytes##_bytes(void **state)            \
     {                                                                       \
         (void)state;                                                        \
-        verify_fitted(bytes);                                               \
+        verify_medium(bytes);                                               \
     }
-FITTED(1)
-FITTED(2)
-FITTED(4)
-FITTED(8)
-FITTED(16)
+MEDIUM(1)
+MEDIUM(2)
+MEDIUM(4)
+MEDIUM(8)
+MEDIUM(16)
 
 #define STRIPS(bytes)                                                       \
     static void strip_points_##bytes##_bytes(void **state)                  \
@@ -466,7 +475,7 @@ static void verifier_rejects_wrong_kernels(void **state)
     /* Launched as the 32x32 tile, 32x8 threads point. */
     at_point pt;
     char params[] = "tile_x=32 tile_y=32 block_x=32 block_y=8 vec=1 pack=0 "
-                    "smem=1 tiles=1 ldg=0 restrict=0 kind=0 steps=1";
+                    "smem=1 tiles=1 ldg=0 restrict=0 kind=0 steps=1 flat=0";
     assert_int_equal(at_point_parse(p.family, params, &pt, &e), 0);
     const char *expect[] = {"differ", "outside the matrix", "differ",
                             "batch"};
@@ -518,11 +527,11 @@ int main(void)
         cmocka_unit_test(strip_points_4_bytes),
         cmocka_unit_test(strip_points_8_bytes),
         cmocka_unit_test(strip_points_16_bytes),
-        cmocka_unit_test(fitted_points_1_bytes),
-        cmocka_unit_test(fitted_points_2_bytes),
-        cmocka_unit_test(fitted_points_4_bytes),
-        cmocka_unit_test(fitted_points_8_bytes),
-        cmocka_unit_test(fitted_points_16_bytes),
+        cmocka_unit_test(medium_thin_points_1_bytes),
+        cmocka_unit_test(medium_thin_points_2_bytes),
+        cmocka_unit_test(medium_thin_points_4_bytes),
+        cmocka_unit_test(medium_thin_points_8_bytes),
+        cmocka_unit_test(medium_thin_points_16_bytes),
     };
     /* AT_GPU_TESTS=every_point_8*: some tests only (the whole file takes
      * longer than a lease's call). */

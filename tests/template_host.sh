@@ -30,11 +30,13 @@ CONFIGS="1 128 128 16 16 1 1
 2 64 512 16 32 2 2
 2 64 96 8 16 2 2
 1 320 128 16 32 1 2"
-# Each configuration as "E TX TY BX BY V S EDGE SHIFT_IN", one a line.
+# Each configuration as "E TX TY BX BY V S EDGE SHIFT_IN FLAT", one a
+# line; FLAT 1: flat loads and stores compiled in (taken where a tile
+# spans the matrix's side and its rows are end to end).
 echo "$CONFIGS" | while read -r c; do
-    echo "$c 1 1"
-    echo "$c 1 0"
-    echo "$c 0 0"
+    echo "$c 1 1 1"
+    echo "$c 1 0 0"
+    echo "$c 0 0 1"
 done > "$T/list"
 n=$(wc -l < "$T/list")
 echo "1..$n"
@@ -48,7 +50,8 @@ one() {
         -DAT_BLOCK_X="$4" -DAT_BLOCK_Y="$5" -DAT_PACK=$((4 / $1)) \
         -DAT_VEC="$6" -DAT_SMEM="$7" -DAT_TILES=1 -DAT_LDG=1 \
         -DAT_RESTRICT=0 -DAT_SKEW=1 -DAT_THIN=0 -DAT_WIDE=0 \
-        -DAT_EDGE="$8" -DAT_SHIFT_IN="$9" -DAT_KERNEL=k \
+        -DAT_EDGE="$8" -DAT_SHIFT_IN="$9" -DAT_FLAT_IN="${10}" \
+        -DAT_FLAT_OUT="${10}" -DAT_KERNEL=k \
         -DTEMPLATE="\"$PWD/templates/transpose.cu\"" \
         tests/host/transpose_tiles.cpp -o "$T/$n" > "$T/$n.out" 2>&1
     then
@@ -60,4 +63,4 @@ one() {
     rm -f "$T/$n"
 }
 . tests/host/run_list.sh
-run_list "problems [0-9]+ fails" "E TX TY BX BY V S EDGE SHIFT_IN"
+run_list "problems [0-9]+ fails" "E TX TY BX BY V S EDGE SHIFT_IN FLAT"

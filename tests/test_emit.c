@@ -165,7 +165,7 @@ static void every_path_builds(void **state)
     assert_int_equal(at_point_parse(f,
                                     "tile_x=32 tile_y=32 block_x=32 "
                                     "block_y=8 vec=1 pack=0 smem=1 tiles=1 "
-                                    "ldg=1 restrict=1 kind=0 steps=1",
+                                    "ldg=1 restrict=1 kind=0 steps=1 flat=0",
                                     &pt, &e),
                      0);
     at_provenance pv = {.sm = 90, .why = "test",
@@ -188,7 +188,7 @@ static void tuned_f64_header_and_big_shared_memory(void **state)
     assert_int_equal(at_point_parse(at_family_find("transpose"),
                                     "tile_x=128 tile_y=128 block_x=32 "
                                     "block_y=32 vec=2 pack=0 smem=1 tiles=2 "
-                                    "ldg=0 restrict=0 kind=0 steps=1", &pt, &e), 0);
+                                    "ldg=0 restrict=0 kind=0 steps=1 flat=0", &pt, &e), 0);
     at_provenance pv = {.tuned = 1, .gpu = "NVIDIA H200", .sm = 90, .sms = 132,
                         .driver = 13000, .driver_build = "580.159.04",
                         .nvrtc = "13.0",
@@ -227,10 +227,10 @@ static void every_type_builds(void **state)
             assert_int_equal(at_point_parse(f, t->bytes == 1
                                  ? "tile_x=128 tile_y=128 block_x=8 "
                                    "block_y=16 vec=4 pack=1 smem=2 tiles=2 "
-                                   "ldg=1 restrict=1 kind=0 steps=1"
+                                   "ldg=1 restrict=1 kind=0 steps=1 flat=0"
                                  : "tile_x=64 tile_y=64 block_x=8 "
                                    "block_y=16 vec=4 pack=1 smem=2 tiles=2 "
-                                   "ldg=1 restrict=1 kind=0 steps=1", &pt, &e), 0);
+                                   "ldg=1 restrict=1 kind=0 steps=1 flat=0", &pt, &e), 0);
         at_limits l;
         assert_true(at_limits_for_arch(90, &l));
         assert_int_equal(f->ops.valid(&p, &pt, &l, NULL, 0), 1);
@@ -256,7 +256,7 @@ static void strip_builds(void **state)
     assert_int_equal(at_point_parse(f,
                                     "tile_x=8 tile_y=8 block_x=32 block_y=8 "
                                     "vec=8 pack=0 smem=1 tiles=1 ldg=1 "
-                                    "restrict=1 kind=1 steps=2",
+                                    "restrict=1 kind=1 steps=2 flat=0",
                                     &pt, &e),
                      0);
     test_problem u = {"transpose", "f16", 2, 8388609, 0, 0};

@@ -28,6 +28,13 @@ static int is_pow2(int v)
     return v > 0 && (v & (v - 1)) == 0;
 }
 
+/* A point with flat runs (flat 1). */
+static at_point flat(at_point pt)
+{
+    pt.v[12] = 1;
+    return pt;
+}
+
 /* tile_x tile_y block_x block_y vec pack smem tiles ldg restrict kind
  * steps: a tile point */
 static at_point point(int tx, int ty, int bx, int by, int vec, int pack,
@@ -35,7 +42,7 @@ static at_point point(int tx, int ty, int bx, int by, int vec, int pack,
 {
     at_point pt;
     memset(&pt, 0, sizeof pt);
-    int v[] = {tx, ty, bx, by, vec, pack, smem, tiles, 1, 1, 0, 1};
+    int v[] = {tx, ty, bx, by, vec, pack, smem, tiles, 1, 1, 0, 1, 0};
     memcpy(pt.v, v, sizeof v);
     return pt;
 }
@@ -96,7 +103,7 @@ static void sizes_and_invariants(void **state)
     at_limits l;
     assert_true(at_limits_for_arch(90, &l));
     assert_int_equal(at_space_size(F),
-                     18 * 18 * 4 * 6 * 5 * 2 * 2 * 2 * 2 * 2 * 2 * 3);
+                     18 * 18 * 4 * 6 * 5 * 2 * 2 * 2 * 2 * 2 * 2 * 3 * 2);
     for (int t = 0; at_type_at(t); ++t) {
         const at_type *type = at_type_at(t);
         if (!at_family_takes(F, type))
@@ -350,6 +357,14 @@ static void code_paths_follow_the_problem(void **state)
          1, 0},
         {{"transpose", "f32", 4096, 4096, 0, 0, (1 << 20) - 1, 0, 0}, f32,
          0, 0, 0, 0},
+        /* A tile spanning the rows, output rows end to end (flat stores);
+         * spanning the columns, input rows end to end (flat loads). */
+        {{"transpose", "f16", 89, 60013, 0, 0},
+         flat(point(64, 128, 16, 16, 2, 1, 2, 1)), 1, 0, 0, 1},
+        {{"transpose", "f32", 60013, 165, 0, 0},
+         flat(point(256, 32, 32, 8, 1, 0, 1, 1)), 1, 0, 0, 1},
+        {{"transpose", "f32", 60013, 165, 166, 0},
+         flat(point(256, 32, 32, 8, 1, 0, 1, 1)), 1, 0, 0, 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         at_problem p;
@@ -364,6 +379,16 @@ static void code_paths_follow_the_problem(void **state)
                      defined(src, "AT_THIN"), defined(src, "AT_WIDE"),
                      defined(src, "AT_EDGE"), cases[i].skew, cases[i].thin,
                      cases[i].wide, cases[i].edge);
+        /* Flat runs for a flat point whose tile spans a side whose rows
+         * are end to end (restated). */
+        const int64_t *v = p.v;
+        const int *t = cases[i].pt.v;
+        assert_int_equal(defined(src, "AT_FLAT_OUT"),
+                         t[12] && v[TP_ROWS] <= t[1] &&
+                             v[TP_LD_OUT] == v[TP_ROWS]);
+        assert_int_equal(defined(src, "AT_FLAT_IN"),
+                         t[12] && v[TP_COLS] <= t[0] &&
+                             v[TP_LD_IN] == v[TP_COLS]);
         free(src);
         const at_point *one[] = {&cases[i].pt};
         src = at_expand_program_paths(&p, one, 1, AT_PATHS_ALL, &e);
@@ -377,6 +402,9 @@ static void code_paths_follow_the_problem(void **state)
         assert_int_equal(defined(src, "AT_EDGE"), 1);
         /* Shifted loads for packed points only. */
         assert_int_equal(defined(src, "AT_SHIFT_IN"), packed);
+        /* Flat runs for flat points alone. */
+        assert_int_equal(defined(src, "AT_FLAT_IN"), cases[i].pt.v[12]);
+        assert_int_equal(defined(src, "AT_FLAT_OUT"), cases[i].pt.v[12]);
         free(src);
     }
     char text[256];
@@ -384,12 +412,14 @@ static void code_paths_follow_the_problem(void **state)
     assert_string_equal(text, "without skewed stores (AT_SKEW), vector copy "
                               "(AT_THIN), 64-bit tile indices (AT_WIDE), "
                               "edge tiles (AT_EDGE), "
-                              "shifted word loads (AT_SHIFT_IN)");
+                              "shifted word loads (AT_SHIFT_IN), flat loads "
+                              "(AT_FLAT_IN), flat stores (AT_FLAT_OUT)");
     F->ops.paths_text(AT_PATHS_ALL, text, sizeof text);
     assert_string_equal(text, "with skewed stores (AT_SKEW), vector copy "
                               "(AT_THIN), 64-bit tile indices (AT_WIDE), "
                               "edge tiles (AT_EDGE), "
-                              "shifted word loads (AT_SHIFT_IN)");
+                              "shifted word loads (AT_SHIFT_IN), flat loads "
+                              "(AT_FLAT_IN), flat stores (AT_FLAT_OUT)");
 }
 
 /* Packed 1- and 2-byte points whose input rows or matrices are off the

@@ -1,7 +1,8 @@
 /* templates/transpose.cu's tile kind run on the host (make check, through
  * tests/template_host.sh; no GPU): its index arithmetic, for one packed
  * configuration given by -D flags (AT_ELEM_BYTES, AT_TILE_X/Y,
- * AT_BLOCK_X/Y, AT_VEC, AT_SMEM, AT_EDGE, AT_SHIFT_IN; TEMPLATE the
+ * AT_BLOCK_X/Y, AT_VEC, AT_SMEM, AT_EDGE, AT_SHIFT_IN, AT_FLAT_IN/OUT;
+ * TEMPLATE the
  * template's path). Each tile runs as the kernel runs it: every thread's
  * load and put into shared memory, then every thread's store (the
  * kernel's skew flag, vec_ok and in_end as it computes them); without
@@ -33,10 +34,10 @@ struct Prob { int rows, cols; long long ld_in, ld_out; int batch; long long stri
 struct Regs { at_vec_u r[AT_LOAD_ROWS][AT_LOAD_COLS][AT_PACK]; };
 
 static std::mt19937_64 rng(12345);
-static long fails = 0, probs = 0, fastfast = 0, edgeov = 0, skewtiles = 0, fasttiles = 0;
+static long fails = 0, probs = 0, fastfast = 0, edgeov = 0, skewtiles = 0, fasttiles = 0, flatin = 0, flatout = 0;
 static int dseen[64];
 
-static const char *pname() { static char b[128]; snprintf(b, sizeof b, "E%d T%dx%d B%dx%d V%d S%d EDGE%d SHIFTIN%d", AT_ELEM_BYTES, AT_TILE_X, AT_TILE_Y, AT_BLOCK_X, AT_BLOCK_Y, AT_VEC, AT_SMEM, AT_EDGE, AT_SHIFT_IN); return b; }
+static const char *pname() { static char b[160]; snprintf(b, sizeof b, "E%d T%dx%d B%dx%d V%d S%d EDGE%d SHIFTIN%d FLAT%d%d", AT_ELEM_BYTES, AT_TILE_X, AT_TILE_Y, AT_BLOCK_X, AT_BLOCK_Y, AT_VEC, AT_SMEM, AT_EDGE, AT_SHIFT_IN, AT_FLAT_IN, AT_FLAT_OUT); return b; }
 
 /* One kernel launch, simulated block-phase by block-phase; counts writes per byte. */
 static void kernel_sim(const at_elem *in, at_elem *out, int rows, int cols, long long ld_in, long long ld_out,
@@ -47,40 +48,24 @@ static void kernel_sim(const at_elem *in, at_elem *out, int rows, int cols, long
     const long long tiles_y = ((long long)rows + AT_TILE_Y - 1) / AT_TILE_Y;
     const long long tiles = tiles_x * tiles_y * batch;
     const at_elem *in_end = in + (batch - 1) * stride_in + (long long)(rows - 1) * ld_in + cols;
-#if AT_SKEW
-    const int sector = 32 / AT_ELEM_BYTES;
-    const bool skew = (ld_out % sector) != 0 || (batch > 1 && (stride_out % sector) != 0) || ((unsigned long long)out % 32) != 0;
-#else
-    const bool skew = false;
-#endif
-#if AT_EDGE
-    const int aw = AT_VEC * AT_PACK;
-#if AT_SHIFT_IN
-    const bool in_ok = true;
-#else
-    const bool in_ok = aw == 1 || ((ld_in % aw) == 0 && (batch == 1 || (stride_in % aw) == 0) && ((unsigned long long)in % (aw * AT_ELEM_BYTES)) == 0);
-#endif
-    const bool out_ok = aw == 1 || ((ld_out % aw) == 0 && (batch == 1 || (stride_out % aw) == 0) && ((unsigned long long)out % (aw * AT_ELEM_BYTES)) == 0);
-    const bool vec_ok = in_ok && (skew || out_ok);
-#else
-    const bool vec_ok = true;
-#endif
+    /* The kernel's own flags (skew, vec_ok, flat runs). */
+    const at_flags f = at_flags_of(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out);
     const size_t smem = (size_t)(AT_TILE_Y + AT_SKEW_ROWS) * (AT_TILE_X + 1) * AT_ELEM_BYTES;
     unsigned char *sm = (unsigned char *)malloc(smem);
     std::vector<Regs> regs(AT_THREADS);
     for (long long t = 0; t < tiles; ++t) {
-        const at_tile s = at_tile_at(in, out, rows, cols, ld_in, ld_out, stride_in, stride_out, tiles_x, tiles_y, t, vec_ok, in_end);
+        const at_tile s = at_tile_at(in, out, rows, cols, ld_in, ld_out, stride_in, stride_out, tiles_x, tiles_y, t, f.vec_ok, f.flat_in, in_end);
         for (size_t i = 0; i < smem; ++i) sm[i] = (unsigned char)rng();
         for (auto &R : regs) { unsigned char *p = (unsigned char *)&R; for (size_t i = 0; i < sizeof R; ++i) p[i] = (unsigned char)rng(); }
         at_unit *tile = (at_unit *)sm; at_elem *etile = (at_elem *)sm;
         for (int ty = 0; ty < AT_BLOCK_Y; ++ty) for (int tx = 0; tx < AT_BLOCK_X; ++tx) {
             const int tid = ty * AT_BLOCK_X + tx;
-            if (s.fast) at_load(regs[tid].r, s.in, ld_in, tx, ty, AT_RV(s), AT_CV(s));
-            at_tile_in(tile, etile, s, regs[tid].r, ld_in, tx, ty, tid, skew);
+            if (s.fast && !f.flat_in) at_load(regs[tid].r, s.in, ld_in, tx, ty, AT_RV(s), AT_CV(s));
+            at_tile_in(tile, etile, s, regs[tid].r, ld_in, tx, ty, tid, f);
         }
         for (int ty = 0; ty < AT_BLOCK_Y; ++ty) for (int tx = 0; tx < AT_BLOCK_X; ++tx)
-            at_tile_out(tile, etile, s, ld_out, tx, ty, ty * AT_BLOCK_X + tx, skew);
-        if (s.fast) { fasttiles++; if (skew) skewtiles++; }
+            at_tile_out(tile, etile, s, ld_out, tx, ty, ty * AT_BLOCK_X + tx, f);
+        if (s.fast) { fasttiles++; if (f.skew) skewtiles++; if (f.flat_in) flatin++; if (f.flat_out) flatout++; }
         for (size_t i = 0; i < nbytes; ++i) if (scratch[i] != 0xFF) {
             if (cnt[i]) { if (fastw[i] && s.fast) fastfast++; else edgeov++; if (final_[i] != scratch[i]) { fails++; } }
             cnt[i]++; fastw[i] = s.fast; final_[i] = scratch[i]; scratch[i] = 0xFF;
@@ -189,8 +174,39 @@ int main(int argc, char **argv)
         run(P);
     }
 #endif
+#if AT_FLAT_IN || AT_FLAT_OUT
+    /* Tiles that span the rows (columns) of matrices whose output (input)
+     * rows are end to end: flat runs, starting anywhere in a vector. */
+    for (int rep = 0; rep < 24; ++rep) {
+        Prob P;
+#if AT_EDGE
+        P.rows = (int)pick({(long long)TY, TY - 3LL, TY / 2 + 1LL, 5, 2LL * TY + 1});
+        P.cols = (int)pick({(long long)TX, TX - 5LL, TX / 2 + 3LL, 2LL * TX + 1});
+        P.ld_in = pick({(long long)P.cols, (long long)P.cols, P.cols + 1LL});
+        P.ld_out = pick({(long long)P.rows, (long long)P.rows, P.rows + 1LL});
+        P.in_off = (int)pick({0, 1, 3, aw});
+        P.out_off = (int)pick({0, 1, 2, 3, 16 / E});
+#else
+        P.rows = TY;
+        P.cols = TX;
+        P.ld_in = TX;
+        P.ld_out = TY;
+        P.in_off = 0;
+        P.out_off = (int)pick({0, 1, 3, 16 / E});
+#endif
+        P.batch = (int)pick({1, 1, 3});
+        P.stride_in = (long long)P.rows * P.ld_in + (P.batch > 1 ? pick({0, 0, 1, aw}) : 0);
+        P.stride_out = (long long)P.cols * P.ld_out + (P.batch > 1 ? pick({0, 0, 1, 3}) : 0);
+        run(P);
+    }
+#endif
     int nd = 0; for (int i = 0; i < 32 / E; ++i) nd += dseen[i];
-    printf("%s: problems %ld fails %ld fast tiles %ld skewed %ld fast-fast overlaps %ld edge overlaps %ld d values seen %d/%d\n",
-           pname(), probs, fails, fasttiles, skewtiles, fastfast, edgeov, nd, 32 / E);
+    printf("%s: problems %ld fails %ld fast tiles %ld skewed %ld flat in %ld flat out %ld fast-fast overlaps %ld edge overlaps %ld d values seen %d/%d\n",
+           pname(), probs, fails, fasttiles, skewtiles, flatin, flatout, fastfast, edgeov, nd, 32 / E);
+    /* Flat runs compiled in and never taken: the problems missed them. */
+    if ((AT_FLAT_IN && !flatin) || (AT_FLAT_OUT && !flatout)) {
+        printf("FAIL %s: no tile took the flat runs compiled in\n", pname());
+        return 1;
+    }
     return fails ? 1 : 0;
 }
