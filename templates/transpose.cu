@@ -1260,18 +1260,63 @@ __device__ __forceinline__ int at_flat_end(const at_flat_run &f, int i)
 {
     return i < f.h ? i : i + f.body * AT_FLAT_N;
 }
+
+/* A vector's elements walk the shared tile one step at a time: its unit
+ * index follows the step (a padded tile's next row of units is AT_ROW
+ * on, its next column 1), recomputed only at a wrap or where the tile
+ * is swizzled (an XOR). Unsigned, so y / AT_PACK is a shift: with a
+ * signed y and the index recomputed each element, the loop took about
+ * 14 instructions an element (PTX, f16 packed). */
+__device__ __forceinline__ at_elem at_unit_elem(const at_unit *tile,
+                                                unsigned idx, unsigned q)
+{
+#if AT_PACK > 1
+    return (at_elem)(tile[idx] >> (8 * AT_ELEM_BYTES * q));
+#else
+    (void)q;
+    return tile[idx];
+#endif
+}
+
+/* The unit index of (y, c) after a step down column c to row y (y > 0). */
+__device__ __forceinline__ unsigned at_step_down(unsigned idx, unsigned y,
+                                                 unsigned c)
+{
+#if AT_SMEM == 2
+    (void)idx;
+    return AT_SIDX(y / AT_PACK, c);
+#else
+    (void)c;
+    return y % AT_PACK ? idx : idx + AT_ROW;
+#endif
+}
+
+/* The unit index of (y, c) after a step along row y to column c (c > 0). */
+__device__ __forceinline__ unsigned at_step_along(unsigned idx, unsigned y,
+                                                  unsigned c)
+{
+#if AT_SMEM == 2
+    (void)idx;
+    return AT_SIDX(y / AT_PACK, c);
+#else
+    (void)y;
+    (void)c;
+    return idx + 1;
+#endif
+}
 #endif
 
 #if AT_FLAT_IN
-/* Element y of input column c into the shared tile (a packed word's part
- * of it, its place as at_tile_elem reads it). */
-__device__ __forceinline__ void at_put_elem(at_unit *tile, int y, int c,
-                                            at_elem v)
+/* An element into unit idx of the shared tile (part q of a packed word,
+ * its place as at_tile_elem reads it). */
+__device__ __forceinline__ void at_unit_put(at_unit *tile, unsigned idx,
+                                            unsigned q, at_elem v)
 {
 #if AT_PACK > 1
-    ((at_elem *)&tile[AT_SIDX(y / AT_PACK, c)])[y % AT_PACK] = v;
+    ((at_elem *)&tile[idx])[q] = v;
 #else
-    tile[AT_SIDX(y, c)] = v;
+    (void)q;
+    tile[idx] = v;
 #endif
 }
 
@@ -1284,29 +1329,35 @@ __device__ __forceinline__ void at_put_elem(at_unit *tile, int y, int c,
 __device__ __forceinline__ void at_load_flat(at_unit *tile, const at_tile &s,
                                              int tid, bool skew)
 {
-    const int len = s.cv, n = (skew ? s.avail : s.rv) * s.cv;
+    const unsigned len = s.cv;
+    const int n = (skew ? s.avail : s.rv) * s.cv;
     const at_elem *AT_RST run = s.in;
     const at_flat_run f = at_flat_of(run, n);
     const unsigned long long m = at_div_magic(len);
 #pragma unroll 1
     for (int i = tid; i < f.body; i += AT_THREADS) {
-        const int k0 = f.h + i * AT_FLAT_N;
+        const unsigned k0 = f.h + i * AT_FLAT_N;
         at_flat_u u;
         u.v = AT_LD((const uint4 *)(run + k0));
-        int y = (int)at_div(k0, m), c = k0 - y * len;
+        unsigned y = at_div(k0, m), c = k0 - y * len;
+        unsigned idx = AT_SIDX(y / AT_PACK, c);
 #pragma unroll
         for (int k = 0; k < AT_FLAT_N; ++k) {
-            at_put_elem(tile, y, c, u.e[k]);
+            at_unit_put(tile, idx, y % AT_PACK, u.e[k]);
             if (++c == len) {
                 c = 0;
                 ++y;
+                idx = AT_SIDX(y / AT_PACK, 0u);
+            } else {
+                idx = at_step_along(idx, y, c);
             }
         }
     }
 #pragma unroll 1
     for (int i = tid; i < f.ends; i += AT_THREADS) {
-        const int k = at_flat_end(f, i), y = (int)at_div(k, m);
-        at_put_elem(tile, y, k - y * len, AT_LD(run + k));
+        const unsigned k = at_flat_end(f, i), y = at_div(k, m);
+        at_unit_put(tile, AT_SIDX(y / AT_PACK, k - y * len), y % AT_PACK,
+                    AT_LD(run + k));
     }
 }
 #endif
@@ -1317,21 +1368,46 @@ __device__ __forceinline__ void at_load_flat(at_unit *tile, const at_tile &s,
 __device__ __forceinline__ void at_store_flat(const at_tile &s,
                                               const at_unit *tile, int tid)
 {
-    const int len = s.rv, n = s.rv * s.cv;
+    const unsigned len = s.rv;
+    const int n = s.rv * s.cv;
     at_elem *AT_RST run = s.out;
     const at_flat_run f = at_flat_of(run, n);
     const unsigned long long m = at_div_magic(len);
 #pragma unroll 1
     for (int i = tid; i < f.body; i += AT_THREADS) {
-        const int k0 = f.h + i * AT_FLAT_N;
-        int c = (int)at_div(k0, m), y = k0 - c * len;
+        const unsigned k0 = f.h + i * AT_FLAT_N;
+        unsigned c = at_div(k0, m), y = k0 - c * len;
         at_flat_u u;
+#if AT_PACK > 1
+        if (y + AT_FLAT_N <= len) {
+            /* Inside one column: the vector's four words, each from the
+             * two packed words it straddles (one funnel shift by the
+             * first element's place in its word). */
+            const unsigned g = y / AT_PACK;
+            const unsigned sh = 8 * AT_ELEM_BYTES * (y % AT_PACK);
+            unsigned w[5];
 #pragma unroll
-        for (int k = 0; k < AT_FLAT_N; ++k) {
-            u.e[k] = at_tile_elem(tile, y, c);
-            if (++y == len) {
-                y = 0;
-                ++c;
+            for (int j = 0; j < 4; ++j)
+                w[j] = tile[AT_SIDX(g + j, c)];
+            w[4] = sh ? tile[AT_SIDX(g + 4, c)] : 0u;
+            u.v.x = __funnelshift_r(w[0], w[1], sh);
+            u.v.y = __funnelshift_r(w[1], w[2], sh);
+            u.v.z = __funnelshift_r(w[2], w[3], sh);
+            u.v.w = __funnelshift_r(w[3], w[4], sh);
+        } else
+#endif
+        {
+            unsigned idx = AT_SIDX(y / AT_PACK, c);
+#pragma unroll
+            for (int k = 0; k < AT_FLAT_N; ++k) {
+                u.e[k] = at_unit_elem(tile, idx, y % AT_PACK);
+                if (++y == len) {
+                    y = 0;
+                    ++c;
+                    idx = AT_SIDX(0u, c);
+                } else {
+                    idx = at_step_down(idx, y, c);
+                }
             }
         }
         *(uint4 *)(run + k0) = u.v;
