@@ -80,7 +80,7 @@ int at_tp_pow2(int v);
 /* 0 where value of axis a (TILE_X, TILE_Y; any other: 1) is a fitted
  * side, but not p's, or flat 1 where no tile of p has flat runs: the
  * family's value_ok. */
-int at_tp_side_ok(const at_problem *p, int a, int value);
+int at_tp_value_ok(const at_problem *p, int a, int value);
 /* The flat runs a tile of tx x ty has for p: a run of its input where it
  * spans the columns and the input rows are end to end, of its output
  * where it spans the rows and the output rows are end to end. */

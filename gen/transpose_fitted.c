@@ -1,15 +1,16 @@
 /* The transpose family's medium-thin tiles: fitted sides and flat runs.
  * A tile side that is no power of two (96 to 480) exists only as a side
- * of the matrix rounded up to 32, so that one tile spans it. Medium-thin matrices (a side of 65 to a few
- * hundred) cut every tile of a power of two: f16 89 x 597876 took 128-row
- * tiles, 89 rows used; bf16 150 x 315067 took 64-row tiles, each output
- * row of 150 written by three blocks, the last with two thirds of its
- * threads idle (H100: 56% and 84% of the copy; with a 160-row tile the
- * latter 87%, docs/PERFORMANCE.md). Where such a tile spans the rows and
- * the output rows are end to end, its output is one run (f16 75 x 400600:
- * 150-byte rows, each off the sector, stored skewed at 89% of the copy,
- * as one run 94%); but not everywhere (bf16 270 x 115692, 540-byte rows:
- * 92% skewed, 90% flat), so a point chooses (flat). */
+ * of the matrix rounded up to 32, so that one tile spans it. Medium-thin
+ * matrices (a side of 65 to a few hundred) cut every tile of a power of
+ * two: f16 89 x 597876 took 128-row tiles, 89 rows used; bf16 150 x
+ * 315067 took 64-row tiles, each output row of 150 written by three
+ * blocks, the last with two thirds of its threads idle (H100: 56% and 84%
+ * of the copy; with a 160-row tile the latter 87%, docs/PERFORMANCE.md).
+ * Where such a tile spans the rows and the output rows are end to end,
+ * its output is one run (f16 75 x 400600: 150-byte rows, each off the
+ * sector, stored skewed at 89% of the copy, as one run 94%); but not
+ * everywhere (bf16 270 x 115692, 540-byte rows: 92% skewed, 90% flat), so
+ * a point chooses (flat). */
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -34,7 +35,7 @@ int at_tp_flat_runs(const at_problem *p, int tx, int ty)
                                                            : 0);
 }
 
-int at_tp_side_ok(const at_problem *p, int a, int value)
+int at_tp_value_ok(const at_problem *p, int a, int value)
 {
     if (a == TILE_Y)
         return at_tp_pow2(value) || value == fitted(p->v[TP_ROWS]);
@@ -51,8 +52,8 @@ int at_tp_side_ok(const at_problem *p, int a, int value)
 int at_tp_medium_valid(const at_problem *p, const at_point *pt, char *why,
                        size_t n)
 {
-    if (!at_tp_side_ok(p, TILE_Y, pt->v[TILE_Y]) ||
-        !at_tp_side_ok(p, TILE_X, pt->v[TILE_X]))
+    if (!at_tp_value_ok(p, TILE_Y, pt->v[TILE_Y]) ||
+        !at_tp_value_ok(p, TILE_X, pt->v[TILE_X]))
         return REJECT("tile %dx%d: a side of no power of two is a fitted "
                       "one, the matrix's %" PRId64 "x%" PRId64 " rounded up "
                       "to 32", pt->v[TILE_X], pt->v[TILE_Y], p->v[TP_ROWS],
