@@ -110,13 +110,22 @@ static void verdict(const at_problem *p, const at_cmp *c, char *buf,
         return;
     const at_cmp_row *tu = &c->row[AT_CMP_TUNED], *cb = &c->row[ROW_CUBLAS];
     const at_cmp_row *ct = &c->row[ROW_CUTENSOR];
-    char why[224] = "";
+    char why[320] = "";
     size_t used = 0;
-    if (tu->frac_copy < min_frac)
+    if (tu->frac_copy < min_frac) {
         used += (size_t)snprintf(why + used, sizeof why - used,
                                  "%.1f%% of copy < %.0f%%",
                                  100 * tu->frac_copy, 100 * min_frac);
-    if (vs && cb->present && tu->gbps < cb->gbps)
+        /* Where the layout itself is below the target, say so: the copy
+         * is no ceiling there. */
+        const double share = at_tp_layout_share(p);
+        if (share < min_frac && used < sizeof why)
+            used += (size_t)snprintf(why + used, sizeof why - used,
+                                     " (the rows: %.1f%% of the 64-byte "
+                                     "blocks they touch is data)",
+                                     100 * share);
+    }
+    if (vs && cb->present && tu->gbps < cb->gbps && used < sizeof why)
         used += (size_t)snprintf(why + used, sizeof why - used,
                                  "%s%.0f GB/s < cuBLAS %.0f",
                                  used ? "; " : "", tu->gbps, cb->gbps);

@@ -217,3 +217,20 @@ int at_problem_equal(const at_problem *a, const at_problem *b)
     return a->family == b->family && a->type == b->type &&
            memcmp(a->v, b->v, sizeof a->v) == 0;
 }
+
+int64_t at_blocks_touched(int64_t start, int64_t pitch, int64_t len,
+                          int64_t n)
+{
+    int64_t touched = 0, last = -1;
+    for (int64_t r = 0; r < n; ++r) {
+        int64_t a = (start + r * pitch) / 64;
+        const int64_t b = (start + r * pitch + len - 1) / 64;
+        if (a <= last) /* a block the run before touched too */
+            a = last + 1;
+        if (b >= a)
+            touched += b - a + 1;
+        if (b > last)
+            last = b;
+    }
+    return touched;
+}

@@ -73,5 +73,10 @@ void at_problem_kind(const at_problem *p, char *buf, size_t n);
  * (a yes/no flag by its field's name). */
 void at_problem_name_kind(const at_problem *p, char *buf, size_t n);
 int at_problem_equal(const at_problem *a, const at_problem *b);
+/* The 64-byte blocks (DRAM's unit on the H100) that n runs of len bytes,
+ * pitch bytes apart from byte start, touch, each counted once: the
+ * families' layout shares (data over the blocks' bytes). */
+int64_t at_blocks_touched(int64_t start, int64_t pitch, int64_t len,
+                          int64_t n);
 
 #endif

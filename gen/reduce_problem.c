@@ -182,16 +182,6 @@ double at_rd_layout_share(const at_problem *p)
     const int64_t rows = p->v[RD_ROWS] < 64 ? p->v[RD_ROWS] : 64;
     if (ld <= cols || p->v[RD_AXIS] == AXIS_ALL)
         return 1;
-    int64_t touched = 0, last = -1;
-    for (int64_t r = 0; r < rows; ++r) {
-        int64_t a = r * ld * e / 64;
-        const int64_t b = (r * ld * e + cols * e - 1) / 64;
-        if (a <= last) /* a block the row before touched too */
-            a = last + 1;
-        if (b >= a)
-            touched += b - a + 1;
-        if (b > last)
-            last = b;
-    }
+    const int64_t touched = at_blocks_touched(0, ld * e, cols * e, rows);
     return (double)(rows * cols * e) / (double)(touched * 64);
 }

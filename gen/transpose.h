@@ -29,6 +29,10 @@ void at_tp_describe(const at_problem *p, char *buf, size_t n);
 void at_tp_file_stem(const at_problem *p, char *buf, size_t n);
 double at_tp_bytes_moved(const at_problem *p);
 size_t at_tp_copy_bytes(const at_problem *p);
+/* Of the bytes in the 64-byte blocks both sides' rows touch, the share
+ * that is elements (1: rows end to end on the blocks): a ceiling below
+ * the copy's for rows padded apart or short and off the blocks. */
+double at_tp_layout_share(const at_problem *p);
 
 /* transpose_check.c */
 int64_t at_tp_reference_parts(const at_problem *p);

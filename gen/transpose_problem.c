@@ -149,3 +149,36 @@ size_t at_tp_copy_bytes(const at_problem *p)
 {
     return (size_t)elems(p) * (size_t)p->type->bytes;
 }
+
+/* One side's share of the bytes in the 64-byte blocks its runs touch
+ * that is data: runs of len bytes, pitch bytes apart, n of them a matrix,
+ * matrices stride bytes apart. Offsets modulo 64 repeat every 64 runs
+ * and every 64 matrices, so the first 64 of each are a whole period. */
+static double side_share(int64_t len, int64_t pitch, int64_t n,
+                         int64_t batch, int64_t stride)
+{
+    const int64_t runs = n < 64 ? n : 64, mats = batch < 64 ? batch : 64;
+    int64_t touched = 0;
+    for (int64_t z = 0; z < mats; ++z)
+        touched += at_blocks_touched(z * stride, pitch, len, runs);
+    return (double)(mats * runs * len) / (double)(touched * 64);
+}
+
+/* Of the bytes in the 64-byte blocks the input's and the output's rows
+ * touch, the share that is elements: DRAM moves whole 64-byte blocks on
+ * the H100, so a transpose whose rows are padded apart, or short and off
+ * the blocks, moves at about this share of the copy or less (the copy
+ * moves the same elements end to end). 1 for rows end to end on the
+ * blocks. */
+double at_tp_layout_share(const at_problem *p)
+{
+    const int64_t *v = p->v, e = p->type->bytes;
+    const double in = side_share(v[TP_COLS] * e, v[TP_LD_IN] * e, v[TP_ROWS],
+                                 v[TP_BATCH], v[TP_STRIDE_IN] * e);
+    const double out = side_share(v[TP_ROWS] * e, v[TP_LD_OUT] * e,
+                                  v[TP_COLS], v[TP_BATCH],
+                                  v[TP_STRIDE_OUT] * e);
+    /* Each side moves the same elements: the blocks' bytes per element
+     * add. */
+    return 2.0 / (1.0 / in + 1.0 / out);
+}

@@ -4,6 +4,7 @@
 #include "tap.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -668,6 +669,64 @@ static void fitted_sides_span_the_short_side(void **state)
     }
 }
 
+/* The share of the 64-byte blocks the rows touch that is data, counted
+ * here block by block over every row of both sides (the function takes a
+ * period of 64 rows and 64 matrices). */
+static double blocks_share(const at_problem *p)
+{
+    const int64_t *v = p->v, e = p->type->bytes;
+    double data = 0, blocks = 0;
+    for (int side = 0; side < 2; ++side) {
+        const int64_t len = (side ? v[TP_ROWS] : v[TP_COLS]) * e;
+        const int64_t n = side ? v[TP_COLS] : v[TP_ROWS];
+        const int64_t pitch = (side ? v[TP_LD_OUT] : v[TP_LD_IN]) * e;
+        const int64_t stride = (side ? v[TP_STRIDE_OUT] : v[TP_STRIDE_IN]) * e;
+        const int64_t end = (v[TP_BATCH] - 1) * stride + (n - 1) * pitch + len;
+        unsigned char *seen = calloc((size_t)(end / 64 + 1), 1);
+        assert_non_null(seen);
+        for (int64_t z = 0; z < v[TP_BATCH]; ++z)
+            for (int64_t r = 0; r < n; ++r)
+                for (int64_t b = (z * stride + r * pitch) / 64;
+                     b <= (z * stride + r * pitch + len - 1) / 64; ++b)
+                    seen[b] = 1;
+        for (int64_t b = 0; b <= end / 64; ++b)
+            blocks += 64.0 * seen[b];
+        data += (double)(v[TP_BATCH] * n * len);
+        free(seen);
+    }
+    return data / blocks;
+}
+
+static void layout_share(void **state)
+{
+    (void)state;
+    static const test_problem cases[] = {
+        {"transpose", "f32", 8192, 8192, 0, 0, 0, 0, 0},
+        /* 32-byte input rows 128 bytes apart: half of each block. */
+        {"transpose", "f32", 64, 8, 32, 0, 0, 0, 0},
+        /* 13-byte output rows 74 bytes apart (a sweep's worst). */
+        {"transpose", "i8", 13, 100003, 100040, 74, 0, 0, 0},
+        {"transpose", "bf16", 150, 20011, 20016, 153, 0, 0, 0},
+        {"transpose", "f16", 89, 6000, 6016, 147, 3, 89 * 6016 + 5,
+         6000 * 147 + 9},
+        {"transpose", "u8", 3000, 700, 0, 0, 0, 0, 0},
+        {"transpose", "c128", 421, 4885, 0, 0, 0, 0, 0},
+    };
+    const double want0[] = {1.0, 2.0 / 3.0};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        at_problem p;
+        at_err e = {0};
+        assert_int_equal(test_problem_make(&p, &cases[i], &e), 0);
+        const double got = at_tp_layout_share(&p), want = blocks_share(&p);
+        printf("# %s %" PRId64 "x%" PRId64 ": %.4f (block by block %.4f)\n",
+               p.type->name, p.v[TP_ROWS], p.v[TP_COLS], got, want);
+        assert_true(got > 0 && got <= 1.0 + 1e-12);
+        assert_true(fabs(got - want) < 0.005);
+        if (i < 2)
+            assert_true(fabs(got - want0[i]) < 1e-12);
+    }
+}
+
 /* Strip points, restated: for a side of 1 to 64 elements (rows when rows
  * are the shorter), 128 to 1024 threads, vectors of at most 16 bytes, at
  * most 256 bytes a thread; tiles then no taller or wider than the
@@ -1044,6 +1103,7 @@ int main(void)
         cmocka_unit_test(launch_geometry),
         cmocka_unit_test(tiles_compete_where_runs_are_apart),
         cmocka_unit_test(fitted_sides_span_the_short_side),
+        cmocka_unit_test(layout_share),
         cmocka_unit_test(reference_transposes_and_keeps_padding),
         cmocka_unit_test(problem_validation),
         cmocka_unit_test(occupancy_arithmetic),
