@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "gen/expand.h"
+#include "gen/transpose.h"
 #include "runtime/measure/measure.h"
 #include "runtime/driver/driver.h"
 #include "gpu_programs.h"
@@ -280,11 +281,6 @@ static int is_strip(const at_problem *p, const at_point *pt)
     return pt->v[at_axis_index(p->family, "kind")] == 1;
 }
 
-static int pow2(int v)
-{
-    return v > 0 && (v & (v - 1)) == 0;
-}
-
 /* A tile with a fitted side (no power of two: gen/transpose_fitted.c),
  * or with flat runs for p (a tile spanning a side whose rows are end to
  * end). */
@@ -293,8 +289,8 @@ static int is_medium(const at_problem *p, const at_point *pt)
     const at_family *f = p->family;
     char defs[1024];
     f->ops.defines(p, pt, f->ops.paths(p, pt), defs, sizeof defs);
-    return !pow2(pt->v[at_axis_index(f, "tile_x")]) ||
-           !pow2(pt->v[at_axis_index(f, "tile_y")]) ||
+    return !at_tp_pow2(pt->v[at_axis_index(f, "tile_x")]) ||
+           !at_tp_pow2(pt->v[at_axis_index(f, "tile_y")]) ||
            strstr(defs, "#define AT_FLAT_IN 1\n") ||
            strstr(defs, "#define AT_FLAT_OUT 1\n");
 }
