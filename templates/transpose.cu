@@ -861,8 +861,15 @@ __device__ __forceinline__ at_tile at_tile_at(
         const unsigned int tt = (unsigned int)t, m0 = (unsigned int)n0;
         const unsigned int m1 = (unsigned int)n1, rest = tt / m0;
         i0 = tt - rest * m0;
-        i1 = rest % m1;
-        z = rest / m1;
+        /* The first matrix (every tile of a batch of one) needs no second
+         * division: a block's branch, taken alike by all its threads. */
+        if (rest < m1) {
+            i1 = rest;
+            z = 0;
+        } else {
+            z = rest / m1;
+            i1 = rest - (unsigned int)z * m1;
+        }
     }
     const long long bx = down ? i1 : i0, by = down ? i0 : i1;
     const int x0 = (int)bx * AT_TILE_X, y0 = (int)by * AT_TILE_Y;
@@ -1110,13 +1117,14 @@ __device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
     for (int i = tid; i < n; i += AT_THREADS) {
         const int g = i / AT_TILE_X, c = i % AT_TILE_X;
         const int r = AT_TILE_Y + g * AT_PACK;
+        /* One address a word, stepped a row at a time (an address an
+         * element took twice the instructions). */
+        const at_elem *p = s.in + (long long)r * ld_in + c;
         unsigned int w = 0;
 #pragma unroll
-        for (int q = 0; q < AT_PACK; ++q)
+        for (int q = 0; q < AT_PACK; ++q, p += ld_in)
             if (c < AT_CV(s) && r + q < s.avail)
-                w |= (unsigned int)AT_LD(s.in + (long long)(r + q) * ld_in +
-                                         c)
-                     << (8 * AT_ELEM_BYTES * q);
+                w |= (unsigned int)AT_LD(p) << (8 * AT_ELEM_BYTES * q);
         tile[AT_SIDX(AT_G + g, c)] = w;
     }
 }
@@ -1142,15 +1150,61 @@ __device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
 
 #endif /* AT_PACK */
 
+/* Fast path, step 3, skewed: the whole vectors of output row c from its
+ * element d, those that end by hi. WHOLE: hi is d past the tile's
+ * height (every tile but those of the matrix's last rows), so every
+ * vector is inside and none is checked (f16 579x380071, H100: the row
+ * loop took 72 instructions a row for two vector stores, 65 now). A
+ * packed tile's aligned words each come from the two units they
+ * straddle (a funnel shift by d's place in a unit, one for the row). */
+template <bool WHOLE>
+__device__ __forceinline__ void at_store_vectors(const at_unit *tile,
+                                                 at_elem *row, int c, int d,
+                                                 int hi, int tx)
+{
+#if AT_PACK > 1
+    const unsigned int sh = (unsigned int)(d % AT_PACK) *
+                            (8 * AT_ELEM_BYTES);
+#endif
+#pragma unroll
+    for (int j = 0; j < AT_STORE_COLS; ++j) {
+        const int m = (tx + j * AT_BLOCK_X) * AT_VEC; /* units past d */
+        const int y = d + m * AT_PACK;
+#if AT_PACK > 1
+        if (!WHOLE && y + AT_VEC * AT_PACK > hi)
+            continue;
+        const int u = d / AT_PACK + m;
+        unsigned int x[AT_VEC + 1];
+#pragma unroll
+        for (int k = 0; k < AT_VEC; ++k)
+            x[k] = tile[AT_SIDX(u + k, c)];
+        x[AT_VEC] = sh ? tile[AT_SIDX(u + AT_VEC, c)] : 0u;
+        at_vec_u v;
+#pragma unroll
+        for (int k = 0; k < AT_VEC; ++k)
+            v.u[k] = __funnelshift_r(x[k], x[k + 1], sh);
+        *(at_vec *)(row + y) = v.v;
+#else
+        at_vec_u u;
+#pragma unroll
+        for (int k = 0; k < AT_VEC; ++k)
+            u.u[k] = tile[AT_SIDX(y + k, c)];
+        if (WHOLE || y + AT_VEC <= hi)
+            *(at_vec *)(row + y) = u.v;
+#endif
+    }
+}
+
 /* Fast path, step 3, skewed: output row c from its first sector boundary
  * d at or after the tile's first element, whole vectors up to the
- * matrix's last row; the top tile also writes the d elements before. A
- * packed tile's aligned words each come from the two units they straddle
- * (a funnel shift by d's place in a unit, one for the row). */
+ * matrix's last row; the top tile also writes the d elements before. */
 __device__ __forceinline__ void at_store_skewed(
     const at_tile &s, const at_unit *tile, long long ld_out, int tx, int ty,
     bool skew)
 {
+    /* Rows up to the skew's reach (AT_SKEW_ROWS past the tile's) take
+     * every vector of every row; else the matrix's last row cuts some. */
+    const bool whole = s.avail >= AT_TILE_Y + AT_SKEW_ROWS;
     /* Rows not unrolled: the per-row skew would double the compile time
      * of every unpacked point (measured: 95 ms a point more) for stores
      * that need no unrolling to overlap. */
@@ -1159,51 +1213,27 @@ __device__ __forceinline__ void at_store_skewed(
         const int c = ty + i * AT_BLOCK_Y;
         if (c >= s.cv)
             break; /* past the matrix's last column */
+        /* (A pointer stepped from row to row costs 8 registers more.) */
         at_elem *row = s.out + (long long)c * ld_out;
         /* Unskewed (0) where the launch's rows are on the sectors: no
          * extra rows were put in the tile then. */
         const int d = skew ? at_skew(row) : 0;
         const int hi = s.avail < AT_TILE_Y + d ? s.avail : AT_TILE_Y + d;
-#if AT_PACK > 1
-        const unsigned int sh = (unsigned int)(d % AT_PACK) *
-                                (8 * AT_ELEM_BYTES);
-#endif
-#pragma unroll
-        for (int j = 0; j < AT_STORE_COLS; ++j) {
-            const int m = (tx + j * AT_BLOCK_X) * AT_VEC; /* units past d */
-            const int y = d + m * AT_PACK;
-#if AT_PACK > 1
-            if (y + AT_VEC * AT_PACK > hi)
-                continue;
-            const int u = d / AT_PACK + m;
-            unsigned int x[AT_VEC + 1];
-#pragma unroll
-            for (int k = 0; k < AT_VEC; ++k)
-                x[k] = tile[AT_SIDX(u + k, c)];
-            x[AT_VEC] = sh ? tile[AT_SIDX(u + AT_VEC, c)] : 0u;
-            at_vec_u v;
-#pragma unroll
-            for (int k = 0; k < AT_VEC; ++k)
-                v.u[k] = __funnelshift_r(x[k], x[k + 1], sh);
-            *(at_vec *)(row + y) = v.v;
-#else
-            at_vec_u u;
-#pragma unroll
-            for (int k = 0; k < AT_VEC; ++k)
-                u.u[k] = tile[AT_SIDX(y + k, c)];
-            if (y + AT_VEC <= hi)
-                *(at_vec *)(row + y) = u.v;
-#endif
-        }
-        /* The matrix's last rows cut the last vector: element by element
-         * (kept out of the unrolled loop, which it would double). Where
-         * they end before d, the first y is past hi (the quotient rounds
-         * towards zero). */
+        if (whole) {
+            at_store_vectors<true>(tile, row, c, d, hi, tx);
+        } else {
+            at_store_vectors<false>(tile, row, c, d, hi, tx);
+            /* The matrix's last rows cut the last vector: element by
+             * element (kept out of the unrolled loop, which it would
+             * double). Where they end before d, the first y is past hi
+             * (the quotient rounds towards zero). */
 #pragma unroll 1
-        for (int y = d + (hi - d) / (AT_VEC * AT_PACK) * (AT_VEC * AT_PACK) +
-                     tx;
-             y < hi; y += AT_BLOCK_X)
-            row[y] = at_tile_elem(tile, y, c);
+            for (int y = d +
+                         (hi - d) / (AT_VEC * AT_PACK) * (AT_VEC * AT_PACK) +
+                         tx;
+                 y < hi; y += AT_BLOCK_X)
+                row[y] = at_tile_elem(tile, y, c);
+        }
         if (s.top) /* (a matrix may end before d) */
 #pragma unroll 1
             for (int y = tx; y < d && y < hi; y += AT_BLOCK_X)

@@ -43,7 +43,10 @@ EOF
     "$NVCC" -O2 -arch=native -DAT_XC_TYPE="$t" tests/gpu/crosscheck.cu \
         "$T/t.cu" -lcublas $CT -o "$T/xc" || exit 1
     sed -n 's/^ \* point: *\([^ ]*\).*/emitted point: \1/p' "$T/t.cu"
-    "$T/xc" "$r" "$c" "$li" "$lo" || rc=1
+    # XC_RUN: a prefix for the program (a profiler: XC_RUN="ncu -k
+    # regex:_kernel\$ ..." profiles the emitted kernel alone).
+    # shellcheck disable=SC2086
+    ${XC_RUN:-} "$T/xc" "$r" "$c" "$li" "$lo" || rc=1
     # shellcheck disable=SC2086
     sh tests/gpu/bench_rows.sh transpose $flags || rc=1
 done
