@@ -1,6 +1,6 @@
 /* templates/transpose.cu's tile kind run on the host (make check, through
- * tests/template_host.sh; no GPU): its index arithmetic, for one packed
- * configuration given by -D flags (AT_ELEM_BYTES, AT_TILE_X/Y,
+ * tests/template_host.sh; no GPU): its index arithmetic, for one (packed or
+ * unpacked) configuration given by -D flags (AT_ELEM_BYTES, AT_TILE_X/Y,
  * AT_BLOCK_X/Y, AT_VEC, AT_SMEM, AT_EDGE, AT_SHIFT_IN, AT_FLAT_IN/OUT;
  * TEMPLATE the
  * template's path). Each tile runs as the kernel runs it: every thread's
