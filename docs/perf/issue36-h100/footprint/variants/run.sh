@@ -1,6 +1,7 @@
 #!/bin/sh
 # Variants of the i8/u8 and f16 winners built by nvcc in the crosscheck
-# program: w0 the winner, w1 the next word by a shuffle, w2 two tiles a
+# program (build.sh builds them into gpurun/xc on the build machine;
+# carry gpurun/xc): w0 the winner, w1 the next word by a shuffle, w2 two tiles a
 # block (w2b3, w2b4: bounded to 3, 4 blocks an SM), w3 both; h0/h1 f16.
 set -u
 X=gpurun/xc   # the binaries of results.txt, built on the build machine
