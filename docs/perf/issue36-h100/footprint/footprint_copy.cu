@@ -16,9 +16,8 @@
 // columns, each taken along its tile rows, 200 + G bands of G tile rows,
 // each taken down its tile columns, 300 + D down the tile columns with
 // every D tile rows shifted a tile column further (diagonal for D = 1).
-// BPSM: 0 as many blocks an
-// SM as fit (8 of 256 threads), else at most BPSM (dynamic shared memory
-// that is never used holds the rest off). The output is not the
+// BPSM: 0 as many blocks an SM as fit (8 of 256 threads), else at most
+// BPSM (dynamic shared memory that is never used holds the rest off). The output is not the
 // transpose: the check counts that every byte of it was written and no
 // padding was (run where BPSM is 0 and ORDER 2, 104, 204, 301 or 304).
 // Timed against the device-to-device copy of the same R x C x E bytes:
@@ -53,25 +52,25 @@ template <int TY, int TXB, int OB>
 __global__ void __launch_bounds__(256)
 footprint(const unsigned char *__restrict__ in, unsigned char *__restrict__ out,
           u64 rows, u64 cols, u64 ld_in, u64 ld_out, int e,
-          unsigned trows, unsigned tcols, int col_first)
+          unsigned trows, unsigned tcols, int order)
 {
     constexpr int VW = TXB / 16, RPP = 256 / VW;  // lanes a row, rows a pass
     constexpr int SW = OB / 16, OPP = 256 / SW;
     static_assert(256 % VW == 0 && 256 % SW == 0 && OB % 32 == 0, "tile");
     const unsigned b = blockIdx.x;
-    unsigned ty = col_first ? b % trows : b / tcols;
-    unsigned tx = col_first ? b / trows : b % tcols;
-    if (col_first >= 300) {  // down the tile columns, shifted a column every d tile rows
-        const unsigned d = col_first - 300;
+    unsigned ty = order ? b % trows : b / tcols;  // 1: down the tile columns
+    unsigned tx = order ? b / trows : b % tcols;
+    if (order >= 300) {  // down the tile columns, shifted a column every d tile rows
+        const unsigned d = order - 300;
         ty = b % trows;
         tx = (b / trows + ty / d) % tcols;
-    } else if (col_first >= 200) {  // bands of g tile rows, each down its columns
-        const unsigned g = col_first - 200, band = b / (g * tcols), in = b % (g * tcols);
+    } else if (order >= 200) {  // bands of g tile rows, each down its columns
+        const unsigned g = order - 200, band = b / (g * tcols), in = b % (g * tcols);
         const unsigned gh = trows - band * g < g ? trows - band * g : g;
         tx = in / gh;
         ty = band * g + in % gh;
-    } else if (col_first >= 100) {  // bands of g tile columns, each along its rows
-        const unsigned g = col_first - 100, band = b / (g * trows), in = b % (g * trows);
+    } else if (order >= 100) {  // bands of g tile columns, each along its rows
+        const unsigned g = order - 100, band = b / (g * trows), in = b % (g * trows);
         const unsigned gw = tcols - band * g < g ? tcols - band * g : g;
         ty = in / gw;
         tx = band * g + in % gw;
@@ -134,9 +133,9 @@ static void launch(const prob &p, const unsigned char *a, unsigned char *b)
         CK(cudaFuncSetAttribute(footprint<TY, TXB, OB>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     }
-    const int col_first = p.order == 2 ? tcols > trows : p.order;
+    const int order = p.order == 2 ? tcols > trows : p.order;
     footprint<TY, TXB, OB><<<trows * tcols, 256, smem>>>(a, b, p.r, p.c, p.li, p.lo,
-                                                         p.e, trows, tcols, col_first);
+                                                         p.e, trows, tcols, order);
 }
 
 template <int TY, int TXB>
