@@ -20,16 +20,13 @@
 // BPSM (dynamic shared memory that is never used holds the rest off). The output is not the
 // transpose: the check counts that every byte of it was written and no
 // padding was (run where BPSM is 0 and ORDER 2, 104, 204, 301 or 304).
-// Timed against the device-to-device copy of the same R x C x E bytes:
-// samples of at least 2 ms of back-to-back launches, the two interleaved,
-// the median of 21.
+// Timed against the device-to-device copy of the same R x C x E bytes by
+// crosscheck_protocol.h (samples of at least 2 ms of back-to-back
+// launches, the two interleaved, the median of 21; the committed figures
+// were taken with an inline copy of that protocol, one buffer set).
 //   footprint_copy E R C LD_IN LD_OUT TY TXB ORDER BPSM [...]   (9 numbers each)
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-    fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
+// Built with -Itests/gpu: the crosscheck programs' timing protocol.
+#include "crosscheck_protocol.h"
 
 typedef unsigned long long u64;
 
@@ -130,7 +127,7 @@ static void launch(const prob &p, const unsigned char *a, unsigned char *b)
     static int set = 0;  // the largest asked for so far
     if (smem > 48 * 1024 && smem > set) {
         set = smem;
-        CK(cudaFuncSetAttribute(footprint<TY, TXB, OB>,
+        OK(cudaFuncSetAttribute(footprint<TY, TXB, OB>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     }
     const int order = p.order == 2 ? tcols > trows : p.order;
@@ -164,9 +161,6 @@ static void go(const prob &p, const unsigned char *a, unsigned char *b)
 
 int main(int argc, char **argv)
 {
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
     for (int i = 1; i + 8 < argc; i += 9) {
         prob p = {atoi(argv[i]), strtoull(argv[i + 1], 0, 10), strtoull(argv[i + 2], 0, 10),
                   strtoull(argv[i + 3], 0, 10), strtoull(argv[i + 4], 0, 10),
@@ -174,44 +168,26 @@ int main(int argc, char **argv)
         const size_t bin = (size_t)(p.r * p.li * p.e) + 64, bout = (size_t)(p.c * p.lo * p.e) + 64;
         const size_t bytes = (size_t)(p.r * p.c * p.e);
         unsigned char *a, *b, *c, *d;
-        CK(cudaMalloc(&a, bin)); CK(cudaMalloc(&b, bout));
-        CK(cudaMalloc(&c, bytes)); CK(cudaMalloc(&d, bytes));
-        CK(cudaMemset(a, 1, bin)); CK(cudaMemset(c, 2, bytes));
-        auto once = [&](int which) {
-            if (which == 0) CK(cudaMemcpyAsync(d, c, bytes, cudaMemcpyDeviceToDevice));
+        OK(cudaMalloc(&a, bin)); OK(cudaMalloc(&b, bout));
+        OK(cudaMalloc(&c, bytes)); OK(cudaMalloc(&d, bytes));
+        OK(cudaMemset(a, 1, bin)); OK(cudaMemset(c, 2, bytes));
+        // contender 0 the copy, 1 the footprint; one buffer set
+        auto run = [&](int which, int) {
+            if (which == 0) OK(cudaMemcpyAsync(d, c, bytes, cudaMemcpyDeviceToDevice));
             else go(p, a, b);
         };
-        int n[2];  // launches a sample: enough for 2 ms
-        for (int w = 0; w < 2; ++w) {
-            once(w);
-            CK(cudaGetLastError());
-            CK(cudaEventRecord(e0));
-            once(w);
-            CK(cudaEventRecord(e1));
-            CK(cudaEventSynchronize(e1));
-            float ms;
-            CK(cudaEventElapsedTime(&ms, e0, e1));
-            n[w] = (int)(2.0 / ms) + 1;
-        }
-        std::vector<float> t[2];
-        for (int s = 0; s < 21; ++s)
-            for (int w = 0; w < 2; ++w) {
-                CK(cudaEventRecord(e0));
-                for (int k = 0; k < n[w]; ++k) once(w);
-                CK(cudaEventRecord(e1));
-                CK(cudaEventSynchronize(e1));
-                float ms;
-                CK(cudaEventElapsedTime(&ms, e0, e1));
-                t[w].push_back(ms / n[w]);
-            }
-        CK(cudaGetLastError());
+        run(1, 0);
+        OK(cudaGetLastError());
+        double med[2];
+        xc_medians(run, 0, 2, 1, med);
+        OK(cudaGetLastError());
         // Every byte of the transpose's output written, the padding not.
         u64 missed = 0, stray = 0;
         if (p.bpsm == 0 && (p.order == 2 || p.order % 100 == 4 || p.order == 301)) {
             std::vector<unsigned char> h(bout);
-            CK(cudaMemset(b, 0, bout));
+            OK(cudaMemset(b, 0, bout));
             go(p, a, b);
-            CK(cudaMemcpy(h.data(), b, bout, cudaMemcpyDeviceToHost));
+            OK(cudaMemcpy(h.data(), b, bout, cudaMemcpyDeviceToHost));
             for (u64 r = 0; r < p.c; ++r)
                 for (u64 k = 0; k < p.lo * p.e; ++k) {
                     const bool set = h[r * p.lo * p.e + k] != 0, want = k < p.r * p.e;
@@ -219,8 +195,7 @@ int main(int argc, char **argv)
                     stray += set && !want;
                 }
         }
-        for (int w = 0; w < 2; ++w) std::sort(t[w].begin(), t[w].end());
-        const double copy = 2.0 * bytes / t[0][10] / 1e6, fp = 2.0 * bytes / t[1][10] / 1e6;
+        const double copy = 2.0 * bytes / med[0] / 1e6, fp = 2.0 * bytes / med[1] / 1e6;
         printf("%d-byte %llux%llu ld %llu/%llu tile %d rows x %d bytes order %d bpsm %d (%.0f MiB): "
                "copy %.0f GB/s | footprint %.0f GB/s %.1f%% (%llu missed, %llu stray)\n",
                p.e, p.r, p.c, p.li, p.lo, p.ty, p.txb, p.order, p.bpsm,

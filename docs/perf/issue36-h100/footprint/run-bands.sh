@@ -4,7 +4,7 @@
 # columns (200 + G), against the tuned kernel's rule (2). From the
 # repository root on the GPU machine; writes $OUT/bands.txt.
 set -u
-nvcc -O2 -arch=native -o /tmp/fp docs/perf/issue36-h100/footprint/footprint_copy.cu || exit 1
+nvcc -O2 -arch=native -Itests/gpu -o /tmp/fp docs/perf/issue36-h100/footprint/footprint_copy.cu || exit 1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/bands.txt"
 P=""
 orders() {  # E R C LDI LDO TY TXB, then orders

@@ -5,7 +5,7 @@
 # the rule (2). From the repository root on the GPU machine; writes
 # $OUT/diag.txt.
 set -u
-nvcc -O2 -arch=native -o /tmp/fp docs/perf/issue36-h100/footprint/footprint_copy.cu || exit 1
+nvcc -O2 -arch=native -Itests/gpu -o /tmp/fp docs/perf/issue36-h100/footprint/footprint_copy.cu || exit 1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/diag.txt"
 P=""
 # pitch in bytes: 8320: 2^10 x 5 x 13; 8448: 2^11 x 3 x 11; 8704: 2^9 x 17 (x 8)

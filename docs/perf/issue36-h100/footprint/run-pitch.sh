@@ -5,7 +5,7 @@
 # tuned kernel at two of them. From the repository root on the GPU machine;
 # writes $OUT/pitch.txt.
 set -u
-nvcc -O2 -arch=native -o /tmp/fp docs/perf/issue36-h100/footprint/footprint_copy.cu || exit 1
+nvcc -O2 -arch=native -Itests/gpu -o /tmp/fp docs/perf/issue36-h100/footprint/footprint_copy.cu || exit 1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/pitch.txt"
 P=""
 for ld in 8192 8200 8256 9216 10000 12288 16384; do

@@ -5,7 +5,7 @@
 # the tuned kernels of the same problems on the same lease. From the
 # repository root on the GPU machine; writes $OUT/fp.txt.
 set -u
-nvcc -O2 -arch=native -o /tmp/fp docs/perf/issue36-h100/footprint/footprint_copy.cu || exit 1
+nvcc -O2 -arch=native -Itests/gpu -o /tmp/fp docs/perf/issue36-h100/footprint/footprint_copy.cu || exit 1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/fp.txt"
 P=""
 # E R C LDI LDO, then tiles "TY TXB"; each with the rule's order at 0, 2
