@@ -50,7 +50,8 @@ BASE_SRC := base/error.c base/clock.c base/dl.c base/pcg.c base/safefile.c \
             base/cpp.c base/cpp_lex.c base/cpp_if.c base/median.c
 GEN_SRC_ := gen/types.c gen/problem.c gen/distance.c gen/space.c gen/arch.c gen/occupancy.c gen/family.c gen/family_defaults.c \
             gen/transpose.c gen/transpose_problem.c gen/transpose_check.c \
-            gen/transpose_emit.c gen/transpose_strip.c gen/transpose_fitted.c gen/reduce.c \
+            gen/transpose_emit.c gen/transpose_strip.c gen/transpose_fitted.c \
+            gen/transpose_smem.c gen/reduce.c \
             gen/reduce_problem.c gen/reduce_check.c gen/reduce_emit.c gen/reduce_flat_rows.c \
             gen/expand.c gen/emit.c gen/emit_multi.c gen/emit_multi_header.c gen/ident.c
 SEARCH_SRC := search/strategy.c search/exhaustive.c search/walk.c \
@@ -96,7 +97,7 @@ CPU_TESTS := test_pcg test_expr test_spec test_spec_inputs test_space test_famil
              test_reliability test_hostile test_hostile_input test_help \
              test_cache test_cubins test_emit test_cli test_json \
              test_nodevice test_wisdom test_effort test_host_pool \
-             test_bench_summary test_slots test_cpp test_device_memo
+             test_bench_summary test_slots test_cpp test_device_memo test_banks
 GPU_TESTS := gpu_variants gpu_api gpu_reduce gpu_runtime
 
 .PHONY: all check check-full gpu-check gpu-bench gpu-tune-bench gpu-list-bench gpu-crosscheck \

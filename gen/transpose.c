@@ -36,8 +36,10 @@ static const at_axis axes[N_AXES] = {
                       "it)",
               2, {0, 1}},
     [SMEM] = {"smem", "shared tile: 1 padded by a unit a row, 2 swizzled "
-                      "(16-byte chunks XORed by row)",
-              2, {1, 2}},
+                      "(16-byte chunks XORed by row), 3 packed tiles "
+                      "padded after every 32 units as well, the put and "
+                      "column reads on distinct banks",
+              3, {1, 2, 3}},
     [TILES] = {"tiles", "tiles per block, the next one's loads issued before "
                         "the current one's stores",
                2, {1, 2}},
@@ -106,25 +108,6 @@ static int ept(const at_point *pt)
     return pt->v[TILE_X] * pt->v[TILE_Y] / (pt->v[BLOCK_X] * pt->v[BLOCK_Y]);
 }
 
-/* The fast path's tile and the element path's ([row][col], a spare element
- * a row) share the buffer; the element path's is never smaller. Tiles keep
- * rows more for skewed stores (AT_SKEW_ROWS in templates/transpose.cu): a
- * 32-byte sector's elements but one for unpacked 2- to 16-byte elements, a
- * whole sector's for packed ones, none for unpacked bytes. */
-static int skew_rows(const at_problem *p, const at_point *pt)
-{
-    const int e = p->type->bytes;
-    if (pt->v[PACK] && e < 4)
-        return 32 / e;
-    return e == 1 ? 0 : 32 / e - 1;
-}
-
-static unsigned smem_bytes(const at_problem *p, const at_point *pt)
-{
-    return (unsigned)((pt->v[TILE_Y] + skew_rows(p, pt)) *
-                      (pt->v[TILE_X] + 1) * p->type->bytes);
-}
-
 #define REJECT(...) (why ? (void)snprintf(why, n, __VA_ARGS__) : (void)0, 0)
 
 static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
@@ -191,9 +174,11 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
     if (s.tile_bytes / s.threads > MAX_STAGED_BYTES)
         return REJECT("%ld bytes a thread exceeds %d", s.tile_bytes / s.threads,
                       MAX_STAGED_BYTES);
-    if ((int)smem_bytes(p, pt) > l->max_smem)
+    if ((int)at_tp_smem_bytes(p, pt) > l->max_smem)
         return REJECT("%u bytes of shared memory exceeds the limit %d",
-                      smem_bytes(p, pt), l->max_smem);
+                      at_tp_smem_bytes(p, pt), l->max_smem);
+    if (!at_tp_smem_valid(p, pt, why, n))
+        return 0;
     /* The swizzle permutes the 16-byte chunks (or narrower stores) of each
      * 128-byte span of a row. */
     if (s.smem == 2 && (s.tx * s.unit) % 128)
@@ -219,7 +204,7 @@ static void point_name(const at_family *f, const at_point *pt, char *buf,
                        size_t n)
 {
     (void)f;
-    static const char *smem[] = {"plain", "pad1", "swz"};
+    static const char *smem[] = {"plain", "pad1", "swz", "padb"};
     if (pt->v[KIND] == KIND_STRIP) {
         at_tp_strip_name(pt, buf, n);
         return;
@@ -229,7 +214,7 @@ static void point_name(const at_family *f, const at_point *pt, char *buf,
         snprintf(pk, sizeof pk, "_pk");
     snprintf(buf, n, "tile%dx%d_blk%dx%d_ept%d_vec%d%s_%s_tpb%d_ldg%d_rst%d%s",
              pt->v[TILE_X], pt->v[TILE_Y], pt->v[BLOCK_X], pt->v[BLOCK_Y],
-             ept(pt), pt->v[VEC], pk, smem[pt->v[SMEM] % 3], pt->v[TILES],
+             ept(pt), pt->v[VEC], pk, smem[pt->v[SMEM] % 4], pt->v[TILES],
              pt->v[LDG], pt->v[RESTRICT], pt->v[FLAT] ? "_flat" : "");
 }
 
@@ -264,7 +249,7 @@ static unsigned paths(const at_problem *p, const at_point *pt)
         return PATH_STRIP;
     /* Output rows (or matrices) that do not start on a 32-byte sector. */
     const int64_t sector = 32 / p->type->bytes;
-    if (skew_rows(p, pt) && (v[TP_LD_OUT] % sector ||
+    if (at_tp_skew_rows(p, pt) && (v[TP_LD_OUT] % sector ||
                              (v[TP_BATCH] > 1 && v[TP_STRIDE_OUT] % sector)))
         k |= PATH_SKEW;
     if (v[TP_ROWS] == 1 || v[TP_COLS] == 1)
@@ -323,7 +308,7 @@ static int takes(const at_problem *p, const at_point *pt,
         return 1;
     const uint64_t align =
         (uint64_t)pt->v[VEC] * (uint64_t)shape_of(p, pt).k * p->type->bytes;
-    const int skew = (paths(p, pt) & PATH_SKEW) && skew_rows(p, pt);
+    const int skew = (paths(p, pt) & PATH_SKEW) && at_tp_skew_rows(p, pt);
     return user[0] % align == 0 && (skew || user[1] % align == 0);
 }
 
@@ -366,7 +351,8 @@ static void defines(const at_problem *p, const at_point *pt, unsigned k,
         return;
     }
     const shape s = shape_of(p, pt);
-    snprintf(buf, n,
+    const at_tp_banks b = at_tp_point_banks(p, pt);
+    int len = snprintf(buf, n,
              "#define AT_ELEM_BYTES %d\n#define AT_STRIP 0\n"
              "#define AT_TILE_X %d\n"
              "#define AT_TILE_Y %d\n#define AT_BLOCK_X %d\n"
@@ -376,15 +362,21 @@ static void defines(const at_problem *p, const at_point *pt, unsigned k,
              "#define AT_THIN %d\n#define AT_WIDE %d\n#define AT_EDGE %d\n"
              "#define AT_SHIFT_IN %d\n#define AT_FLAT_IN %d\n"
              "#define AT_FLAT_OUT %d\n",
-             p->type->bytes, s.tx, s.ty, s.bx, s.by, s.k, s.vec, s.smem,
+             p->type->bytes, s.tx, s.ty, s.bx, s.by, s.k, s.vec,
+             s.smem == 3 ? 1 : s.smem, /* (3: padded, its layout below) */
              pt->v[TILES], pt->v[LDG], pt->v[RESTRICT],
              /* Only where the type and point can skew (shift). */
-             (k & PATH_SKEW) && skew_rows(p, pt) ? 1 : 0,
+             (k & PATH_SKEW) && at_tp_skew_rows(p, pt) ? 1 : 0,
              k & PATH_THIN ? 1 : 0, k & PATH_WIDE ? 1 : 0,
              k & PATH_EDGE ? 1 : 0, (k & PATH_SHIFT_IN) && s.k > 1 ? 1 : 0,
              /* Flat points alone (every path: both). */
              (k & PATH_FLAT_IN) && pt->v[FLAT] ? 1 : 0,
              (k & PATH_FLAT_OUT) && pt->v[FLAT] ? 1 : 0);
+    /* Only where the layout is not the template's default (smem 3). */
+    if (b.cskew || b.extra != 1)
+        snprintf(buf + len, len > 0 && (size_t)len < n ? n - (size_t)len : 0,
+                 "#define AT_CSKEW %d\n#define AT_ROW_EXTRA %d\n", b.cskew,
+                 b.extra);
 }
 
 /* Blocks for a problem: a tiles-per-block share of every tile, at most
@@ -407,7 +399,7 @@ static void launch(const at_problem *p, const at_point *pt, at_launch *g)
     g->block[0] = (unsigned)pt->v[BLOCK_X];
     g->block[1] = (unsigned)pt->v[BLOCK_Y];
     g->block[2] = 1;
-    g->smem = smem_bytes(p, pt);
+    g->smem = at_tp_smem_bytes(p, pt);
 }
 
 /* (in, out, int rows, int cols, long long ld_in, long long ld_out,
@@ -460,9 +452,10 @@ static void default_point(const at_problem *p, int sm, at_point *pt)
 
 const at_family at_family_transpose = {
     .name = "transpose",
-    .abi = 7, /* 5: tiles compete with strips where runs are apart; 6:
+    .abi = 8, /* 5: tiles compete with strips where runs are apart; 6:
                * strips realign long rows off their vectors (pack 1); 7:
-               * fitted tile sides and flat runs */
+               * fitted tile sides and flat runs; 8: smem 3, packed
+               * tiles padded by their banks (gen/transpose_smem.c) */
     .template_path = "templates/transpose.cu",
     .template_src = at_tmpl_transpose,
     .types = "i8 u8 f16 bf16 f32 f64 c64 c128 f32x4",

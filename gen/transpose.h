@@ -95,6 +95,34 @@ int at_tp_flat_runs(const at_problem *p, int tx, int ty);
 int at_tp_medium_valid(const at_problem *p, const at_point *pt, char *why,
                        size_t n);
 
+/* transpose_smem.c: a tile's shared memory (templates/transpose.cu's
+ * AT_SMEM_BYTES) and a packed tile's padded layout for smem 3 (its
+ * AT_CSKEW and AT_ROW_EXTRA). */
+typedef struct at_tp_tile {
+    int tx, ty, bx, by, vec, pack; /* the point's axes; pack 2 or 4 */
+} at_tp_tile;
+typedef struct at_tp_banks {
+    int cskew; /* units of padding after every 32 of a row */
+    int extra; /* and at its end */
+} at_tp_banks;
+/* The layout whose put and column reads take the fewest shared-memory
+ * wavefronts, then the least padding ({0, 1}, the plain padded row,
+ * where that serves). */
+at_tp_banks at_tp_bank_layout(const at_tp_tile *t);
+/* The wavefronts of one tile's put and unskewed column reads in layout b
+ * (every warp of the block). */
+long at_tp_bank_wavefronts(const at_tp_tile *t, at_tp_banks b);
+/* A point's layout: smem 3's by its banks, else {0, 1}. */
+at_tp_banks at_tp_point_banks(const at_problem *p, const at_point *pt);
+/* 0 (the reason in why) for smem 3 where it is no point: unpacked, or
+ * one unit a row is already the fewest conflicts (smem 1). */
+int at_tp_smem_valid(const at_problem *p, const at_point *pt, char *why,
+                     size_t n);
+/* The input rows past a tile's that skewed stores read (AT_SKEW_ROWS). */
+int at_tp_skew_rows(const at_problem *p, const at_point *pt);
+/* The launch's dynamic shared memory (AT_SMEM_BYTES). */
+unsigned at_tp_smem_bytes(const at_problem *p, const at_point *pt);
+
 /* transpose_emit.c */
 void at_tp_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
                          const char *name);

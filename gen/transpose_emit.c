@@ -184,8 +184,7 @@ void at_tp_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             "    int batch, long long stride_in, long long stride_out,\n"
             "    cudaStream_t stream)\n"
             "{\n" SIZE_CHECKS GENERAL_LAUNCH
-            "    const int smem = (AT_TILE_Y + AT_SKEW_ROWS) *\n"
-            "        (AT_TILE_X + 1) * AT_ELEM_BYTES;\n"
+            "    const int smem = AT_SMEM_BYTES;\n"
             "    if (smem > 48 * 1024) {\n"
             "        cudaError_t err = cudaFuncSetAttribute(%s_kernel,\n"
             "            cudaFuncAttributeMaxDynamicSharedMemorySize, smem);\n"

@@ -63,6 +63,9 @@ int at_tp_strip_valid(const at_problem *p, const at_point *pt,
     /* The tile's axes take their first values: one name a point. */
     if (pt->v[TILE_X] != 8 || pt->v[TILE_Y] != 8 || pt->v[TILES] != 1)
         return REJECT("strips have no tile (tile 8x8, tiles 1)");
+    if (pt->v[SMEM] > 2)
+        return REJECT("strips stage (smem 2) or not (1), not smem %d",
+                      pt->v[SMEM]);
     /* Realigned beside element by element: neither wins everywhere (H100,
      * realigned stores: f16 21703965 x 10 86% to 91% of the copy, i8
      * 10924201 x 21 68% to 80%; bf16 2261547 x 29 81% to 78%). */

@@ -16,9 +16,16 @@
  *                          memory see whole words
  *   AT_VEC                 units per global load/store, a unit being an
  *                          element (AT_PACK 1) or a packed word; <= 16 B
- *   AT_SMEM                shared tile layout: 0 plain, 1 one unit of
- *                          padding per row, 2 swizzled (16-byte chunks
- *                          XORed by row, no padding)
+ *   AT_SMEM                shared tile layout: 0 plain, 1 padded rows
+ *                          (AT_ROW_EXTRA units a row, 1 by default), 2
+ *                          swizzled (16-byte chunks XORed by row, no
+ *                          padding)
+ *   AT_CSKEW, AT_ROW_EXTRA (AT_SMEM 1, packed tiles) a padded row's
+ *                          units after every 32 and at its end: set by
+ *                          the generator for its smem 3 points
+ *                          (gen/transpose_smem.c) so that a warp's put
+ *                          and column reads hit distinct banks; 0 and 1
+ *                          by default
  *   AT_TILES               tiles per block, in sequence; the next tile's
  *                          loads are issued before the current one is
  *                          stored
@@ -67,8 +74,9 @@
  * Launch: block (AT_BLOCK_X, AT_BLOCK_Y), a 1-D grid of
  * min(ceil(tiles / AT_TILES), 2^31 - 1) blocks (the kernel loops), where
  * tiles = ceil(cols / AT_TILE_X) * ceil(rows / AT_TILE_Y) * batch; dynamic
- * shared memory (AT_TILE_Y + AT_SKEW_ROWS) * (AT_TILE_X + 1) *
- * AT_ELEM_BYTES bytes.
+ * shared memory AT_SMEM_BYTES: (AT_TILE_Y + AT_SKEW_ROWS) * (AT_TILE_X + 1)
+ * * AT_ELEM_BYTES bytes, or with a padded row wider than AT_TILE_X + 1
+ * units, (AT_TILE_Y + AT_SKEW_ROWS) * AT_ROW * AT_ELEM_BYTES.
  *
  * Output rows that do not start on a 32-byte sector (an odd ld_out, say)
  * are written skewed by tiles of 2- to 16-byte elements and packed tiles
@@ -702,8 +710,28 @@ union at_w_u {
 #define AT_SIDX(g, c) \
     ((g) * AT_ROW + ((c) ^ ((((g) / AT_VEC) % AT_NS) * AT_W)))
 #else
-#define AT_ROW (AT_TILE_X + AT_SMEM)
+/* Padded: AT_CSKEW units after every 32 of a row and AT_ROW_EXTRA at its
+ * end. A thread puts AT_CH consecutive units, so lanes AT_CH units apart
+ * would share banks (the 1-byte winner's 16 lanes of 8 units: each store
+ * 4-way, 45% of its shared wavefronts); the skew every 32 units moves
+ * them apart, and the row's length keeps the column reads apart too.
+ * (No faster for that winner: the generator offers it beside a unit a
+ * row.) */
+#ifndef AT_CSKEW
+#define AT_CSKEW 0
+#endif
+#ifndef AT_ROW_EXTRA
+#define AT_ROW_EXTRA AT_SMEM
+#endif
+#if AT_CSKEW && AT_PACK == 1
+#error "AT_CSKEW is for packed tiles"
+#endif
+#define AT_ROW (AT_TILE_X + AT_CSKEW * (AT_TILE_X / 32) + AT_ROW_EXTRA)
+#if AT_CSKEW
+#define AT_SIDX(g, c) ((g) * AT_ROW + (c) + AT_CSKEW * ((c) >> 5))
+#else
 #define AT_SIDX(g, c) ((g) * AT_ROW + (c))
+#endif
 #endif
 
 /* Shared memory offsets of the fast path's unrolled steps: at_put's unit
@@ -733,7 +761,9 @@ __device__ __forceinline__ int at_put_idx(int i, int j, int k, int tx, int ty)
     const int lo = ((tx + j % J * AT_BLOCK_X) * AT_CH + k) ^ s;
     return g * AT_ROW + lo + j / J * J * AT_BLOCK_X * AT_CH;
 #else
-    return AT_SIDX(g, (tx + j * AT_BLOCK_X) * AT_CH + k);
+    /* A step's AT_CH units share one skew (AT_CH divides 32). */
+    const int c = (tx + j * AT_BLOCK_X) * AT_CH;
+    return AT_SIDX(g, c) + k;
 #endif
 }
 
@@ -776,6 +806,13 @@ __device__ __forceinline__ int at_store_idx(int i, int j, int tx, int ty)
 #if AT_SKEW && AT_SKEW_ROWS == 0
 #error "AT_SKEW is for 2- to 16-byte elements and packed bytes"
 #endif
+
+/* The launch's dynamic shared memory: the element path's tile (AT_TILE_X
+ * + 1 elements a row) or the fast path's (AT_ROW units a row of AT_PACK
+ * input rows), whichever is larger, with the skew's rows. */
+#define AT_SMEM_BYTES                                                      \
+    ((AT_TILE_Y + AT_SKEW_ROWS) *                                          \
+     (AT_ROW > AT_TILE_X + 1 ? AT_ROW : AT_TILE_X + 1) * AT_ELEM_BYTES)
 
 #if AT_PACK == 4
 /* w[q] holds bytes (row q, cols 0..3); afterwards w[j] holds bytes
@@ -1330,8 +1367,7 @@ __device__ __forceinline__ unsigned at_step_along(unsigned idx, unsigned y,
     return AT_SIDX(y / AT_PACK, c);
 #else
     (void)y;
-    (void)c;
-    return idx + 1;
+    return c % 32 ? idx + 1 : idx + 1 + AT_CSKEW;
 #endif
 }
 #endif

@@ -490,7 +490,7 @@ static size_t space_points(fixture *fx, const char *type, int *vec4)
     size_t before = 0, after = 0;
     CHECK(fx, sscanf(p + 1, "points: %zu before constraints, %zu after",
                      &before, &after) == 2);
-    CHECK(fx, before == 14929920);
+    CHECK(fx, before == 22394880);
     CHECK(fx, after > 0 && after < before);
 
     /* Split the lines after it in place, then sort to find duplicates. */

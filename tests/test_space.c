@@ -104,7 +104,7 @@ static void sizes_and_invariants(void **state)
     at_limits l;
     assert_true(at_limits_for_arch(90, &l));
     assert_int_equal(at_space_size(F),
-                     18 * 18 * 4 * 6 * 5 * 2 * 2 * 2 * 2 * 2 * 2 * 3 * 2);
+                     18 * 18 * 4 * 6 * 5 * 2 * 3 * 2 * 2 * 2 * 2 * 3 * 2);
     for (int t = 0; at_type_at(t); ++t) {
         const at_type *type = at_type_at(t);
         if (!at_family_takes(F, type))

@@ -1,7 +1,8 @@
 /* templates/transpose.cu's tile kind run on the host (make check, through
  * tests/template_host.sh; no GPU): its index arithmetic, for one (packed or
  * unpacked) configuration given by -D flags (AT_ELEM_BYTES, AT_TILE_X/Y,
- * AT_BLOCK_X/Y, AT_VEC, AT_SMEM, AT_EDGE, AT_SHIFT_IN, AT_FLAT_IN/OUT;
+ * AT_BLOCK_X/Y, AT_VEC, AT_SMEM, AT_CSKEW, AT_ROW_EXTRA, AT_EDGE,
+ * AT_SHIFT_IN, AT_FLAT_IN/OUT;
  * TEMPLATE the
  * template's path). Each tile runs as the kernel runs it: every thread's
  * load and put into shared memory, then every thread's store (the
@@ -37,7 +38,7 @@ static std::mt19937_64 rng(12345);
 static long fails = 0, probs = 0, fastfast = 0, edgeov = 0, skewtiles = 0, fasttiles = 0, flatin = 0, flatout = 0;
 static int dseen[64];
 
-static const char *pname() { static char b[160]; snprintf(b, sizeof b, "E%d T%dx%d B%dx%d V%d S%d EDGE%d SHIFTIN%d FLAT%d%d", AT_ELEM_BYTES, AT_TILE_X, AT_TILE_Y, AT_BLOCK_X, AT_BLOCK_Y, AT_VEC, AT_SMEM, AT_EDGE, AT_SHIFT_IN, AT_FLAT_IN, AT_FLAT_OUT); return b; }
+static const char *pname() { static char b[160]; snprintf(b, sizeof b, "E%d T%dx%d B%dx%d V%d S%d CS%d EX%d EDGE%d SHIFTIN%d FLAT%d%d", AT_ELEM_BYTES, AT_TILE_X, AT_TILE_Y, AT_BLOCK_X, AT_BLOCK_Y, AT_VEC, AT_SMEM, AT_CSKEW, AT_ROW_EXTRA, AT_EDGE, AT_SHIFT_IN, AT_FLAT_IN, AT_FLAT_OUT); return b; }
 
 /* One kernel launch, simulated block-phase by block-phase; counts writes per byte. */
 static void kernel_sim(const at_elem *in, at_elem *out, int rows, int cols, long long ld_in, long long ld_out,
@@ -50,7 +51,7 @@ static void kernel_sim(const at_elem *in, at_elem *out, int rows, int cols, long
     const at_elem *in_end = in + (batch - 1) * stride_in + (long long)(rows - 1) * ld_in + cols;
     /* The kernel's own flags (skew, vec_ok, flat runs). */
     const at_flags f = at_flags_of(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out);
-    const size_t smem = (size_t)(AT_TILE_Y + AT_SKEW_ROWS) * (AT_TILE_X + 1) * AT_ELEM_BYTES;
+    const size_t smem = AT_SMEM_BYTES;
     unsigned char *sm = (unsigned char *)malloc(smem);
     std::vector<Regs> regs(AT_THREADS);
     for (long long t = 0; t < tiles; ++t) {
