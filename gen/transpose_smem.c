@@ -92,8 +92,8 @@ at_tp_banks at_tp_bank_layout(const at_tp_tile *t)
                                   t->by * 5 + t->vec * 11 + t->pack) % MEMO;
     if (memo[h].set && !memcmp(&memo[h].t, t, sizeof *t))
         return memo[h].b;
-    /* Fewest wavefronts, then fewest units of padding: a geometry one
-     * unit of padding serves keeps it (the same kernel as before). */
+    /* Fewest wavefronts, then fewest units of padding: where one unit a
+     * row is already the fewest, {0, 1} (smem 3 is then no point). */
     at_tp_banks best = {0, 1};
     long best_wf = at_tp_bank_wavefronts(t, best), best_pad = 1;
     for (int s = 0; s <= MAX_CSKEW; ++s)
