@@ -22,6 +22,7 @@
  *
  * Changing the choice changes kernels under an unchanged template: bump
  * the transpose family's abi with it (it keys the cache). */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,10 +47,15 @@ static int wavefronts(const long *addr)
     return most;
 }
 
+/* A padded row's units (the template's AT_ROW): at least tx + 1. */
+static int row_units(int tx, at_tp_banks b)
+{
+    return tx + b.cskew * (tx / WARP) + b.extra;
+}
+
 static long unit_at(const at_tp_tile *t, at_tp_banks b, long g, long c)
 {
-    const long row = t->tx + b.cskew * (t->tx / WARP) + b.extra;
-    return g * row + c + b.cskew * (c / WARP);
+    return g * row_units(t->tx, b) + c + b.cskew * (c / WARP);
 }
 
 long at_tp_bank_wavefronts(const at_tp_tile *t, at_tp_banks b)
@@ -92,15 +98,15 @@ at_tp_banks at_tp_bank_layout(const at_tp_tile *t)
                                   t->by * 5 + t->vec * 11 + t->pack) % MEMO;
     if (memo[h].set && !memcmp(&memo[h].t, t, sizeof *t))
         return memo[h].b;
-    /* Fewest wavefronts, then fewest units of padding: where one unit a
-     * row is already the fewest, {0, 1} (smem 3 is then no point). */
+    /* Fewest wavefronts, then the shortest row: where one unit a row is
+     * already the fewest, {0, 1} (smem 3 is then no point). */
     at_tp_banks best = {0, 1};
-    long best_wf = at_tp_bank_wavefronts(t, best), best_pad = 1;
+    long best_wf = LONG_MAX, best_pad = LONG_MAX;
     for (int s = 0; s <= MAX_CSKEW; ++s)
         for (int e = 1; e <= MAX_EXTRA; ++e) {
             const at_tp_banks b = {s, e};
             const long wf = at_tp_bank_wavefronts(t, b);
-            const long pad = (long)s * (t->tx / WARP) + e;
+            const long pad = row_units(t->tx, b);
             if (wf < best_wf || (wf == best_wf && pad < best_pad)) {
                 best = b;
                 best_wf = wf;
@@ -155,12 +161,9 @@ int at_tp_skew_rows(const at_problem *p, const at_point *pt)
  * a row) share the buffer: the larger, with the skew's rows. */
 unsigned at_tp_smem_bytes(const at_problem *p, const at_point *pt)
 {
-    const int tx = pt->v[TILE_X];
-    int row = tx + 1;
-    if (pt->v[SMEM] != 2) {
-        const at_tp_banks b = at_tp_point_banks(p, pt);
-        row = tx + b.cskew * (tx / 32) + b.extra;
-    }
-    return (unsigned)((pt->v[TILE_Y] + at_tp_skew_rows(p, pt)) *
-                      (row > tx + 1 ? row : tx + 1) * p->type->bytes);
+    /* {0, 1} (smem 1 and 2): tx + 1 units, the element path's row, which
+     * a swizzled row (tx units) fits in. */
+    const int row = row_units(pt->v[TILE_X], at_tp_point_banks(p, pt));
+    return (unsigned)((pt->v[TILE_Y] + at_tp_skew_rows(p, pt)) * row *
+                      p->type->bytes);
 }
