@@ -1,7 +1,7 @@
 /* The reduce family: its space, constraint predicate, point names,
- * defines, launch and entry. Problem in reduce_problem.c, verification in
- * reduce_check.c, emission in reduce_emit.c; the kernels in
- * templates/reduce.cu. */
+ * defines, launch and entry. Problem in reduce_problem.c, geometry in
+ * reduce_geom.c, verification in reduce_check.c, emission in
+ * reduce_emit.c; the kernels in templates/reduce.cu. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,50 +35,18 @@ static const at_axis axes[N_AXES] = {
     /* A chunk's split leaves the last wave of blocks part full (a flat
      * point's few hundred blocks are under one wave of 132 SMs): k
      * blocks an SM fill each wave whole (docs/PERFORMANCE.md). */
-    [WAVES] = {"waves", "flat points: the rows split over waves x SMs "
-               "blocks of the device it runs on (in place of a chunk's "
-               "split; along rows, among waves x 16 warps an SM); 0: the "
-               "chunk's split", 5, {0, 1, 2, 3, 4}},
+    [WAVES] = {"waves", "the rows split over waves x SMs blocks of the "
+               "device it runs on, in place of a chunk's split (flat "
+               "points; column strips, 2 to 4: at most waves x SMs x "
+               "512 / threads blocks, whole steps each; along rows, "
+               "flat, among waves x 16 warps an SM); 0: the chunk's "
+               "split", 5, {0, 1, 2, 3, 4}},
 };
 
 /* Column strips (down) or row blocks (along) past this do not fit a
  * grid's x; splits past 65535 its y. */
 #define MAX_GRID_X 2147483647LL
 #define MAX_SPLIT 65535LL
-
-int at_rd_flat(const at_point *pt) { return pt->v[GROUP] == 0; }
-
-/* A flat point's threads a group down columns: ld, a chunk of vec rows;
- * one-element vectors skip the padding, cols threads a row. */
-static int64_t flat_span(const at_problem *p, const at_point *pt)
-{
-    return pt->v[VEC] == 1 ? p->v[RD_COLS] : p->v[RD_LD];
-}
-
-/* A flat point's groups a block: threads / span (1 where the span passes
- * the block, which no valid point has). */
-static int64_t flat_groups(const at_problem *p, const at_point *pt)
-{
-    const int64_t span = flat_span(p, pt), threads = pt->v[THREADS];
-    return span <= threads ? threads / span : 1;
-}
-
-int64_t at_rd_flat_lanes(const at_problem *p, const at_point *pt)
-{
-    return flat_groups(p, pt) * pt->v[VEC];
-}
-
-int64_t at_rd_flat_step(const at_problem *p, const at_point *pt)
-{
-    return at_rd_flat_lanes(p, pt) * pt->v[ITEMS];
-}
-
-/* The SMs a split in waves fills (reduce.h). */
-static int64_t wave_sms(const at_problem *p)
-{
-    const int64_t sms = p->sms > 0 ? p->sms : AT_RD_NOMINAL_SMS;
-    return sms < AT_RD_MAX_SMS ? sms : AT_RD_MAX_SMS;
-}
 
 /* A strip that can be shifted: 16-byte vectors of 2- or 4-byte
  * elements. Not f64's: its two-element vectors gained nothing over
@@ -93,37 +61,6 @@ static int shiftable(const at_problem *p, const at_point *pt)
 int at_rd_shift(const at_problem *p, const at_point *pt)
 {
     return shiftable(p, pt) && p->v[RD_LD] % pt->v[VEC];
-}
-
-void at_rd_geom_of(const at_problem *p, const at_point *pt, at_rd_geom *g)
-{
-    const int *x = pt->v;
-    const int64_t rows = p->v[RD_ROWS], cols = p->v[RD_COLS];
-    if (!at_rd_down(p) && at_rd_flat(pt)) {
-        at_rd_flat_rows_geom(p, pt, wave_sms(p), g);
-    } else if (at_rd_down(p) && at_rd_flat(pt)) {
-        /* Chunks of vec rows (ld vectors), a group of ld threads each;
-         * in waves, whole steps a block, about waves x SMs blocks. */
-        const int64_t step = at_rd_flat_step(p, pt);
-        const int64_t blocks = x[WAVES] * wave_sms(p);
-        g->units = 1;
-        g->seg = x[WAVES]  ? ((rows + blocks - 1) / blocks + step - 1) /
-                                step * step
-                 : x[CHUNK] ? step * x[CHUNK]
-                            : rows;
-        g->split = (rows + g->seg - 1) / g->seg;
-    } else if (at_rd_down(p)) {
-        const int64_t ty = x[THREADS] / x[GROUP], w = x[GROUP] * x[VEC];
-        g->units = (cols + w - 1) / w;
-        g->seg = x[CHUNK] ? ty * x[ITEMS] * x[CHUNK] : rows;
-        g->split = (rows + g->seg - 1) / g->seg;
-    } else {
-        const int64_t rpb = x[THREADS] / x[GROUP];
-        g->units = (rows + rpb - 1) / rpb;
-        g->seg = x[CHUNK] ? (int64_t)x[GROUP] * x[VEC] * x[ITEMS] * x[CHUNK]
-                          : cols;
-        g->split = (cols + g->seg - 1) / g->seg;
-    }
 }
 
 static int why_not(char *why, size_t n, const char *msg)
@@ -170,6 +107,16 @@ static int valid_shape(const at_problem *p, const at_point *pt,
         return why_not(why, n, "few outputs, long walks: split them");
     if (x[CHUNK] && g->split < 2)
         return why_not(why, n, "chunk covers the whole length");
+    /* One wave of strips leaves the SMs short of loads in flight: the
+     * slowest of the four in every record taken (H200, bf16 sum down
+     * 5749x13821 and f32 min down 874x21633: its best 33% and 21%
+     * slower than the record's). */
+    if (x[WAVES] == 1 && down && !flat)
+        return why_not(why, n, "strips take waves of 2 or more");
+    if (x[WAVES] && down && !flat && g->split < 2)
+        return why_not(why, n, "waves: a block a strip already fills them");
+    if (x[WAVES] && down && !flat && g->seg < 4 * step)
+        return why_not(why, n, "too few rows for waves of blocks");
     if (g->split > MAX_SPLIT || g->units > MAX_GRID_X)
         return why_not(why, n, "grid too large");
     return 1;
@@ -193,13 +140,14 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
         const char *no = at_rd_flat_rows_refusal(p, pt);
         return no ? why_not(why, n, no) : 1;
     }
-    if (x[WAVES] && (!flat || x[CHUNK]))
-        return why_not(why, n, "waves split flat points, in place of a "
-                       "chunk");
+    if (x[WAVES] && (!down || x[CHUNK]))
+        return why_not(why, n, "waves split flat points and column "
+                       "strips, in place of a chunk");
     /* At least four steps a block on the nominal device, so the space
-     * is the same on every device. */
-    if (x[WAVES] && at_rd_len(p) < 4 * at_rd_flat_step(p, pt) * x[WAVES] *
-                                       AT_RD_NOMINAL_SMS)
+     * is the same on every device (strips: valid_shape). */
+    if (x[WAVES] && flat &&
+        at_rd_len(p) < 4 * at_rd_flat_step(p, pt) * x[WAVES] *
+                           AT_RD_NOMINAL_SMS)
         return why_not(why, n, "too few rows for waves of blocks");
     /* Flat vectors wider than one read the padding between rows too:
      * only a little of it. One-element ones skip it. */
@@ -209,7 +157,7 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
     if (flat && x[VEC] > 1 && !wide_flat_fits)
         return why_not(why, n, "flat needs ld at most the block, and "
                        "rows padded by at most an eighth");
-    if (flat && flat_span(p, pt) > x[THREADS])
+    if (flat && at_rd_flat_span(p, pt) > x[THREADS])
         return why_not(why, n, "flat needs a row's columns (one-element "
                        "vectors) or ld at most the block");
     /* Rows off the vector: shifted strips for 16-byte vectors of 2- and
@@ -441,9 +389,10 @@ static void args(const at_problem *p, const at_point *pt, uint64_t in,
 
 const at_family at_family_reduce = {
     .name = "reduce",
-    .abi = 5, /* 2: the waves axis; 3: flat along rows; 4: one-element
+    .abi = 6, /* 2: the waves axis; 3: flat along rows; 4: one-element
                  flat points down columns skip the padding; 5: along
-                 rows a step up to twice a short row */
+                 rows a step up to twice a short row; 6: column strips
+                 split in waves */
     .template_path = "templates/reduce.cu",
     .template_src = at_tmpl_reduce,
     .types = "f16 bf16 f32 f64 i32",
@@ -458,7 +407,10 @@ const at_family at_family_reduce = {
                "items * chunk)) along rows (flat: 1, 8 * chunk rows a "
                "warp, or ceil(rows / (waves * SMs * 16)) in waves), "
                "ceil(rows / (threads/group * "
-               "items * chunk)) down columns (flat: ceil(rows / "
+               "items * chunk)) down columns (in waves: ceil(rows / seg), "
+               "seg = ceil(rows / max(1, floor(waves * SMs * 512 / "
+               "threads / strips))) rounded up to whole steps of "
+               "threads/group * items rows; flat: ceil(rows / "
                "(threads/ld * vec * items * chunk)); in waves: ceil(rows / "
                "seg), seg = ceil(rows / (waves * SMs)) rounded up to whole "
                "steps of threads/ld * vec * items rows)",

@@ -61,6 +61,12 @@ void at_rd_geom_of(const at_problem *p, const at_point *pt, at_rd_geom *g);
  * space); SM counts past AT_RD_MAX_SMS count as that many, so that the
  * emitted workspace query has a bound that holds on any device. */
 enum { AT_RD_NOMINAL_SMS = 132, AT_RD_MAX_SMS = 256 };
+/* Column strips in waves count an SM's threads in blocks of this many:
+ * waves x SMs x AT_RD_WAVE_THREADS / threads blocks at most. */
+enum { AT_RD_WAVE_THREADS = 512 };
+/* A flat point's threads a group down columns: ld (a chunk of vec
+ * rows), or cols for one-element vectors (the padding skipped). */
+int64_t at_rd_flat_span(const at_problem *p, const at_point *pt);
 /* rows a flat block takes a step: its lanes x items. */
 int64_t at_rd_flat_step(const at_problem *p, const at_point *pt);
 /* 1 for a flat point (group 0): the rows read as one run. Down

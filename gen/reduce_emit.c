@@ -71,16 +71,30 @@ static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
                     x[CHUNK], x[CHUNK]);
         fprintf(f, "    g->split = (rows + g->seg - 1) / g->seg;\n"
                    "    g->outs = cols;\n");
-    } else if (at_rd_down(p))
-        fprintf(f,
-                "    const long long lanes = AT_THREADS / AT_GROUP;\n"
-                "    const long long w = AT_GROUP * AT_VEC;\n"
-                "    g->units = (cols + w - 1) / w;\n"
-                "    g->seg = %d ? lanes * AT_ITEMS * %d : rows;\n"
-                "    g->split = (rows + g->seg - 1) / g->seg;\n"
-                "    g->outs = g->units * w;\n",
-                x[CHUNK], x[CHUNK]);
-    else
+    } else if (at_rd_down(p)) {
+        fprintf(f, "    const long long lanes = AT_THREADS / AT_GROUP;\n"
+                   "    const long long w = AT_GROUP * AT_VEC;\n"
+                   "    g->units = (cols + w - 1) / w;\n");
+        if (x[WAVES])
+            fprintf(f,
+                    "    /* In waves: as many segments of whole steps a "
+                    "strip as the\n     * strips fit in %d x SMs x %d / "
+                    "AT_THREADS blocks. */\n"
+                    "    const long long step = lanes * AT_ITEMS;\n"
+                    "    long long split = %dLL * (sms < 1 ? 1 : sms < %d ? "
+                    "sms : %d) *\n"
+                    "                      (%d / AT_THREADS) / g->units;\n"
+                    "    if (split < 1)\n        split = 1;\n"
+                    "    g->seg = ((rows + split - 1) / split + step - 1) / "
+                    "step * step;\n",
+                    x[WAVES], AT_RD_WAVE_THREADS, x[WAVES], AT_RD_MAX_SMS,
+                    AT_RD_MAX_SMS, AT_RD_WAVE_THREADS);
+        else
+            fprintf(f, "    g->seg = %d ? lanes * AT_ITEMS * %d : rows;\n",
+                    x[CHUNK], x[CHUNK]);
+        fprintf(f, "    g->split = (rows + g->seg - 1) / g->seg;\n"
+                   "    g->outs = g->units * w;\n");
+    } else
         fprintf(f,
                 "    const long long rpb = AT_THREADS / AT_GROUP;\n"
                 "    g->units = (rows + rpb - 1) / rpb;\n"
@@ -110,12 +124,13 @@ static void emit_workspace(FILE *f, const at_problem *p, const at_point *pt,
                            const char *name)
 {
     const int flat = at_rd_down(p) && at_rd_flat(pt);
-    const int waves = flat ? pt->v[WAVES] : 0;
-    /* A split in waves has at most waves x SMs blocks (SMs past the bound
-     * count as the bound) and a row at least each: the workspace bound,
-     * whatever the device. */
+    const int waves = pt->v[WAVES];
+    /* A flat split in waves has at most waves x SMs blocks (SMs past the
+     * bound count as the bound) and a row at least each: the workspace
+     * bound, whatever the device and ld. Strips in waves split most on
+     * the most SMs, which the query's geometry takes. */
     char bound[160] = "";
-    if (waves)
+    if (flat && waves)
         snprintf(bound, sizeof bound,
                  "    g.split = rows < %dLL ? rows : %dLL;\n",
                  waves * AT_RD_MAX_SMS, waves * AT_RD_MAX_SMS);
@@ -135,8 +150,10 @@ static void emit_workspace(FILE *f, const at_problem *p, const at_point *pt,
             "                      : (size_t)g.outs * (size_t)g.split;\n"
             "    /* then a counter per row (column strip) */\n"
             "    return parts * sizeof(%s) + (size_t)%s * 4;\n}\n\n",
-            waves ? ", for any ld the launcher takes and any device"
-            : flat ? ", for any ld the launcher takes" : "", name, name, name,
+            flat && waves ? ", for any ld the launcher takes and any device"
+            : flat        ? ", for any ld the launcher takes"
+            : waves       ? ", on any device"
+                          : "", name, name, name,
             flat ? "AT_THREADS" : "cols", AT_RD_MAX_SMS, bound,
             pt->v[COMBINE] == COMBINE_ATOMIC ? "1" : "0",
             at_rd_acc_ctype(p->type), at_rd_down(p) ? "g.units" : "rows");
@@ -148,8 +165,9 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
     const char *t = p->type->ctype, *acc = at_rd_acc_ctype(p->type);
     const int down = at_rd_down(p), flat = down && at_rd_flat(pt);
     const int shift = at_rd_shift(p, pt);
-    /* (Flat along rows too: its rows a warp follow the SMs.) */
-    const int waves = at_rd_flat(pt) ? pt->v[WAVES] : 0;
+    /* (Flat along rows too: its rows a warp follow the SMs; and column
+     * strips.) */
+    const int waves = pt->v[WAVES];
     /* sms: the device's SMs (a split in waves reads them). */
     fprintf(f, "struct %s_geom { long long units, seg, split, outs; };\n\n"
             "static void %s_geom_of(long long rows, long long cols,\n"

@@ -513,8 +513,8 @@ static void geometry_agrees(const char *problem, const char *point,
 
 /* The emitted geometry is the family's: a flat point split in waves (the
  * device's SMs in it), a flat point in chunks (atomics: a total an
- * output), a strip, flat points of one element (a row's cols threads),
- * a flat point along rows (a warp's whole rows). */
+ * output), a strip, strips in waves, flat points of one element (a
+ * row's cols threads), a flat point along rows (a warp's whole rows). */
 static void reduce_geometry_agrees(void **state)
 {
     (void)state;
@@ -530,6 +530,15 @@ static void reduce_geometry_agrees(void **state)
                     "threads=256 group=32 vec=4 items=4 accs=1 chunk=4 "
                     "combine=0 tree=0 waves=0",
                     "gstrip", 0);
+    /* Strips in waves: the split follows the SMs and the strips. */
+    geometry_agrees("op=max axis=rows rows=100000 cols=1024",
+                    "threads=256 group=32 vec=4 items=4 accs=1 chunk=0 "
+                    "combine=0 tree=0 waves=3",
+                    "gswaves", 0);
+    geometry_agrees("op=max axis=rows rows=100000 cols=1024",
+                    "threads=128 group=16 vec=4 items=2 accs=1 chunk=0 "
+                    "combine=2 tree=0 waves=2",
+                    "gswaves2", 0);
     /* One-element flat points: cols threads a row, ld skipped. */
     geometry_agrees_on("f64", "rows", "op=max axis=rows rows=719073 cols=39 "
                        "ld=75",

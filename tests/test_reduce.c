@@ -284,16 +284,44 @@ static void flat_rows_points(void **state)
     }
 }
 
+/* A column strip split in waves on a device of eff SMs: segments of
+ * whole steps that cover the rows with none empty, as many a strip as
+ * the strips fit in waves x eff x 512 / threads blocks (one where they
+ * do not fit), and a workspace no larger than on the most SMs (what the
+ * emitted query asks for). */
+static void strip_in_waves(const at_problem *on, const at_point *pt,
+                           const at_rd_geom *g, int64_t eff)
+{
+    const int *x = pt->v;
+    const int64_t rows = on->v[RD_ROWS];
+    const int64_t step = x[THREADS] / x[GROUP] * x[ITEMS];
+    const int64_t blocks = x[WAVES] * eff * (512 / x[THREADS]);
+    const int64_t w = x[GROUP] * x[VEC];
+    assert_int_equal(g->units, (on->v[RD_COLS] + w - 1) / w);
+    assert_int_equal(g->seg % step, 0);
+    assert_true(g->split * g->seg >= rows);
+    assert_true((g->split - 1) * g->seg < rows);
+    assert_true(g->units * g->split <= blocks || g->split == 1);
+    /* No smaller multiple of the step would have fit the same split. */
+    const int64_t split = blocks / g->units < 1 ? 1 : blocks / g->units;
+    assert_true(g->seg - step < (rows + split - 1) / split);
+    at_problem most = *on;
+    most.sms = AT_RD_MAX_SMS;
+    assert_true(on->family->ops.workspace(on, pt) <=
+                on->family->ops.workspace(&most, pt));
+}
+
 /* A split in waves: flat points with no chunk, on problems long enough
  * for four steps a block on the nominal device; the same points whatever
  * the device, and on each device about waves x SMs blocks of whole steps
  * (SMs past AT_RD_MAX_SMS count as that many), so the emitted workspace
- * bound (cols x waves x AT_RD_MAX_SMS partials) holds everywhere. */
+ * bound (cols x waves x AT_RD_MAX_SMS partials) holds everywhere. Column
+ * strips split in waves too, 2 to 4 (strip_in_waves). */
 static void waves_points(void **state)
 {
     (void)state;
     at_problem p;
-    size_t n, waves = 0;
+    size_t n, waves = 0, strips = 0;
     at_point *pts = space_of("f32", "op=max axis=rows rows=449061 cols=81",
                              &p, &n);
     static const int sms[] = {0, 1, 108, 132, 300};
@@ -317,8 +345,6 @@ static void waves_points(void **state)
             const int k = pts[i].v[WAVES];
             if (!k)
                 continue;
-            waves += s == 0;
-            assert_true(at_rd_flat(&pts[i]));
             assert_int_equal(pts[i].v[CHUNK], 0);
             char name[96];
             p.family->ops.point_name(p.family, &pts[i], name, sizeof name);
@@ -327,6 +353,12 @@ static void waves_points(void **state)
             assert_non_null(strstr(name, part));
             at_rd_geom g;
             at_rd_geom_of(&on, &pts[i], &g);
+            if (!at_rd_flat(&pts[i])) {
+                strips += s == 0;
+                strip_in_waves(&on, &pts[i], &g, eff);
+                continue;
+            }
+            waves += s == 0;
             const int64_t step = at_rd_flat_step(&on, &pts[i]);
             assert_int_equal(g.seg % step, 0);
             assert_true(g.split * g.seg >= on.v[RD_ROWS]);
@@ -340,6 +372,26 @@ static void waves_points(void **state)
         }
     }
     assert_true(waves > 0);
+    assert_true(strips > 0);
+    free(pts);
+    /* A few dozen strips of many rows (bf16 columns of 5749x13821): the
+     * strips split in waves where a block a strip leaves the SMs idle. */
+    pts = space_of("bf16", "axis=rows rows=5749 cols=13821", &p, &n);
+    strips = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (!pts[i].v[WAVES])
+            continue;
+        ++strips;
+        assert_false(at_rd_flat(&pts[i]));
+        assert_true(pts[i].v[WAVES] >= 2); /* one wave is refused */
+        at_rd_geom g;
+        at_rd_geom_of(&p, &pts[i], &g);
+        strip_in_waves(&p, &pts[i], &g, AT_RD_NOMINAL_SMS);
+        assert_true(g.split >= 2);
+        assert_true(g.seg >= 4 * pts[i].v[ITEMS] * pts[i].v[THREADS] /
+                                  pts[i].v[GROUP]);
+    }
+    assert_true(strips > 0);
     free(pts);
     /* Too few rows for waves: chunks alone. */
     pts = space_of("f16", "op=max axis=rows rows=3000 cols=47", &p, &n);
