@@ -308,8 +308,10 @@ static void header(FILE *f, const at_problem *p, const at_point *pt,
     at_emit_provenance(f, p, pv);
     if (pv->min_blocks > 1) {
         snprintf(text, sizeof text, "%d blocks an SM, %d registers a "
-                 "thread as tuned: AT_MIN_BLOCKS asks nvcc for as many "
-                 "(__launch_bounds__)", pv->min_blocks, pv->regs);
+                 "thread as tuned: AT_MAX_REGS holds nvcc to those "
+                 "registers (__maxnreg__, CUDA 12.4 and later; before, "
+                 "AT_MIN_BLOCKS asks for as many blocks)", pv->min_blocks,
+                 pv->regs);
         at_emit_line(f, "occupancy:", text);
     }
     /* The family's own compile options (a spec's kernel.options but its
@@ -398,8 +400,8 @@ int at_emit_launcher_read(at_emit_launcher *l, const at_problem *p,
 }
 
 void at_emit_variant(FILE *f, const at_problem *p, const at_point *pt,
-                     unsigned paths, int min_blocks, const char *name,
-                     const char *launcher)
+                     unsigned paths, int min_blocks, int regs,
+                     const char *name, const char *launcher)
 {
     char defs[1024], done[4096] = " ", point[128], safe[600];
     char scope[160], open[192] = "", close[8] = "";
@@ -415,6 +417,10 @@ void at_emit_variant(FILE *f, const at_problem *p, const at_point *pt,
         size_t len = strlen(defs);
         snprintf(defs + len, sizeof defs - len, "#define AT_MIN_BLOCKS %d\n",
                  min_blocks);
+        len = strlen(defs);
+        if (regs > 0)
+            snprintf(defs + len, sizeof defs - len,
+                     "#define AT_MAX_REGS %d\n", regs);
     }
     if (launcher) {
         p->family->ops.point_name(p->family, pt, point, sizeof point);
@@ -441,7 +447,7 @@ static void write_all(FILE *f, const at_problem *p, const at_point *pt,
 {
     header(f, p, pt, name, pv);
     at_emit_variant(f, p, pt, p->family->ops.paths(p, pt), pv->min_blocks,
-                    name, NULL);
+                    pv->regs, name, NULL);
 }
 
 int at_emit(const char *path, const at_problem *p, const at_point *pt,

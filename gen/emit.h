@@ -85,15 +85,16 @@ void at_emit_device_value_c(FILE *f, const char *fn, const char *what,
 void at_emit_device_sm_c(FILE *f, const char *name);
 
 /* The variant on f: the point's macros (with paths; AT_MIN_BLOCKS where
- * min_blocks is 2 or more: the blocks an SM asked of nvcc), AT_KERNEL
+ * min_blocks is 2 or more: the blocks an SM asked of nvcc, and with it
+ * AT_MAX_REGS where regs is known: the tuned build's registers), AT_KERNEL
  * name_kernel, the template and the family's launcher under name. Or,
  * given the launcher's text (at_emit_launcher_read), so that another
  * variant may follow: a comment naming the point, all that inside
  * namespace name_ns (unless the family's source keeps its names:
  * program_points 1), then "#undef" of every macro it defined. */
 void at_emit_variant(FILE *f, const at_problem *p, const at_point *pt,
-                     unsigned paths, int min_blocks, const char *name,
-                     const char *launcher);
+                     unsigned paths, int min_blocks, int regs,
+                     const char *name, const char *launcher);
 
 /* Writes to path ("-": stdout) through base/safefile.h, so an existing
  * file is replaced whole or not at all. name: the launcher's

@@ -365,7 +365,8 @@ static void write_all(FILE *f, const multi *m, const char *command,
         char kname[AT_IDENT_MAX + 16];
         snprintf(kname, sizeof kname, "%s_k%d", m->name, k);
         at_emit_variant(f, &x->p, &x->pt, m->paths[k],
-                        at_multi_min_blocks(m, k), kname, ks[k].text);
+                        at_multi_min_blocks(m, k), at_multi_max_regs(m, k),
+                        kname, ks[k].text);
     }
     dispatch(f, m);
     public_launcher(f, m, pub);

@@ -20,6 +20,19 @@ int at_multi_min_blocks(const multi *m, int k)
     return b;
 }
 
+int at_multi_max_regs(const multi *m, int k)
+{
+    int r = 0;
+    for (int i = 0; i < m->n; ++i) {
+        if (m->kernel[i] != k)
+            continue;
+        if (m->en[i].pv.regs <= 0)
+            return 0;
+        r = r > m->en[i].pv.regs ? r : m->en[i].pv.regs;
+    }
+    return r;
+}
+
 void at_multi_header(FILE *f, const multi *m, const char *command)
 {
     const at_multi_entry *en = m->en;
@@ -75,7 +88,15 @@ void at_multi_header(FILE *f, const multi *m, const char *command)
         fam->ops.paths_text(m->paths[i], text, sizeof text);
         at_emit_line(f, "paths:", text);
         const int mb = at_multi_min_blocks(m, i);
-        if (mb) {
+        const int regs = at_multi_max_regs(m, i);
+        if (mb && regs) {
+            snprintf(text, sizeof text, "%d blocks an SM, the fewest of "
+                     "its tuned builds, in %d registers a thread, the "
+                     "most: AT_MAX_REGS holds nvcc to those registers "
+                     "(__maxnreg__, CUDA 12.4 and later; before, "
+                     "AT_MIN_BLOCKS asks for as many blocks)", mb, regs);
+            at_emit_line(f, "occupancy:", text);
+        } else if (mb) {
             snprintf(text, sizeof text, "%d blocks an SM, the fewest of "
                      "its tuned builds: AT_MIN_BLOCKS asks nvcc for as "
                      "many (__launch_bounds__)", mb);

@@ -24,5 +24,9 @@ void at_multi_header(FILE *f, const multi *m, const char *command);
  * of its entries' tuned builds (one bound serves every architecture it
  * is built for), or 0 if one of them has no figure. */
 int at_multi_min_blocks(const multi *m, int k);
+/* The registers a thread kernel k holds nvcc to (AT_MAX_REGS, with
+ * AT_MIN_BLOCKS): the most of its entries' tuned builds, or 0 if one of
+ * them has no figure. */
+int at_multi_max_regs(const multi *m, int k);
 
 #endif

@@ -98,11 +98,19 @@ typedef at_acc at_out;
 
 #define AT_FLOAT (AT_TYPE != 4)
 
-/* AT_MIN_BLOCKS (the emitted .cu): the blocks per SM the tuned build
- * fitted, asked of nvcc so that it keeps to registers that give the
- * occupancy the tuner measured (nvcc and NVRTC may spend different
- * registers on the same source). */
-#ifdef AT_MIN_BLOCKS
+/* AT_MAX_REGS and AT_MIN_BLOCKS (the emitted .cu): the registers a
+ * thread and blocks per SM of the tuned build, asked of nvcc so that it
+ * keeps the occupancy the tuner measured (nvcc and NVRTC may spend
+ * different registers on the same source). The registers themselves
+ * where nvcc takes __maxnreg__: held to the fewest blocks alone, nvcc
+ * may spend the room on other code (f16 sumsq down 100344x1534,
+ * thr512_grp8: 64 registers and 85% of the copy, against NVRTC's 50
+ * and 92.5%, docs/PERFORMANCE.md). */
+#if defined(AT_MAX_REGS) &&                                              \
+    (__CUDACC_VER_MAJOR__ > 12 ||                                        \
+     (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
+#define AT_BOUNDS __maxnreg__(AT_MAX_REGS)
+#elif defined(AT_MIN_BLOCKS)
 #define AT_BOUNDS __launch_bounds__(AT_THREADS, AT_MIN_BLOCKS)
 #else
 #define AT_BOUNDS __launch_bounds__(AT_THREADS)

@@ -373,48 +373,81 @@ static void reduce_atomic_minmax_build(void **state)
                  "ratomic1", want1);
 }
 
-/* The tuned build's occupancy asked of nvcc: a flat f16 point that NVRTC
- * builds in 40 registers (3 blocks of 512 an SM) and nvcc, unbounded, in
- * 54 (2 blocks, so a split in 3 waves runs in 1.5). Emitted with
- * min_blocks 3, the file defines AT_MIN_BLOCKS, says so in its header,
- * and nvcc keeps to 40 registers. */
-static void reduce_occupancy_kept(void **state)
+/* problem's point emitted as NAME.cu with the tuned build's occupancy
+ * (min_blocks an SM in regs registers, 0: not known) and built by nvcc:
+ * the registers a thread and the bytes spilled ptxas reports. */
+static void occupancy_build(const char *type, const char *problem,
+                            const char *point, const char *name,
+                            int min_blocks, int regs, int *used,
+                            int *spilled)
 {
-    (void)state;
     at_problem p;
     at_point pt;
     at_err e = {0};
-    assert_int_equal(at_problem_make(&p, "reduce", "f16",
-                                     "op=amax axis=rows rows=1015457 cols=47",
-                                     &e), 0);
-    assert_int_equal(at_point_parse(p.family, "threads=512 group=0 vec=8 "
-                                    "items=2 accs=1 chunk=0 combine=0 "
-                                    "tree=0 waves=3", &pt, &e), 0);
+    assert_int_equal(at_problem_make(&p, "reduce", type, problem, &e), 0);
+    assert_int_equal(at_point_parse(p.family, point, &pt, &e), 0);
     at_provenance pv = {.sm = 90, .why = "test", .command = "autotune reduce",
-                        .min_blocks = 3, .regs = 40};
+                        .min_blocks = min_blocks, .regs = regs};
     char cu[256], cmd[1024], line[512];
-    snprintf(cu, sizeof cu, "%s/rocc.cu", dir);
-    if (at_emit(cu, &p, &pt, "rocc", &pv, &e))
+    snprintf(cu, sizeof cu, "%s/%s.cu", dir, name);
+    if (at_emit(cu, &p, &pt, name, &pv, &e))
         fail_msg("%s", e.msg);
+    snprintf(cmd, sizeof cmd, "%s -arch=sm_90 -Werror all-warnings "
+             "-Xptxas -v -c %s -o %s/%s.o 2>&1", nvcc(), cu, dir, name);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    *used = *spilled = -1;
+    while (fgets(line, sizeof line, f)) {
+        const char *u = strstr(line, "Used ");
+        if (u && sscanf(u, "Used %d registers", used) != 1)
+            *used = -1;
+        if (strstr(line, "spill stores"))
+            *spilled = atoi(strstr(line, "frame, ") + 7);
+    }
+    assert_int_equal(pclose(f), 0);
+}
+
+/* The tuned build's occupancy asked of nvcc: a flat f16 point that NVRTC
+ * builds in 40 registers (3 blocks of 512 an SM) and nvcc, unbounded, in
+ * 54 (2 blocks, so a split in 3 waves runs in 1.5). Emitted with
+ * min_blocks 3 in 40 registers, the file defines AT_MIN_BLOCKS and
+ * AT_MAX_REGS, says so in its header, and nvcc keeps to 40 registers;
+ * with the registers not known, AT_MIN_BLOCKS alone does. And a strip
+ * NVRTC builds in 50 registers (2 blocks of 512), which nvcc held to 2
+ * blocks alone built in 64 and ran 8 points slower (H200): held to 50. */
+static void reduce_occupancy_kept(void **state)
+{
+    (void)state;
+    static const char flat[] = "threads=512 group=0 vec=8 items=2 accs=1 "
+                               "chunk=0 combine=0 tree=0 waves=3";
+    static const char amax[] = "op=amax axis=rows rows=1015457 cols=47";
+    int used, spilled;
+    occupancy_build("f16", amax, flat, "rocc", 3, 40, &used, &spilled);
+    char cu[256];
+    snprintf(cu, sizeof cu, "%s/rocc.cu", dir);
     char *text = slurp(cu);
     assert_non_null(strstr(text, "\n#define AT_MIN_BLOCKS 3\n"));
+    assert_non_null(strstr(text, "\n#define AT_MAX_REGS 40\n"));
     assert_non_null(strstr(text, " * occupancy: 3 blocks an SM, 40 "
                                  "registers a thread as tuned"));
     free(text);
-    snprintf(cmd, sizeof cmd, "%s -arch=sm_90 -Werror all-warnings "
-             "-Xptxas -v -c %s -o %s/rocc.o 2>&1", nvcc(), cu, dir);
-    FILE *f = popen(cmd, "r");
-    assert_non_null(f);
-    int regs = -1;
-    while (fgets(line, sizeof line, f))
-        if (strstr(line, "rocc_kernel") || strstr(line, "registers")) {
-            const char *u = strstr(line, "Used ");
-            if (u && sscanf(u, "Used %d registers", &regs) != 1)
-                regs = -1;
-        }
-    assert_int_equal(pclose(f), 0);
-    printf("# nvcc: %d registers with AT_MIN_BLOCKS 3\n", regs);
-    assert_true(regs > 0 && regs <= 40);
+    printf("# nvcc: %d registers with AT_MAX_REGS 40\n", used);
+    assert_true(used > 0 && used <= 40);
+    occupancy_build("f16", amax, flat, "rocc0", 3, 0, &used, &spilled);
+    snprintf(cu, sizeof cu, "%s/rocc0.cu", dir);
+    text = slurp(cu);
+    assert_null(strstr(text, "#define AT_MAX_REGS"));
+    free(text);
+    printf("# nvcc: %d registers with AT_MIN_BLOCKS 3 alone\n", used);
+    assert_true(used > 0 && used <= 40);
+    occupancy_build("f16", "op=sumsq axis=rows rows=100344 cols=1534",
+                    "threads=512 group=8 vec=8 items=8 accs=1 chunk=0 "
+                    "combine=2 tree=0 waves=2", "rstrip", 2, 50, &used,
+                    &spilled);
+    printf("# nvcc: %d registers, %d bytes spilled with AT_MAX_REGS 50\n",
+           used, spilled);
+    assert_int_equal(used, 50);
+    assert_int_equal(spilled, 0);
 }
 
 static void put_file(const char *name, const char *text);
@@ -843,7 +876,14 @@ static void multi_refusals(void **state)
     const char *undef = strstr(def, "#undef AT_MIN_BLOCKS");
     assert_non_null(undef);
     assert_true(!next || undef < next);
-    assert_non_null(strstr(text, "occupancy: 3 blocks an SM, the fewest"));
+    /* and the registers beside it, ended with it */
+    const char *regs = strstr(text, "#define AT_MAX_REGS 40\n");
+    assert_true(regs > own && (!next || regs < next));
+    assert_null(strstr(regs + 1, "#define AT_MAX_REGS"));
+    const char *unregs = strstr(regs, "#undef AT_MAX_REGS");
+    assert_true(unregs && (!next || unregs < next));
+    assert_non_null(strstr(text, "occupancy: 3 blocks an SM, the fewest of "
+                                 "its tuned builds, in 40 registers"));
     free(text);
     snprintf(cmd, sizeof cmd, "%s -arch=sm_90 -c %s -o %s/bad.o 2>&1",
              nvcc(), cu, dir);
