@@ -308,9 +308,7 @@ static void header(FILE *f, const at_problem *p, const at_point *pt,
     at_emit_provenance(f, p, pv);
     if (pv->min_blocks > 1) {
         snprintf(text, sizeof text, "%d blocks an SM, %d registers a "
-                 "thread as tuned: AT_MAX_REGS holds nvcc to those "
-                 "registers (__maxnreg__, CUDA 12.4 and later; before, "
-                 "AT_MIN_BLOCKS asks for as many blocks)", pv->min_blocks,
+                 "thread as tuned: " AT_EMIT_BOUNDS_TEXT, pv->min_blocks,
                  pv->regs);
         at_emit_line(f, "occupancy:", text);
     }

@@ -84,6 +84,12 @@ void at_emit_device_value_c(FILE *f, const char *fn, const char *what,
 /* The same, NAME_device_sm: the architecture (90 for 9.0). */
 void at_emit_device_sm_c(FILE *f, const char *name);
 
+/* What the header's occupancy line says the bounds do (AT_MAX_REGS with
+ * AT_MIN_BLOCKS), in both the one-problem and the many-problem file. */
+#define AT_EMIT_BOUNDS_TEXT                                                 \
+    "AT_MAX_REGS holds nvcc to those registers (__maxnreg__, CUDA 12.4 "  \
+    "and later; before, AT_MIN_BLOCKS asks for as many blocks)"
+
 /* The variant on f: the point's macros (with paths; AT_MIN_BLOCKS where
  * min_blocks is 2 or more: the blocks an SM asked of nvcc, and with it
  * AT_MAX_REGS where regs is known: the tuned build's registers), AT_KERNEL

@@ -92,9 +92,7 @@ void at_multi_header(FILE *f, const multi *m, const char *command)
         if (mb && regs) {
             snprintf(text, sizeof text, "%d blocks an SM, the fewest of "
                      "its tuned builds, in %d registers a thread, the "
-                     "most: AT_MAX_REGS holds nvcc to those registers "
-                     "(__maxnreg__, CUDA 12.4 and later; before, "
-                     "AT_MIN_BLOCKS asks for as many blocks)", mb, regs);
+                     "most: " AT_EMIT_BOUNDS_TEXT, mb, regs);
             at_emit_line(f, "occupancy:", text);
         } else if (mb) {
             snprintf(text, sizeof text, "%d blocks an SM, the fewest of "

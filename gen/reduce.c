@@ -107,16 +107,19 @@ static int valid_shape(const at_problem *p, const at_point *pt,
         return why_not(why, n, "few outputs, long walks: split them");
     if (x[CHUNK] && g->split < 2)
         return why_not(why, n, "chunk covers the whole length");
-    /* One wave of strips leaves the SMs short of loads in flight: the
-     * slowest of the four in every record taken (H200, bf16 sum down
-     * 5749x13821 and f32 min down 874x21633: its best 33% and 21%
-     * slower than the record's). */
-    if (x[WAVES] == 1 && down && !flat)
-        return why_not(why, n, "strips take waves of 2 or more");
-    if (x[WAVES] && down && !flat && g->split < 2)
-        return why_not(why, n, "waves: a block a strip already fills them");
-    if (x[WAVES] && down && !flat && g->seg < 4 * step)
-        return why_not(why, n, "too few rows for waves of blocks");
+    if (x[WAVES] && down && !flat) {
+        /* One wave of strips leaves the SMs short of loads in flight:
+         * the slowest of the four in every record taken (H200, bf16 sum
+         * down 5749x13821 and f32 min down 874x21633: its best 33% and
+         * 21% slower than the record's). */
+        if (x[WAVES] == 1)
+            return why_not(why, n, "strips take waves of 2 or more");
+        if (g->split < 2)
+            return why_not(why, n, "waves: a block a strip already fills "
+                           "them");
+        if (g->seg < 4 * step)
+            return why_not(why, n, "too few rows for waves of blocks");
+    }
     if (g->split > MAX_SPLIT || g->units > MAX_GRID_X)
         return why_not(why, n, "grid too large");
     return 1;
