@@ -804,10 +804,13 @@ __device__ __forceinline__ int at_store_idx(int i, int j, int tx, int ty)
  * on 4099x2053 i8). Shared memory keeps room for them with or without
  * AT_SKEW, so a variant's launch is the same whichever paths it was
  * compiled with. */
+#ifndef AT_SKEW_BYTES
+#define AT_SKEW_BYTES 32 /* the boundary skewed stores start on */
+#endif
 #if AT_PACK > 1
-#define AT_SKEW_ROWS (32 / AT_ELEM_BYTES)
+#define AT_SKEW_ROWS (AT_SKEW_BYTES / AT_ELEM_BYTES)
 #elif AT_ELEM_BYTES > 1
-#define AT_SKEW_ROWS (32 / AT_ELEM_BYTES - 1)
+#define AT_SKEW_ROWS (AT_SKEW_BYTES / AT_ELEM_BYTES - 1)
 #else
 #define AT_SKEW_ROWS 0
 #endif
@@ -916,6 +919,14 @@ __device__ __forceinline__ at_tile at_tile_at(
             i1 = rest - (unsigned int)z * m1;
         }
     }
+    /* The last line of tiles first (the last tile column, going down the
+     * columns). Where the last column cuts the tiles, the matrix's last
+     * tile reads past the input's end and takes the element path (see
+     * below), one element at a time; as the launch's last block it ran
+     * alone, its tail. H200, u8 19200x22783, tile 256x256 vec4 with the
+     * element path: 78.0% of the copy with that line last, 97.6% first
+     * (96.4% on 19200x22784, whole); 19194x22735, 81.7% to 96.9%. */
+    i1 = i1 == 0 ? n1 - 1 : i1 - 1;
     const long long bx = down ? i1 : i0, by = down ? i0 : i1;
     const int x0 = (int)bx * AT_TILE_X, y0 = (int)by * AT_TILE_Y;
     /* Sizes may reach INT_MAX: compare by differences, never x0 + n. */
@@ -1146,7 +1157,9 @@ __device__ __forceinline__ void at_store_rest(at_elem *AT_RST dst,
  * boundary at or after it (0 if it starts on one). */
 __device__ __forceinline__ int at_skew(const at_elem *row)
 {
-    return (int)((32 - (unsigned long long)row % 32) % 32) / AT_ELEM_BYTES;
+    return (int)((AT_SKEW_BYTES - (unsigned long long)row % AT_SKEW_BYTES) %
+                 AT_SKEW_BYTES) /
+           AT_ELEM_BYTES;
 }
 
 #if AT_PACK > 1
@@ -1555,10 +1568,10 @@ __device__ __forceinline__ at_flags at_flags_of(
 #if AT_SKEW
     /* Output rows off the 32-byte sectors: skewed tiles, whose stores are
      * aligned whatever ld_out is. */
-    const int sector = 32 / AT_ELEM_BYTES;
+    const int sector = AT_SKEW_BYTES / AT_ELEM_BYTES;
     f.skew =
         (ld_out % sector) != 0 || (batch > 1 && (stride_out % sector) != 0) ||
-        ((unsigned long long)out % 32) != 0;
+        ((unsigned long long)out % AT_SKEW_BYTES) != 0;
 #else
     f.skew = false;
 #endif

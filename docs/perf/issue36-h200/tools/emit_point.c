@@ -5,7 +5,10 @@
  *     docs/perf/issue36-h200/tools/emit_point.c build/libautotune.a \
  *     /usr/lib/x86_64-linux-gnu/libsqlite3.a /usr/lib/x86_64-linux-gnu/libyaml.a \
  *     /usr/lib/x86_64-linux-gnu/libjansson.a -ldl -lm -lpthread -o emit_point
- * Usage: emit_point TYPE PROBLEM POINT MIN_BLOCKS OUT.cu NAME [REGS] */
+ * Usage: [AT_FAMILY=transpose] emit_point TYPE PROBLEM POINT MIN_BLOCKS OUT.cu NAME [REGS]
+ * (r10, r11 and r14's build.sh call it as /tmp/emit_any, built with
+ * -o /tmp/emit_any; a transpose PROBLEM as "rows=R cols=C ld_in=A ld_out=B",
+ * a POINT as "tile_x=.. tile_y=.. block_x=.. ...", every axis named) */
 #include <stdio.h>
 #include <stdlib.h>
 #include "gen/emit.h"
@@ -16,7 +19,8 @@ int main(int argc, char **argv)
     /* em TYPE PROBLEM POINT MINBLOCKS OUT NAME */
     at_problem p; at_point pt; at_err e = {0};
     if (argc != 7 && argc != 8) return 2;
-    if (at_problem_make(&p, "reduce", argv[1], argv[2], &e) ||
+    const char *fam = getenv("AT_FAMILY"); /* transpose for r10, r11, r14 */
+    if (at_problem_make(&p, fam ? fam : "reduce", argv[1], argv[2], &e) ||
         at_point_parse(p.family, argv[3], &pt, &e)) { fprintf(stderr, "%s\n", e.msg); return 1; }
     p.sms = 132;
     at_provenance pv = {.sm = 90, .why = "test", .command = "em", .min_blocks = atoi(argv[4]),
