@@ -804,8 +804,12 @@ __device__ __forceinline__ int at_store_idx(int i, int j, int tx, int ty)
  * on 4099x2053 i8). Shared memory keeps room for them with or without
  * AT_SKEW, so a variant's launch is the same whichever paths it was
  * compiled with. */
+/* The boundary skewed stores start on. Other values are for experiments
+ * with an emitted .cu (docs/perf/issue36-h200/r10.sh: 64 and 128 only
+ * cost the extra rows' loads); the tuner's launch and gen/transpose.c's
+ * paths take 32 (at_tp_skew_rows). */
 #ifndef AT_SKEW_BYTES
-#define AT_SKEW_BYTES 32 /* the boundary skewed stores start on */
+#define AT_SKEW_BYTES 32
 #endif
 #if AT_PACK > 1
 #define AT_SKEW_ROWS (AT_SKEW_BYTES / AT_ELEM_BYTES)
