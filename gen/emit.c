@@ -307,9 +307,14 @@ static void header(FILE *f, const at_problem *p, const at_point *pt,
     at_emit_line(f, "paths:", text);
     at_emit_provenance(f, p, pv);
     if (pv->min_blocks > 1) {
-        snprintf(text, sizeof text, "%d blocks an SM, %d registers a "
-                 "thread as tuned: " AT_EMIT_BOUNDS_TEXT, pv->min_blocks,
-                 pv->regs);
+        /* AT_MAX_REGS only where the registers are known (at_emit_variant). */
+        if (pv->regs > 0)
+            snprintf(text, sizeof text, "%d blocks an SM, %d registers a "
+                     "thread as tuned: " AT_EMIT_BOUNDS_TEXT,
+                     pv->min_blocks, pv->regs);
+        else
+            snprintf(text, sizeof text, "%d blocks an SM as tuned: "
+                     AT_EMIT_BLOCKS_TEXT, pv->min_blocks);
         at_emit_line(f, "occupancy:", text);
     }
     /* The family's own compile options (a spec's kernel.options but its

@@ -89,6 +89,9 @@ void at_emit_device_sm_c(FILE *f, const char *name);
 #define AT_EMIT_BOUNDS_TEXT                                                 \
     "AT_MAX_REGS holds nvcc to those registers (__maxnreg__, CUDA 12.4 "  \
     "and later; before, AT_MIN_BLOCKS asks for as many blocks)"
+/* The same where the registers are not known (AT_MIN_BLOCKS alone). */
+#define AT_EMIT_BLOCKS_TEXT                                                 \
+    "AT_MIN_BLOCKS asks nvcc for as many (__launch_bounds__)"
 
 /* The variant on f: the point's macros (with paths; AT_MIN_BLOCKS where
  * min_blocks is 2 or more: the blocks an SM asked of nvcc, and with it

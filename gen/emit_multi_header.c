@@ -96,8 +96,7 @@ void at_multi_header(FILE *f, const multi *m, const char *command)
             at_emit_line(f, "occupancy:", text);
         } else if (mb) {
             snprintf(text, sizeof text, "%d blocks an SM, the fewest of "
-                     "its tuned builds: AT_MIN_BLOCKS asks nvcc for as "
-                     "many (__launch_bounds__)", mb);
+                     "its tuned builds: " AT_EMIT_BLOCKS_TEXT, mb);
             at_emit_line(f, "occupancy:", text);
         }
     }

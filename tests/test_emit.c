@@ -437,6 +437,9 @@ static void reduce_occupancy_kept(void **state)
     snprintf(cu, sizeof cu, "%s/rocc0.cu", dir);
     text = slurp(cu);
     assert_null(strstr(text, "#define AT_MAX_REGS"));
+    /* The header says what the file holds: no registers to keep to. */
+    assert_non_null(strstr(text, " * occupancy: 3 blocks an SM as tuned: "
+                                 "AT_MIN_BLOCKS asks nvcc"));
     free(text);
     printf("# nvcc: %d registers with AT_MIN_BLOCKS 3 alone\n", used);
     assert_true(used > 0 && used <= 40);
