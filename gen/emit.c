@@ -7,6 +7,7 @@
 #include "base/clock.h"
 #include "base/safefile.h"
 #include "ident.h"
+#include "occupancy.h"
 
 /* Text from outside (the command line, paths, a cache's fields) inside the
  * provenance comment: printable ASCII passes; a comment's end or start is
@@ -307,11 +308,14 @@ static void header(FILE *f, const at_problem *p, const at_point *pt,
     at_emit_line(f, "paths:", text);
     at_emit_provenance(f, p, pv);
     if (pv->min_blocks > 1) {
-        /* AT_MAX_REGS only where the registers are known (at_emit_variant). */
+        /* AT_MAX_REGS where the blocks alone would not hold nvcc to the
+         * registers (at_emit_variant). */
         if (pv->regs > 0)
             snprintf(text, sizeof text, "%d blocks an SM, %d registers a "
-                     "thread as tuned: " AT_EMIT_BOUNDS_TEXT,
-                     pv->min_blocks, pv->regs);
+                     "thread as tuned: %s", pv->min_blocks, pv->regs,
+                     at_emit_max_regs(p, pt, pv->min_blocks, pv->regs)
+                         ? AT_EMIT_BOUNDS_TEXT
+                         : AT_EMIT_HELD_TEXT);
         else
             snprintf(text, sizeof text, "%d blocks an SM as tuned: "
                      AT_EMIT_BLOCKS_TEXT, pv->min_blocks);
@@ -402,6 +406,21 @@ int at_emit_launcher_read(at_emit_launcher *l, const at_problem *p,
     return 0;
 }
 
+int at_emit_max_regs(const at_problem *p, const at_point *pt,
+                     int min_blocks, int regs)
+{
+    if (min_blocks < 2 || regs <= 0)
+        return 0;
+    at_launch l;
+    memset(&l, 0, sizeof l);
+    p->family->ops.launch(p, pt, &l);
+    const int threads = (int)(l.block[0] * l.block[1] * l.block[2]);
+    return at_occupancy_bound_regs(threads, min_blocks) >
+                   at_occupancy_alloc_regs(regs)
+               ? regs
+               : 0;
+}
+
 void at_emit_variant(FILE *f, const at_problem *p, const at_point *pt,
                      unsigned paths, int min_blocks, int regs,
                      const char *name, const char *launcher)
@@ -421,7 +440,7 @@ void at_emit_variant(FILE *f, const at_problem *p, const at_point *pt,
         snprintf(defs + len, sizeof defs - len, "#define AT_MIN_BLOCKS %d\n",
                  min_blocks);
         len = strlen(defs);
-        if (regs > 0)
+        if (at_emit_max_regs(p, pt, min_blocks, regs))
             snprintf(defs + len, sizeof defs - len,
                      "#define AT_MAX_REGS %d\n", regs);
     }

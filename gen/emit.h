@@ -92,10 +92,27 @@ void at_emit_device_sm_c(FILE *f, const char *name);
 /* The same where the registers are not known (AT_MIN_BLOCKS alone). */
 #define AT_EMIT_BLOCKS_TEXT                                                 \
     "AT_MIN_BLOCKS asks nvcc for as many (__launch_bounds__)"
+/* The same where those blocks leave no more registers than the tuned
+ * build's (AT_MIN_BLOCKS alone, at_emit_max_regs). */
+#define AT_EMIT_HELD_TEXT                                                   \
+    "AT_MIN_BLOCKS holds nvcc to those registers (__launch_bounds__ "      \
+    "leaves no more)"
+
+/* The registers to hold nvcc to with __maxnreg__ (AT_MAX_REGS) beside
+ * __launch_bounds__(threads, min_blocks): the tuned build's regs where
+ * those blocks would leave nvcc more than it allocated, else 0 (the
+ * bound alone holds nvcc to them; so do unknown registers, regs 0, and
+ * min_blocks under 2). The bound alone where it suffices: held to the
+ * same 32 registers, nvcc spilled 24 bytes under __maxnreg__ and none
+ * under __launch_bounds__ (i8 19194x22735's H200 winner, 512 threads, 4
+ * blocks: 70.0% of the copy against the tune's 79.7%). */
+int at_emit_max_regs(const at_problem *p, const at_point *pt,
+                     int min_blocks, int regs);
 
 /* The variant on f: the point's macros (with paths; AT_MIN_BLOCKS where
  * min_blocks is 2 or more: the blocks an SM asked of nvcc, and with it
- * AT_MAX_REGS where regs is known: the tuned build's registers), AT_KERNEL
+ * AT_MAX_REGS where at_emit_max_regs says: the tuned build's registers),
+ * AT_KERNEL
  * name_kernel, the template and the family's launcher under name. Or,
  * given the launcher's text (at_emit_launcher_read), so that another
  * variant may follow: a comment naming the point, all that inside

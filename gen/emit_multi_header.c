@@ -92,7 +92,10 @@ void at_multi_header(FILE *f, const multi *m, const char *command)
         if (mb && regs) {
             snprintf(text, sizeof text, "%d blocks an SM, the fewest of "
                      "its tuned builds, in %d registers a thread, the "
-                     "most: " AT_EMIT_BOUNDS_TEXT, mb, regs);
+                     "most: %s", mb, regs,
+                     at_emit_max_regs(&x->p, &x->pt, mb, regs)
+                         ? AT_EMIT_BOUNDS_TEXT
+                         : AT_EMIT_HELD_TEXT);
             at_emit_line(f, "occupancy:", text);
         } else if (mb) {
             snprintf(text, sizeof text, "%d blocks an SM, the fewest of "

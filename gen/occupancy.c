@@ -23,3 +23,18 @@ int at_occupancy_blocks(int sm, int threads, int regs, size_t smem)
         b = min_int(b, (int)(a->sm_smem / (smem + a->reserved)));
     return b > 0 ? b : 0;
 }
+
+int at_occupancy_bound_regs(int threads, int blocks)
+{
+    if (threads < 1 || blocks < 1)
+        return 0;
+    const int warps = (threads + 31) / 32;
+    const int r = REGS_PER_SM / (blocks * warps * REG_UNIT) * REG_UNIT / 32;
+    return r < 255 ? r : 255;
+}
+
+int at_occupancy_alloc_regs(int regs)
+{
+    const int unit = REG_UNIT / 32;
+    return (regs + unit - 1) / unit * unit;
+}

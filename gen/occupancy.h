@@ -14,4 +14,13 @@
  * does not fit at all. */
 int at_occupancy_blocks(int sm, int threads, int regs, size_t smem);
 
+/* The most registers a thread that __launch_bounds__(threads, blocks)
+ * leaves a compiler: those that still fit `blocks` blocks of `threads`
+ * in an SM's registers (in whole allocation units), at most 255. */
+int at_occupancy_bound_regs(int threads, int blocks);
+
+/* A thread's registers as the SM allocates them (regs rounded up to
+ * the allocation unit's share). */
+int at_occupancy_alloc_regs(int regs);
+
 #endif

@@ -1021,6 +1021,19 @@ static void occupancy_arithmetic(void **state)
     /* 255 registers of 1024 threads do not fit; an unknown arch: 0. */
     assert_int_equal(at_occupancy_blocks(90, 1024, 255, 0), 0);
     assert_int_equal(at_occupancy_blocks(61, 256, 32, 0), 0);
+    /* What __launch_bounds__(threads, blocks) leaves a thread: 3 or 4
+     * blocks of 512, 40 or 32 registers; 2, 64; few small blocks, 255
+     * at most; a warp's registers in units of 256 (3 blocks of 416
+     * threads, 13 warps: 6 units a warp, 48 registers). And a thread's
+     * registers as allocated: 50 takes 56, 32 takes 32. */
+    assert_int_equal(at_occupancy_bound_regs(512, 3), 40);
+    assert_int_equal(at_occupancy_bound_regs(512, 4), 32);
+    assert_int_equal(at_occupancy_bound_regs(512, 2), 64);
+    assert_int_equal(at_occupancy_bound_regs(64, 2), 255);
+    assert_int_equal(at_occupancy_bound_regs(416, 3), 48);
+    assert_int_equal(at_occupancy_bound_regs(0, 3), 0);
+    assert_int_equal(at_occupancy_alloc_regs(50), 56);
+    assert_int_equal(at_occupancy_alloc_regs(32), 32);
 }
 
 static void problem_validation(void **state)

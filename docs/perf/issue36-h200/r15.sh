@@ -1,6 +1,7 @@
 #!/bin/bash
-# PREPARED, NOT RUN (the session of 2026-11-28 afternoon had no device time
-# left): the last line of tiles first (488ad1c) through the shipped path.
+# PREPARED 2026-11-28 afternoon; parts A and C ran in r17.sh (r17.txt), part B
+# (cold tunes against cb29ebc) has not run. The last line of tiles first
+# (488ad1c) through the shipped path.
 # A: every tile point bit for bit with every path (gpu_variants' every-
 # point tests), memcheck on a sample. B: cold tunes, cb29ebc (the order
 # before) against the tree, back to back, on odd shapes of every element

@@ -1,5 +1,5 @@
 #!/bin/bash
-# PREPARED, NOT RUN (2026-11-28: no device time left). The reduce strips'
+# RAN in r17.sh (r17.txt): not kept. Prepared 2026-11-28. The reduce strips'
 # analogue of the transpose's tile order (488ad1c): down columns, blocks go
 # out x (strip) first, y (segment) second, so the last strip's block of the
 # last segment is the launch's last block; where the last column cuts that
