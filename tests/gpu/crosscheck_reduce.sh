@@ -51,6 +51,22 @@ while [ $# -ge 4 ]; do
     # regex:_kernel$ ..." profiles the emitted kernel alone).
     # shellcheck disable=SC2086
     ${XC_RUN:-} "$T/xr" "$axis" "$r" "$c" "$ld" || rc=1
+    # XC_UNBOUND=1: the file again without its occupancy bounds, as
+    # crosscheck.sh does.
+    if [ -n "${XC_UNBOUND:-}" ] && grep -q '^#define AT_MIN_BLOCKS' "$T/r.cu"
+    then
+        sed -n 's/^ \* occupancy: */occupancy: /p' "$T/r.cu"
+        sed -e '/^#define AT_MIN_BLOCKS /d' -e '/^#define AT_MAX_REGS /d' \
+            "$T/r.cu" > "$T/u.cu"
+        "$NVCC" -c -O2 -arch=native "$T/u.cu" -o "$T/u.o" || exit 1
+        "$NVCC" -O2 -arch=native -DAT_T="$ct" -DAT_XC_FN="autotune_reduce_$t" \
+            -DAT_XC_WS="autotune_reduce_${t}_workspace_bytes" -DAT_OP=$o \
+            -DAT_OUT="$out" -DAT_INT=$int -DAT_XC_LABEL="\"$t $op\"" \
+            tests/gpu/crosscheck_reduce.cu "$T/u.o" "$T/cub_${t}_$op.o" \
+            -o "$T/xu" || exit 1
+        printf 'unbounded: '
+        "$T/xu" "$axis" "$r" "$c" "$ld" || rc=1
+    fi
     # shellcheck disable=SC2086
     sh tests/gpu/bench_rows.sh reduce --type "$t" --op "$op" $shape || rc=1
 done
