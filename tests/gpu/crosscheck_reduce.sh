@@ -17,6 +17,15 @@ command -v "$NVCC" >/dev/null || NVCC=/usr/local/cuda/bin/nvcc
 [ $# -gt 0 ] || set -- f32 all 1 268435456  bf16 all 1 268435456 \
     f32 cols 4194304 64  bf16 cols 4194304 64  f32 rows 16384 16384 \
     f32 rows 77777 333  bf16 cols 12345 4321
+# The program around emitted file $1, as $2 (the problem's type and op
+# from the loop below).
+program() {
+    "$NVCC" -c -O2 -arch=native "$1" -o "$1.o" || return 1
+    "$NVCC" -O2 -arch=native -DAT_T="$ct" -DAT_XC_FN="autotune_reduce_$t" \
+        -DAT_XC_WS="autotune_reduce_${t}_workspace_bytes" -DAT_OP=$o \
+        -DAT_OUT="$out" -DAT_INT=$int -DAT_XC_LABEL="\"$t $op\"" \
+        tests/gpu/crosscheck_reduce.cu "$1.o" "$T/cub_${t}_$op.o" -o "$2"
+}
 rc=0
 while [ $# -ge 4 ]; do
     t=${1%%:*} op=${1#*:} axis=$2 r=$3 c=${4%%:*} ld=${4#*:}
@@ -40,12 +49,7 @@ while [ $# -ge 4 ]; do
     [ -f "$T/cub_${t}_$op.o" ] || "$NVCC" -c -O2 -arch=native -DAT_T="$ct" \
         -DAT_ACC="$out" -DAT_OP=$o templates/reduce_cub.cu \
         -o "$T/cub_${t}_$op.o" || exit 1
-    "$NVCC" -c -O2 -arch=native "$T/r.cu" -o "$T/r.o" || exit 1
-    "$NVCC" -O2 -arch=native -DAT_T="$ct" -DAT_XC_FN="autotune_reduce_$t" \
-        -DAT_XC_WS="autotune_reduce_${t}_workspace_bytes" -DAT_OP=$o \
-        -DAT_OUT="$out" -DAT_INT=$int -DAT_XC_LABEL="\"$t $op\"" \
-        tests/gpu/crosscheck_reduce.cu "$T/r.o" "$T/cub_${t}_$op.o" \
-        -o "$T/xr" || exit 1
+    program "$T/r.cu" "$T/xr" || exit 1
     sed -n 's/^ \* point: *\([^ ]*\).*/emitted point: \1/p' "$T/r.cu"
     # XC_RUN: a prefix for the program (a profiler: XC_RUN="ncu -k
     # regex:_kernel$ ..." profiles the emitted kernel alone).
@@ -58,12 +62,7 @@ while [ $# -ge 4 ]; do
         sed -n 's/^ \* occupancy: */occupancy: /p' "$T/r.cu"
         sed -e '/^#define AT_MIN_BLOCKS /d' -e '/^#define AT_MAX_REGS /d' \
             "$T/r.cu" > "$T/u.cu"
-        "$NVCC" -c -O2 -arch=native "$T/u.cu" -o "$T/u.o" || exit 1
-        "$NVCC" -O2 -arch=native -DAT_T="$ct" -DAT_XC_FN="autotune_reduce_$t" \
-            -DAT_XC_WS="autotune_reduce_${t}_workspace_bytes" -DAT_OP=$o \
-            -DAT_OUT="$out" -DAT_INT=$int -DAT_XC_LABEL="\"$t $op\"" \
-            tests/gpu/crosscheck_reduce.cu "$T/u.o" "$T/cub_${t}_$op.o" \
-            -o "$T/xu" || exit 1
+        program "$T/u.cu" "$T/xu" || exit 1
         printf 'unbounded: '
         "$T/xu" "$axis" "$r" "$c" "$ld" || rc=1
     fi
