@@ -422,7 +422,7 @@ static char *occupancy_build(const char *family, const char *type,
  * 4 blocks of 512: held to them by __maxnreg__(32) nvcc spilled 24 bytes
  * and ran at 70% of the copy against the tune's 80%; the blocks alone
  * hold it to 32 without a spill. */
-static void reduce_occupancy_kept(void **state)
+static void occupancy_kept(void **state)
 {
     (void)state;
     static const char flat[] = "threads=512 group=0 vec=8 items=2 accs=1 "
@@ -989,7 +989,7 @@ int main(void)
         cmocka_unit_test(reduce_waves_builds),
         cmocka_unit_test(reduce_pairs_build),
         cmocka_unit_test(reduce_atomic_minmax_build),
-        cmocka_unit_test(reduce_occupancy_kept),
+        cmocka_unit_test(occupancy_kept),
         cmocka_unit_test(reduce_geometry_agrees),
         cmocka_unit_test(reduce_shift_builds),
         cmocka_unit_test(unwritable_target_fails_cleanly),
