@@ -308,17 +308,14 @@ static void header(FILE *f, const at_problem *p, const at_point *pt,
     at_emit_line(f, "paths:", text);
     at_emit_provenance(f, p, pv);
     if (pv->min_blocks > 1) {
-        /* AT_MAX_REGS where the blocks alone would not hold nvcc to the
-         * registers (at_emit_variant). */
+        const char *how =
+            at_emit_bounds_text(p, pt, pv->min_blocks, pv->regs);
         if (pv->regs > 0)
             snprintf(text, sizeof text, "%d blocks an SM, %d registers a "
-                     "thread as tuned: %s", pv->min_blocks, pv->regs,
-                     at_emit_max_regs(p, pt, pv->min_blocks, pv->regs)
-                         ? AT_EMIT_BOUNDS_TEXT
-                         : AT_EMIT_HELD_TEXT);
+                     "thread as tuned: %s", pv->min_blocks, pv->regs, how);
         else
-            snprintf(text, sizeof text, "%d blocks an SM as tuned: "
-                     AT_EMIT_BLOCKS_TEXT, pv->min_blocks);
+            snprintf(text, sizeof text, "%d blocks an SM as tuned: %s",
+                     pv->min_blocks, how);
         at_emit_line(f, "occupancy:", text);
     }
     /* The family's own compile options (a spec's kernel.options but its
@@ -419,6 +416,19 @@ int at_emit_max_regs(const at_problem *p, const at_point *pt,
                    at_occupancy_alloc_regs(regs)
                ? regs
                : 0;
+}
+
+const char *at_emit_bounds_text(const at_problem *p, const at_point *pt,
+                                int min_blocks, int regs)
+{
+    if (regs <= 0)
+        return "AT_MIN_BLOCKS asks nvcc for as many (__launch_bounds__)";
+    if (at_emit_max_regs(p, pt, min_blocks, regs))
+        return "AT_MAX_REGS holds nvcc to those registers (__maxnreg__, "
+               "CUDA 12.4 and later; before, AT_MIN_BLOCKS asks for as "
+               "many blocks)";
+    return "AT_MIN_BLOCKS holds nvcc to those registers (__launch_bounds__ "
+           "leaves no more)";
 }
 
 void at_emit_variant(FILE *f, const at_problem *p, const at_point *pt,

@@ -84,20 +84,6 @@ void at_emit_device_value_c(FILE *f, const char *fn, const char *what,
 /* The same, NAME_device_sm: the architecture (90 for 9.0). */
 void at_emit_device_sm_c(FILE *f, const char *name);
 
-/* What the header's occupancy line says the bounds do (AT_MAX_REGS with
- * AT_MIN_BLOCKS), in both the one-problem and the many-problem file. */
-#define AT_EMIT_BOUNDS_TEXT                                                 \
-    "AT_MAX_REGS holds nvcc to those registers (__maxnreg__, CUDA 12.4 "  \
-    "and later; before, AT_MIN_BLOCKS asks for as many blocks)"
-/* The same where the registers are not known (AT_MIN_BLOCKS alone). */
-#define AT_EMIT_BLOCKS_TEXT                                                 \
-    "AT_MIN_BLOCKS asks nvcc for as many (__launch_bounds__)"
-/* The same where those blocks leave no more registers than the tuned
- * build's (AT_MIN_BLOCKS alone, at_emit_max_regs). */
-#define AT_EMIT_HELD_TEXT                                                   \
-    "AT_MIN_BLOCKS holds nvcc to those registers (__launch_bounds__ "      \
-    "leaves no more)"
-
 /* The registers to hold nvcc to with __maxnreg__ (AT_MAX_REGS) beside
  * __launch_bounds__(threads, min_blocks): the tuned build's regs where
  * those blocks would leave nvcc more than it allocated, else 0 (the
@@ -108,6 +94,11 @@ void at_emit_device_sm_c(FILE *f, const char *name);
  * blocks: 70.0% of the copy against the tune's 79.7%). */
 int at_emit_max_regs(const at_problem *p, const at_point *pt,
                      int min_blocks, int regs);
+/* What the header's occupancy line says the bounds of a variant emitted
+ * with min_blocks (2 or more) and regs (0: not known) do, in both the
+ * one-problem and the many-problem file. */
+const char *at_emit_bounds_text(const at_problem *p, const at_point *pt,
+                                int min_blocks, int regs);
 
 /* The variant on f: the point's macros (with paths; AT_MIN_BLOCKS where
  * min_blocks is 2 or more: the blocks an SM asked of nvcc, and with it

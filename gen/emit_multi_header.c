@@ -89,17 +89,15 @@ void at_multi_header(FILE *f, const multi *m, const char *command)
         at_emit_line(f, "paths:", text);
         const int mb = at_multi_min_blocks(m, i);
         const int regs = at_multi_max_regs(m, i);
-        if (mb && regs) {
-            snprintf(text, sizeof text, "%d blocks an SM, the fewest of "
-                     "its tuned builds, in %d registers a thread, the "
-                     "most: %s", mb, regs,
-                     at_emit_max_regs(&x->p, &x->pt, mb, regs)
-                         ? AT_EMIT_BOUNDS_TEXT
-                         : AT_EMIT_HELD_TEXT);
-            at_emit_line(f, "occupancy:", text);
-        } else if (mb) {
-            snprintf(text, sizeof text, "%d blocks an SM, the fewest of "
-                     "its tuned builds: " AT_EMIT_BLOCKS_TEXT, mb);
+        if (mb) {
+            const char *how = at_emit_bounds_text(&x->p, &x->pt, mb, regs);
+            if (regs)
+                snprintf(text, sizeof text, "%d blocks an SM, the fewest "
+                         "of its tuned builds, in %d registers a thread, "
+                         "the most: %s", mb, regs, how);
+            else
+                snprintf(text, sizeof text, "%d blocks an SM, the fewest "
+                         "of its tuned builds: %s", mb, how);
             at_emit_line(f, "occupancy:", text);
         }
     }
