@@ -54,7 +54,7 @@ GEN_SRC_ := gen/types.c gen/problem.c gen/distance.c gen/space.c gen/arch.c gen/
             gen/transpose_smem.c gen/reduce.c \
             gen/reduce_problem.c gen/reduce_check.c gen/reduce_emit.c gen/reduce_flat_rows.c \
             gen/reduce_geom.c \
-            gen/expand.c gen/emit.c gen/emit_multi.c gen/emit_multi_header.c gen/ident.c
+            gen/expand.c gen/emit.c gen/emit_tuned.c gen/emit_multi.c gen/emit_multi_header.c gen/ident.c
 SEARCH_SRC := search/strategy.c search/exhaustive.c search/walk.c \
               search/random.c search/local.c search/genetic.c \
               search/record.c search/replay.c

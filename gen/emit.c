@@ -7,7 +7,6 @@
 #include "base/clock.h"
 #include "base/safefile.h"
 #include "ident.h"
-#include "occupancy.h"
 
 /* Text from outside (the command line, paths, a cache's fields) inside the
  * provenance comment: printable ASCII passes; a comment's end or start is
@@ -323,6 +322,7 @@ static void header(FILE *f, const at_problem *p, const at_point *pt,
     const char *own = p->family->nvrtc_options;
     if (*own)
         at_emit_line(f, "options:", own);
+    at_emit_tuned_line(f, pv);
     snprintf(text, sizeof text, "nvcc -arch=sm_%d %s%s-c this.cu; %s",
              pv->sm, own, *own ? " " : "", usage);
     fprintf(f, " *\n");
@@ -330,6 +330,7 @@ static void header(FILE *f, const at_problem *p, const at_point *pt,
     fprintf(f, " */\n#include <cuda_runtime.h>\n");
     if (p->type->header)
         fprintf(f, "#include <%s>\n", p->type->header);
+    at_emit_launch_helpers(f);
     fputc('\n', f);
 }
 
@@ -403,34 +404,6 @@ int at_emit_launcher_read(at_emit_launcher *l, const at_problem *p,
     return 0;
 }
 
-int at_emit_max_regs(const at_problem *p, const at_point *pt,
-                     int min_blocks, int regs)
-{
-    if (min_blocks < 2 || regs <= 0)
-        return 0;
-    at_launch l;
-    memset(&l, 0, sizeof l);
-    p->family->ops.launch(p, pt, &l);
-    const int threads = (int)(l.block[0] * l.block[1] * l.block[2]);
-    return at_occupancy_bound_regs(threads, min_blocks) >
-                   at_occupancy_alloc_regs(regs)
-               ? regs
-               : 0;
-}
-
-const char *at_emit_bounds_text(const at_problem *p, const at_point *pt,
-                                int min_blocks, int regs)
-{
-    if (regs <= 0)
-        return "AT_MIN_BLOCKS asks nvcc for as many (__launch_bounds__)";
-    if (at_emit_max_regs(p, pt, min_blocks, regs))
-        return "AT_MAX_REGS holds nvcc to those registers (__maxnreg__, "
-               "CUDA 12.4 and later; before, AT_MIN_BLOCKS asks for as "
-               "many blocks)";
-    return "AT_MIN_BLOCKS holds nvcc to those registers (__launch_bounds__ "
-           "leaves no more)";
-}
-
 void at_emit_variant(FILE *f, const at_problem *p, const at_point *pt,
                      unsigned paths, int min_blocks, int regs,
                      const char *name, const char *launcher)
@@ -480,6 +453,7 @@ static void write_all(FILE *f, const at_problem *p, const at_point *pt,
     header(f, p, pt, name, pv);
     at_emit_variant(f, p, pt, p->family->ops.paths(p, pt), pv->min_blocks,
                     pv->regs, name, NULL);
+    at_emit_tuned_build(f, pv, name);
 }
 
 int at_emit(const char *path, const at_problem *p, const at_point *pt,

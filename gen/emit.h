@@ -23,6 +23,13 @@ typedef struct at_provenance {
      * known): the emitted kernel asks nvcc for those blocks
      * (AT_MIN_BLOCKS, where the template takes it). */
     int min_blocks, regs;
+    /* The tuned build's cubin (NULL: none) and its kernel's name: a
+     * one-problem file carries it and runs it on sm devices
+     * (gen/emit_tuned.c). Borrowed, not freed. */
+    const void *cubin;
+    size_t cubin_size;
+    const char *cubin_kernel;
+    int cubin_sm; /* its architecture: 90 */
 } at_provenance;
 
 /* in made safe for a C comment (n bytes, terminated): printable ASCII,
@@ -112,6 +119,22 @@ const char *at_emit_bounds_text(const at_problem *p, const at_point *pt,
 void at_emit_variant(FILE *f, const at_problem *p, const at_point *pt,
                      unsigned paths, int min_blocks, int regs,
                      const char *name, const char *launcher);
+
+/* The tuned build (gen/emit_tuned.c). After the file's #include: the
+ * declaration of at_tuned_kernel and at_launch_tuned(k, grid, block,
+ * smem, stream, args...), through which the families' launchers launch
+ * NAME_kernel. */
+void at_emit_launch_helpers(FILE *f);
+/* Whether pv's cubin goes into the file (a cubin, its kernel's name a
+ * symbol's, its architecture). */
+int at_emit_embeds_cubin(const at_provenance *pv);
+/* The header's line on it ("runs:"), where it goes in. */
+void at_emit_tuned_line(FILE *f, const at_provenance *pv);
+/* At the file's end: at_tuned_kernel, with the cubin where
+ * at_emit_embeds_cubin(pv), and NAME_runs_tuned_cubin() (name NULL:
+ * none, a many-problem file). */
+void at_emit_tuned_build(FILE *f, const at_provenance *pv,
+                         const char *name);
 
 /* Writes to path ("-": stdout) through base/safefile.h, so an existing
  * file is replaced whole or not at all. name: the launcher's

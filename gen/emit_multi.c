@@ -370,6 +370,7 @@ static void write_all(FILE *f, const multi *m, const char *command,
     }
     dispatch(f, m);
     public_launcher(f, m, pub);
+    at_emit_tuned_build(f, NULL, NULL); /* no cubin: one a kernel, later */
 }
 
 int at_emit_multi(const char *path, const at_multi_entry *en, int n,

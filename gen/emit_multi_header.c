@@ -114,7 +114,9 @@ void at_multi_header(FILE *f, const multi *m, const char *command)
     fprintf(f, " */\n#include <cuda_runtime.h>\n");
     if (en[0].p.type->header)
         fprintf(f, "#include <%s>\n", en[0].p.type->header);
-    fprintf(f, "#include <math.h>\n\n#include <atomic>\n\n");
+    fprintf(f, "#include <math.h>\n\n#include <atomic>\n");
+    at_emit_launch_helpers(f);
+    fputc('\n', f);
 }
 
 /* C of gen/distance.c's at_problem_distance (which points here: keep the

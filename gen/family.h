@@ -84,6 +84,10 @@ enum {
     AT_CAP_TOOLKIT_HEADERS = 16,
     AT_CAP_INPUT = 32,           /* input: values of its own, not words */
     AT_CAP_CHECK_SEGMENTS = 64,  /* check_segments: rules of their own */
+    /* Its emitted launcher writes the module's state (a spec's
+     * __constant__ arguments), which a tuned cubin loaded beside it
+     * would not see: its files run nvcc's build (gen/emit_tuned.c). */
+    AT_CAP_MODULE_STATE = 128,
 };
 
 /* What a family does: its hooks. MUST: every family gives it. MAY:

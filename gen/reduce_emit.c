@@ -220,7 +220,7 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             "        (g.split > 1 && !workspace))\n"
             "        return cudaErrorInvalidValue;\n"
             "    dim3 grid((unsigned)g.units, (unsigned)g.split);\n"
-            "    %s_kernel<<<grid, AT_THREADS, 0, stream>>>(\n"
+            "    at_launch_tuned(%s_kernel, grid, AT_THREADS, 0, stream,\n"
             "        (const at_in *)in, out, workspace, rows, cols, ld, g.seg,\n"
             "        0);\n",
             at_rd_fields[RD_OP].choices[p->v[RD_OP]],
@@ -242,9 +242,9 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
                 "    if (g.split > 1) {\n"
                 "        cudaError_t err = cudaGetLastError();\n"
                 "        if (err != cudaSuccess)\n            return err;\n"
-                "        %s_kernel<<<(unsigned)%s, AT_THREADS, 0, stream>>>(\n"
-                "            (const at_in *)in, out, workspace, rows, cols, "
-                "ld,\n            g.split, 1);\n    }\n",
+                "        at_launch_tuned(%s_kernel, (unsigned)%s, AT_THREADS, 0,\n"
+                "            stream, (const at_in *)in, out, workspace, rows,\n"
+                "            cols, ld, g.split, 1);\n    }\n",
                 name, down ? "g.units" : "rows");
     fprintf(f, "    return cudaGetLastError();\n}\n\n");
     if (p->v[RD_AXIS] == AXIS_ALL)

@@ -261,6 +261,9 @@ int at_spec_family_make(at_spec *s, const at_family **out, at_err *e)
     f->meaning = sf->meaning;
     f->nvrtc_options = sf->options;
     f->caps = AT_CAP_TOOLKIT_HEADERS;
+    for (int i = 0; i < sp->n_args; ++i)
+        if (sp->args[i].kind == AT_ARG_CONSTANT)
+            f->caps |= AT_CAP_MODULE_STATE;
     f->origin.path = sf->origin = sp->dir ? realpath(sp->file, NULL) : NULL;
     f->origin.dir = sp->dir;
     f->ops.emit_launcher = at_sf_emit_launcher;

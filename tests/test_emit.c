@@ -18,6 +18,7 @@
 #include "gen/emit.h"
 #include "gen/emit_multi.h"
 #include "gen/family.h"
+#include "gen/expand.h"
 #include "gen/reduce.h"
 #include "spec/spec.h"
 
@@ -663,6 +664,104 @@ static void reduce_shift_builds(void **state)
     free(text);
 }
 
+/* The tuned build in the file (gen/emit_tuned.c): the point's cubin as
+ * NVRTC builds it, written byte for byte with its kernel's name and
+ * architecture, said in the header, and nvcc builds the file with it and
+ * from source alone (-DAT_FROM_SOURCE); a file without a cubin, or whose
+ * kernel name is not a symbol's, carries none and says it runs nvcc's
+ * build. (That the launches run it on the GPU: tests/gpu/crosscheck.sh.) */
+static void tuned_cubin_embedded(void **state)
+{
+    (void)state;
+    at_problem p;
+    at_point pt;
+    at_err e = {0};
+    assert_int_equal(test_problem_make(&p, &(test_problem){"transpose",
+                                           "u8", 1000, 999, 0, 0}, &e), 0);
+    p.family->ops.default_point(&p, 90, &pt);
+    /* A cubin of the point's kernel (nvcc's: NVRTC in this process
+     * leaves LeakSanitizer's tracer crashing at exit after the builds). */
+    char *src = at_expand(&p, &pt, AT_KERNEL_SYMBOL, NULL, &e);
+    assert_non_null(src);
+    char path[256], cmd[1024];
+    snprintf(path, sizeof path, "%s/point.cu", dir);
+    put_file("point.cu", src);
+    free(src);
+    snprintf(cmd, sizeof cmd, "%s -arch=sm_90 -cubin %s -o %s/point.cubin "
+             "2>&1", nvcc(), path, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/point.cubin", dir);
+    FILE *cf = fopen(path, "rb");
+    assert_non_null(cf);
+    fseek(cf, 0, SEEK_END);
+    const size_t size = (size_t)ftell(cf);
+    rewind(cf);
+    unsigned char *cubin = malloc(size);
+    assert_non_null(cubin);
+    assert_int_equal(fread(cubin, 1, size, cf), size);
+    fclose(cf);
+    at_provenance pv = {.tuned = 1, .gpu = "NVIDIA H200", .sm = 90,
+                        .sms = 132, .driver = 13000, .nvrtc = "13.0",
+                        .tuned_at = "2026-11-28T00:00:00Z", .median_ms = 0.1,
+                        .gbps = 20, .copy_gbps = 4000, .frac_copy = 0.005,
+                        .cubin = cubin, .cubin_size = size,
+                        .cubin_kernel = AT_KERNEL_SYMBOL, .cubin_sm = 90};
+    char head[160];
+    snprintf(head, sizeof head, "runs:     the sm_90 cubin the tune timed "
+             "and checked (%zu bytes", size);
+    const char *want[] = {head, "at_launch_tuned(embedded_kernel, grid",
+                          "cudaLibraryGetKernel(&tuned, lib, \"at_kernel\")",
+                          "embedded_runs_tuned_cubin(void)",
+                          "major * 10 + minor == 90", NULL};
+    emit_problem((test_problem){"transpose", "u8", 1000, 999, 0, 0}, &pt,
+                 &pv, "embedded", want);
+    /* The bytes read back from the array. */
+    snprintf(path, sizeof path, "%s/embedded.cu", dir);
+    char *text = slurp(path);
+    char decl[96];
+    snprintf(decl, sizeof decl, "embedded_cubin[%zu] = {\n", size);
+    const char *at = strstr(text, decl);
+    assert_non_null(at);
+    at += strlen(decl);
+    const unsigned char *b = cubin;
+    assert_true(size > 1000);
+    for (size_t i = 0; i < size; ++i) {
+        char *end;
+        unsigned long v = strtoul(at, &end, 10);
+        if (end == at || *end != ',' || v != b[i])
+            fail_msg("byte %zu of the cubin: %.12s, not %u", i, at, b[i]);
+        at = end + 1;
+        while (*at == '\n')
+            ++at;
+    }
+    assert_true(strncmp(at, "};", 2) == 0);
+    free(text);
+    snprintf(cmd, sizeof cmd, "%s -arch=sm_90 -Werror all-warnings "
+             "-DAT_FROM_SOURCE -c %s -o %s/source.o 2>&1", nvcc(), path, dir);
+    assert_int_equal(system(cmd), 0);
+    /* None: no cubin, a name that is not a symbol's, no architecture. */
+    const char *none[] = {"embedded_none_runs_tuned_cubin(void)\n{\n"
+                          "    return 0;", NULL};
+    const char *names[] = {NULL, "at_kernel\"); x(\"", "", NULL};
+    for (int i = 0; i < 4; ++i) {
+        at_provenance q = pv;
+        if (i == 0)
+            q.cubin = NULL;
+        else if (i == 3)
+            q.cubin_sm = 0;
+        else
+            q.cubin_kernel = names[i];
+        emit_problem((test_problem){"transpose", "u8", 1000, 999, 0, 0},
+                     &pt, &q, "embedded_none", none);
+        snprintf(path, sizeof path, "%s/embedded_none.cu", dir);
+        text = slurp(path);
+        assert_null(strstr(text, "_cubin["));
+        assert_null(strstr(text, " * runs:"));
+        free(text);
+    }
+    free(cubin);
+}
+
 static void unwritable_target_fails_cleanly(void **state)
 {
     (void)state;
@@ -992,6 +1091,7 @@ int main(void)
         cmocka_unit_test(occupancy_kept),
         cmocka_unit_test(reduce_geometry_agrees),
         cmocka_unit_test(reduce_shift_builds),
+        cmocka_unit_test(tuned_cubin_embedded),
         cmocka_unit_test(unwritable_target_fails_cleanly),
         cmocka_unit_test(multi_size_dispatch),
         cmocka_unit_test(multi_refusals),

@@ -421,4 +421,13 @@ void at_plan_provenance(const at_plan *pl, const char *command,
     pv->copy_gbps = pl->fig.copy_gbps;
     pv->frac_copy = pl->fig.frac_copy;
     pv->min_blocks = min_blocks(pl, &pv->regs);
+    /* The build the tune timed, for the file to run (gen/emit_tuned.c),
+     * unless its launcher writes state the cubin would not see. */
+    if (pl->cubin && pl->cubin_size && pl->sm > 0 &&
+        !(pl->p.family->caps & AT_CAP_MODULE_STATE)) {
+        pv->cubin = pl->cubin;
+        pv->cubin_size = pl->cubin_size;
+        pv->cubin_kernel = pl->kernel[0] ? pl->kernel : AT_KERNEL_SYMBOL;
+        pv->cubin_sm = pl->sm;
+    }
 }

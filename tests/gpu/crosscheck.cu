@@ -41,6 +41,9 @@ extern "C" cudaError_t XC_CAT(XC_CAT(autotune_transpose_, AT_XC_TYPE),
                                         long long stride_in,
                                         long long stride_out,
                                         cudaStream_t stream);
+// 1 where the file's launches run its tuned cubin (gen/emit_tuned.c).
+extern "C" int XC_CAT(XC_CAT(autotune_transpose_, AT_XC_TYPE),
+                      _runs_tuned_cubin)(void);
 
 // What the program needs of the element type: its bytes, the bytes of a
 // floating lane (inputs are finite there: a library may rewrite a NaN),
@@ -276,7 +279,10 @@ int main(int argc, char **argv)
         std::printf(" | %s %.4f ms %.1f GB/s %.1f%% of copy (%zu wrong)",
                     names[ks[j]], med[j], gb, 100 * gb / gb0, bad[ks[j]]);
     }
-    std::printf("%s\n", has(b, 3) || b.t.ct_type < 0 ? ""
-                                                     : " | no cuTENSOR built in");
+    std::printf("%s | tuned: %s\n",
+                has(b, 3) || b.t.ct_type < 0 ? "" : " | no cuTENSOR built in",
+                XC_CAT(XC_CAT(autotune_transpose_, AT_XC_TYPE),
+                       _runs_tuned_cubin)() ? "the file's cubin"
+                                            : "nvcc's build");
     return any != 0;
 }

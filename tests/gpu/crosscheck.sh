@@ -7,8 +7,8 @@
 # must agree within about 1%.
 # Usage: crosscheck.sh [R C ...]            f32 R x C problems
 #        crosscheck.sh TYPE:RxC[:LDIN:LDOUT] ...  any type, leading dims
-# (XC_UNBOUND=1: each file also built and timed without its occupancy
-# bounds, below.)
+# (XC_SOURCE=1, XC_UNBOUND=1: each file also built and timed from its
+# source, and without its occupancy bounds, below.)
 cd "$(dirname "$0")/../.." || exit 1
 T=$(mktemp -d)
 export AUTOTUNE_CACHE="$T/cache.db"
@@ -49,17 +49,25 @@ EOF
     # regex:_kernel\$ ..." profiles the emitted kernel alone).
     # shellcheck disable=SC2086
     ${XC_RUN:-} "$T/xc" "$r" "$c" "$li" "$lo" || rc=1
-    # XC_UNBOUND=1: the file again without its occupancy bounds
-    # (AT_MIN_BLOCKS, AT_MAX_REGS), to see which build agrees with the
-    # tune (docs/PERFORMANCE.md, "Registers held by the blocks alone").
+    # XC_SOURCE=1: the file again as nvcc builds it (-DAT_FROM_SOURCE,
+    # not the tuned cubin it carries). XC_UNBOUND=1: that build without
+    # its occupancy bounds (AT_MIN_BLOCKS, AT_MAX_REGS) too
+    # (docs/PERFORMANCE.md, "Registers held by the blocks alone").
+    if [ -n "${XC_SOURCE:-}" ]; then
+        # shellcheck disable=SC2086
+        "$NVCC" -O2 -arch=native -DAT_XC_TYPE="$t" -DAT_FROM_SOURCE \
+            tests/gpu/crosscheck.cu "$T/t.cu" -lcublas $CT -o "$T/xs" || exit 1
+        printf 'source: '
+        "$T/xs" "$r" "$c" "$li" "$lo" || rc=1
+    fi
     if [ -n "${XC_UNBOUND:-}" ] && grep -q '^#define AT_MIN_BLOCKS' "$T/t.cu"
     then
         sed -n 's/^ \* occupancy: */occupancy: /p' "$T/t.cu"
         sed -e '/^#define AT_MIN_BLOCKS /d' -e '/^#define AT_MAX_REGS /d' \
             "$T/t.cu" > "$T/u.cu"
         # shellcheck disable=SC2086
-        "$NVCC" -O2 -arch=native -DAT_XC_TYPE="$t" tests/gpu/crosscheck.cu \
-            "$T/u.cu" -lcublas $CT -o "$T/xu" || exit 1
+        "$NVCC" -O2 -arch=native -DAT_XC_TYPE="$t" -DAT_FROM_SOURCE \
+            tests/gpu/crosscheck.cu "$T/u.cu" -lcublas $CT -o "$T/xu" || exit 1
         printf 'unbounded: '
         "$T/xu" "$r" "$c" "$li" "$lo" || rc=1
     fi

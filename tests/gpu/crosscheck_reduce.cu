@@ -96,6 +96,8 @@ extern "C" cudaError_t AT_XC_FN(const AT_T *in, AT_OUT *out, long long rows,
                                 long long cols, long long ld, void *ws,
                                 cudaStream_t stream);
 extern "C" size_t AT_XC_WS(long long rows, long long cols);
+// 1 where the file's launches run its tuned cubin (gen/emit_tuned.c).
+extern "C" int AT_XC_TUNED(void);
 extern "C" int at_cub_reduce(const void *in, void *out, long long rows,
                              long long cols, long long ld, void *temp,
                              size_t *temp_bytes, cudaStream_t s);
@@ -253,6 +255,8 @@ int main(int argc, char **argv)
                     bad[k]);
         any += bad[k];
     }
-    std::printf("%s\n", b.down ? " | no CUB reduction down columns" : "");
+    std::printf("%s | tuned: %s\n",
+                b.down ? " | no CUB reduction down columns" : "",
+                AT_XC_TUNED() ? "the file's cubin" : "nvcc's build");
     return any != 0;
 }

@@ -18,11 +18,13 @@ command -v "$NVCC" >/dev/null || NVCC=/usr/local/cuda/bin/nvcc
     f32 cols 4194304 64  bf16 cols 4194304 64  f32 rows 16384 16384 \
     f32 rows 77777 333  bf16 cols 12345 4321
 # The program around emitted file $1, as $2 (the problem's type and op
-# from the loop below).
+# from the loop below); $3: flags for the file's compile.
 program() {
-    "$NVCC" -c -O2 -arch=native "$1" -o "$1.o" || return 1
+    # shellcheck disable=SC2086
+    "$NVCC" -c -O2 -arch=native ${3:-} "$1" -o "$1.o" || return 1
     "$NVCC" -O2 -arch=native -DAT_T="$ct" -DAT_XC_FN="autotune_reduce_$t" \
         -DAT_XC_WS="autotune_reduce_${t}_workspace_bytes" -DAT_OP=$o \
+        -DAT_XC_TUNED="autotune_reduce_${t}_runs_tuned_cubin" \
         -DAT_OUT="$out" -DAT_INT=$int -DAT_XC_LABEL="\"$t $op\"" \
         tests/gpu/crosscheck_reduce.cu "$1.o" "$T/cub_${t}_$op.o" -o "$2"
 }
@@ -55,14 +57,19 @@ while [ $# -ge 4 ]; do
     # regex:_kernel$ ..." profiles the emitted kernel alone).
     # shellcheck disable=SC2086
     ${XC_RUN:-} "$T/xr" "$axis" "$r" "$c" "$ld" || rc=1
-    # XC_UNBOUND=1: the file again without its occupancy bounds, as
-    # crosscheck.sh does.
+    # XC_SOURCE=1, XC_UNBOUND=1: the file again as nvcc builds it, and
+    # without its occupancy bounds, as crosscheck.sh does.
+    if [ -n "${XC_SOURCE:-}" ]; then
+        program "$T/r.cu" "$T/xs" -DAT_FROM_SOURCE || exit 1
+        printf 'source: '
+        "$T/xs" "$axis" "$r" "$c" "$ld" || rc=1
+    fi
     if [ -n "${XC_UNBOUND:-}" ] && grep -q '^#define AT_MIN_BLOCKS' "$T/r.cu"
     then
         sed -n 's/^ \* occupancy: */occupancy: /p' "$T/r.cu"
         sed -e '/^#define AT_MIN_BLOCKS /d' -e '/^#define AT_MAX_REGS /d' \
             "$T/r.cu" > "$T/u.cu"
-        program "$T/u.cu" "$T/xu" || exit 1
+        program "$T/u.cu" "$T/xu" -DAT_FROM_SOURCE || exit 1
         printf 'unbounded: '
         "$T/xu" "$axis" "$r" "$c" "$ld" || rc=1
     fi

@@ -7,6 +7,16 @@
 #include "crosscheck_protocol.h"
 
 #if XC_KIND == 1
+#define XC_TUNED autotune_vector_add_runs_tuned_cubin
+#elif XC_KIND == 2
+#define XC_TUNED autotune_convolution_runs_tuned_cubin
+#else
+#define XC_TUNED autotune_stencil_runs_tuned_cubin
+#endif
+// 1 where the file's launches run its tuned cubin (gen/emit_tuned.c).
+extern "C" int XC_TUNED(void);
+
+#if XC_KIND == 1
 extern "C" cudaError_t autotune_vector_add(float *, const float *,
                                                const float *, long long,
                                                cudaStream_t);
@@ -76,7 +86,8 @@ int main(int argc, char **argv)
     xc_medians(run, s, 2, sets, med);
     double gbps = bytes / med[1] / 1e6, copy_gbps = 2.0 * copy / med[0] / 1e6;
     std::printf("nvcc program: kernel %.4f ms, %.1f GB/s, %.1f%% of the "
-                "copy (%.1f GB/s), %d set%s\n", med[1], gbps,
-                100 * gbps / copy_gbps, copy_gbps, sets, sets > 1 ? "s" : "");
+                "copy (%.1f GB/s), %d set%s, running %s\n", med[1], gbps,
+                100 * gbps / copy_gbps, copy_gbps, sets, sets > 1 ? "s" : "",
+                XC_TUNED() ? "the file's cubin" : "nvcc's build");
     return 0;
 }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# PREPARED, NOT RUN (2026-11-28 evening: device time spent). Which emitted
+# Ran 2026-11-28 16:27 UTC (H200; r22/xc.txt, xcr.txt). Which emitted
 # build agrees with the tune: each problem tuned cold, its emitted .cu in
 # the nvcc program as emitted (AT_MIN_BLOCKS, with AT_MAX_REGS where the
 # blocks leave more registers: at_emit_max_regs) and without any bound
