@@ -392,10 +392,10 @@ static void args(const at_problem *p, const at_point *pt, uint64_t in,
 
 const at_family at_family_reduce = {
     .name = "reduce",
-    .abi = 6, /* 2: the waves axis; 3: flat along rows; 4: one-element
+    .abi = 7, /* 2: the waves axis; 3: flat along rows; 4: one-element
                  flat points down columns skip the padding; 5: along
                  rows a step up to twice a short row; 6: column strips
-                 split in waves */
+                 split in waves; 7: flat waves in rounds, not steps */
     .template_path = "templates/reduce.cu",
     .template_src = at_tmpl_reduce,
     .types = "f16 bf16 f32 f64 i32",

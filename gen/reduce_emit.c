@@ -41,13 +41,13 @@ static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
                    "    g->split = 1;\n"
                    "    g->outs = rows;\n");
     } else if (at_rd_down(p) && at_rd_flat(pt)) {
-        /* A group's span, then the segment: in waves, whole steps from
-         * the SMs; else the chunk's. */
+        /* A group's span, then the segment: in waves, whole rounds of
+         * the groups from the SMs; else the chunk's. */
         fprintf(f, "    /* Flat: a group of %s threads to each AT_VEC rows",
                 flat_span(pt));
         if (x[WAVES])
-            fprintf(f, "; whole\n     * steps a block, about %d blocks an SM",
-                    x[WAVES]);
+            fprintf(f, "; a chunk\n     * for every group a round, about %d "
+                    "blocks an SM", x[WAVES]);
         fprintf(f,
                 ". */\n"
                 "    const long long span = %s;\n"
@@ -56,12 +56,12 @@ static void emit_geom(FILE *f, const at_problem *p, const at_point *pt)
                 flat_span(pt));
         if (x[WAVES])
             fprintf(f,
-                    "    const long long step = groups * AT_VEC * AT_ITEMS;\n"
+                    "    const long long lanes = groups * AT_VEC;\n"
                     "    const long long blocks =\n"
                     "        %dLL * (sms < 1 ? 1 : sms < %d ? sms : %d);\n"
                     "    g->units = 1;\n"
-                    "    g->seg = ((rows + blocks - 1) / blocks + step - 1) / "
-                    "step * step;\n",
+                    "    g->seg = ((rows + blocks - 1) / blocks + lanes - 1) / "
+                    "lanes * lanes;\n",
                     x[WAVES], AT_RD_MAX_SMS, AT_RD_MAX_SMS);
         else
             fprintf(f,

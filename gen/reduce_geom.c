@@ -45,13 +45,16 @@ void at_rd_geom_of(const at_problem *p, const at_point *pt, at_rd_geom *g)
         at_rd_flat_rows_geom(p, pt, wave_sms(p), g);
     } else if (at_rd_down(p) && at_rd_flat(pt)) {
         /* Chunks of vec rows (ld vectors), a group of ld threads each;
-         * in waves, whole steps a block, about waves x SMs blocks. */
-        const int64_t step = at_rd_flat_step(p, pt);
+         * in waves, a chunk for every group a round (lanes), about waves
+         * x SMs blocks. Rounding up to whole steps (lanes x items) cost
+         * blocks: f16 amax down 1015457x47, 353 of 396 (H200,
+         * docs/PERFORMANCE.md "What any reduction can reach"). */
+        const int64_t lanes = at_rd_flat_lanes(p, pt);
         const int64_t blocks = x[WAVES] * wave_sms(p);
         g->units = 1;
-        g->seg = x[WAVES]  ? ((rows + blocks - 1) / blocks + step - 1) /
-                                step * step
-                 : x[CHUNK] ? step * x[CHUNK]
+        g->seg = x[WAVES]  ? ((rows + blocks - 1) / blocks + lanes - 1) /
+                                lanes * lanes
+                 : x[CHUNK] ? at_rd_flat_step(p, pt) * x[CHUNK]
                             : rows;
         g->split = (rows + g->seg - 1) / g->seg;
     } else if (at_rd_down(p)) {

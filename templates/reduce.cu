@@ -965,12 +965,22 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
                 for (int e = 0; e < AT_VEC; ++e)
                     a[e] = at_comb(a[e], at_map(at_value(x[k].e[e])));
         }
-        for (; m < m1; m += groups) {
-            vt x;
-            AT_FLAT_LD(x, &pv[m * ld]);
+        /* The rounds left, fewer than AT_ITEMS: loaded together, as a
+         * step's are (one at a time, a segment of a few steps paid their
+         * latency in turn: f64 min down 132920x61, r28), combined in
+         * the same order. */
+        if (m < m1) {
+            vt x[AT_ITEMS];
 #pragma unroll
-            for (int e = 0; e < AT_VEC; ++e)
-                a[e] = at_comb(a[e], at_map(at_value(x.e[e])));
+            for (int k = 0; k < AT_ITEMS; ++k)
+                if (m + (long long)k * groups < m1)
+                    AT_FLAT_LD(x[k], &pv[(m + (long long)k * groups) * ld]);
+#pragma unroll
+            for (int k = 0; k < AT_ITEMS; ++k)
+                if (m + (long long)k * groups < m1)
+#pragma unroll
+                    for (int e = 0; e < AT_VEC; ++e)
+                        a[e] = at_comb(a[e], at_map(at_value(x[k].e[e])));
         }
         /* Rows [m1 * AT_VEC, r1), the first group alone: each element
          * into the slot a whole chunk would give it. */

@@ -313,7 +313,7 @@ static void strip_in_waves(const at_problem *on, const at_point *pt,
 
 /* A split in waves: flat points with no chunk, on problems long enough
  * for four steps a block on the nominal device; the same points whatever
- * the device, and on each device about waves x SMs blocks of whole steps
+ * the device, and on each device about waves x SMs blocks of whole rounds
  * (SMs past AT_RD_MAX_SMS count as that many), so the emitted workspace
  * bound (cols x waves x AT_RD_MAX_SMS partials) holds everywhere. Column
  * strips split in waves too, 2 to 4 (strip_in_waves). */
@@ -359,8 +359,8 @@ static void waves_points(void **state)
                 continue;
             }
             waves += s == 0;
-            const int64_t step = at_rd_flat_step(&on, &pts[i]);
-            assert_int_equal(g.seg % step, 0);
+            const int64_t lanes = at_rd_flat_lanes(&on, &pts[i]);
+            assert_int_equal(g.seg % lanes, 0);
             assert_true(g.split * g.seg >= on.v[RD_ROWS]);
             assert_true((g.split - 1) * g.seg < on.v[RD_ROWS]);
             assert_true(g.split <= k * eff);
