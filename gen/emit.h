@@ -23,12 +23,12 @@ typedef struct at_provenance {
      * known): the emitted kernel asks nvcc for those blocks
      * (AT_MIN_BLOCKS, where the template takes it). */
     int min_blocks, regs;
-    /* The tuned build's cubin (NULL: none) and its kernel's name: a
-     * one-problem file carries it and runs it on sm devices
-     * (gen/emit_tuned.c). Borrowed, not freed. */
+    /* The tuned build's cubin (NULL: none; borrowed, not freed) and its
+     * kernel's symbol there (a C++ kernel's mangled one): a one-problem
+     * file carries it and runs it on sm devices (gen/emit_tuned.c). */
     const void *cubin;
     size_t cubin_size;
-    const char *cubin_kernel;
+    char cubin_kernel[256];
     int cubin_sm; /* its architecture: 90 */
 } at_provenance;
 

@@ -83,7 +83,7 @@ void at_emit_launch_helpers(FILE *f)
  * characters only (a C name, or a C++ one mangled). */
 static int symbol_ok(const char *s)
 {
-    size_t n = strlen(s);
+    size_t n = strnlen(s, 256);
     if (n == 0 || n > 255)
         return 0;
     for (size_t i = 0; i < n; ++i)
@@ -99,8 +99,8 @@ static int symbol_ok(const char *s)
 int at_emit_embeds_cubin(const at_provenance *pv)
 {
     return pv && pv->cubin && pv->cubin_size > 0 &&
-           pv->cubin_size <= AT_EMBED_MAX && pv->cubin_kernel &&
-           symbol_ok(pv->cubin_kernel) && pv->cubin_sm > 0;
+           pv->cubin_size <= AT_EMBED_MAX && symbol_ok(pv->cubin_kernel) &&
+           pv->cubin_sm > 0;
 }
 
 void at_emit_tuned_line(FILE *f, const at_provenance *pv)
@@ -108,8 +108,9 @@ void at_emit_tuned_line(FILE *f, const at_provenance *pv)
     if (!at_emit_embeds_cubin(pv))
         return;
     char text[400];
-    snprintf(text, sizeof text, "the sm_%d cubin the tune timed and checked (%zu "
-             "bytes, at the end of this file): launches on sm_%d devices "
+    snprintf(text, sizeof text, "the sm_%d cubin the tune timed and "
+             "checked (%zu bytes, at the end of this file): launches on "
+             "sm_%d devices "
              "run it; elsewhere, or built with -DAT_FROM_SOURCE, the "
              "kernel above as nvcc builds it", pv->cubin_sm, pv->cubin_size,
              pv->cubin_sm);

@@ -242,9 +242,9 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
                 "    if (g.split > 1) {\n"
                 "        cudaError_t err = cudaGetLastError();\n"
                 "        if (err != cudaSuccess)\n            return err;\n"
-                "        at_launch_tuned(%s_kernel, (unsigned)%s, AT_THREADS, 0,\n"
-                "            stream, (const at_in *)in, out, workspace, rows,\n"
-                "            cols, ld, g.split, 1);\n    }\n",
+                "        at_launch_tuned(%s_kernel, (unsigned)%s, AT_THREADS,\n"
+                "            0, stream, (const at_in *)in, out, workspace,\n"
+                "            rows, cols, ld, g.split, 1);\n    }\n",
                 name, down ? "g.units" : "rows");
     fprintf(f, "    return cudaGetLastError();\n}\n\n");
     if (p->v[RD_AXIS] == AXIS_ALL)

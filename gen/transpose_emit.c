@@ -56,9 +56,9 @@ static void emit_strip(FILE *f, const char *t, const char *name)
             "    dim3 grid(blocks > 2147483647.0 ? 2147483647u\n"
             "                                    : (unsigned)blocks);\n"
             "    dim3 block(AT_BLOCK_X, AT_BLOCK_Y);\n"
-            "    at_launch_tuned(%s_kernel, grid, block, AT_STRIP_SMEM, stream,\n"
-            "        (const at_elem *)in, (at_elem *)out, rows, cols, ld_in,\n"
-            "        ld_out, batch, stride_in, stride_out);\n"
+            "    at_launch_tuned(%s_kernel, grid, block, AT_STRIP_SMEM,\n"
+            "        stream, (const at_elem *)in, (at_elem *)out, rows, cols,\n"
+            "        ld_in, ld_out, batch, stride_in, stride_out);\n"
             "    return cudaGetLastError();\n"
             "}\n\n",
             name, t, t, name);

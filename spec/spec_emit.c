@@ -152,8 +152,10 @@ static void launch(FILE *f, const at_spec *s, const char *name)
     }
     put_c(f, "    size_t at_smem = (size_t)", s, s->smem, "0");
     fprintf(f, ";\n    if (at_smem > 48 * 1024) {\n        at_r = "
-            "cudaFuncSetAttribute(at_tuned_kernel((const void *)%s_kernel), "
-            "cudaFuncAttributeMaxDynamicSharedMemorySize, (int)at_smem);\n"
+            "cudaFuncSetAttribute(\n"
+            "            at_tuned_kernel((const void *)%s_kernel),\n"
+            "            cudaFuncAttributeMaxDynamicSharedMemorySize, "
+            "(int)at_smem);\n"
             "        if (at_r != cudaSuccess)\n            return at_r;\n"
             "    }\n", name);
     /* Each argument as the spec types it; launched by cudaLaunchKernel,
@@ -183,8 +185,9 @@ static void launch(FILE *f, const at_spec *s, const char *name)
     fprintf(f, "    void *at_args[] = {");
     for (int i = 0; i < n; ++i)
         fprintf(f, "%s(void *)&at_a%d", i ? ", " : "", i);
-    fprintf(f, "%s};\n    at_r = cudaLaunchKernel(at_tuned_kernel((const void *)%s_kernel), "
-            "at_grid, at_block, at_args, at_smem, at_stream);\n"
+    fprintf(f, "%s};\n    at_r = cudaLaunchKernel(\n"
+            "        at_tuned_kernel((const void *)%s_kernel), at_grid, "
+            "at_block,\n        at_args, at_smem, at_stream);\n"
             "    return at_r != cudaSuccess ? at_r : cudaGetLastError();\n}\n",
             n ? "" : "NULL", name);
 }

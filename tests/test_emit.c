@@ -750,7 +750,7 @@ static void tuned_cubin_embedded(void **state)
         else if (i == 3)
             q.cubin_sm = 0;
         else
-            q.cubin_kernel = names[i];
+            snprintf(q.cubin_kernel, sizeof q.cubin_kernel, "%s", names[i]);
         emit_problem((test_problem){"transpose", "u8", 1000, 999, 0, 0},
                      &pt, &q, "embedded_none", none);
         snprintf(path, sizeof path, "%s/embedded_none.cu", dir);

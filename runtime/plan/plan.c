@@ -422,12 +422,18 @@ void at_plan_provenance(const at_plan *pl, const char *command,
     pv->frac_copy = pl->fig.frac_copy;
     pv->min_blocks = min_blocks(pl, &pv->regs);
     /* The build the tune timed, for the file to run (gen/emit_tuned.c),
-     * unless its launcher writes state the cubin would not see. */
+     * unless its launcher writes state the cubin would not see; by its
+     * symbol there, as the file loads it by name (a C++ kernel's is
+     * mangled). */
+    const char *k = pl->kernel[0] ? pl->kernel : AT_KERNEL_SYMBOL;
     if (pl->cubin && pl->cubin_size && pl->sm > 0 &&
-        !(pl->p.family->caps & AT_CAP_MODULE_STATE)) {
+        !(pl->p.family->caps & AT_CAP_MODULE_STATE) &&
+        at_elf_kernel_symbol(pl->cubin, pl->cubin_size, k, pv->cubin_kernel,
+                             sizeof pv->cubin_kernel) == 1) {
         pv->cubin = pl->cubin;
         pv->cubin_size = pl->cubin_size;
-        pv->cubin_kernel = pl->kernel[0] ? pl->kernel : AT_KERNEL_SYMBOL;
         pv->cubin_sm = pl->sm;
+    } else {
+        pv->cubin_kernel[0] = '\0';
     }
 }

@@ -81,7 +81,11 @@ EOF
             "$T/h-$name" "$T/data-$name" 20 2>&1)
     hrc=$?
     hms=$(printf '%s\n' "$hout" | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
-    report $hrc "$name: the emitted .cu in a plain nvcc program gets the same answers" "$hout"
+    # Whether the file carries the tuned cubin its launches run on this
+    # GPU (gen/emit_tuned.c), or nvcc's build alone.
+    runs="nvcc's build"
+    grep -q '^ \* runs: ' "$OUT/$name.cu" && runs="its tuned cubin"
+    report $hrc "$name: the emitted .cu ($runs) in a plain nvcc program gets the same answers" "$hout"
     table="$table
 $name $1 $2 $3 $4 $5 $6 $7 ${hms:--}"
 done
