@@ -366,6 +366,12 @@ void at_plan_free(at_plan *pl)
     pl->cubin = NULL;
 }
 
+/* The answer's kernel's name in its cubin (before C++ lowering). */
+static const char *cubin_kernel(const at_plan *pl)
+{
+    return pl->kernel[0] ? pl->kernel : AT_KERNEL_SYMBOL;
+}
+
 /* The blocks per SM the answer's cubin fits (its registers and static
  * shared memory, the launch's threads and dynamic shared memory), for the
  * emitted kernel's __launch_bounds__: 0 where the cubin does not say, or
@@ -377,7 +383,7 @@ static int min_blocks(const at_plan *pl, int *regs)
     if (!pl->cubin || !f->template_src ||
         !strstr(f->template_src, "AT_MIN_BLOCKS"))
         return 0;
-    const char *k = pl->kernel[0] ? pl->kernel : AT_KERNEL_SYMBOL;
+    const char *k = cubin_kernel(pl);
     *regs = at_elf_kernel_regs(pl->cubin, pl->cubin_size, k);
     if (*regs <= 0)
         return 0;
@@ -425,10 +431,10 @@ void at_plan_provenance(const at_plan *pl, const char *command,
      * unless its launcher writes state the cubin would not see; by its
      * symbol there, as the file loads it by name (a C++ kernel's is
      * mangled). */
-    const char *k = pl->kernel[0] ? pl->kernel : AT_KERNEL_SYMBOL;
     if (pl->cubin && pl->cubin_size && pl->sm > 0 &&
         !(pl->p.family->caps & AT_CAP_MODULE_STATE) &&
-        at_elf_kernel_symbol(pl->cubin, pl->cubin_size, k, pv->cubin_kernel,
+        at_elf_kernel_symbol(pl->cubin, pl->cubin_size, cubin_kernel(pl),
+                             pv->cubin_kernel,
                              sizeof pv->cubin_kernel) == 1) {
         pv->cubin = pl->cubin;
         pv->cubin_size = pl->cubin_size;

@@ -8,8 +8,9 @@
 # Usage: crosscheck.sh [R C ...]            f32 R x C problems
 #        crosscheck.sh TYPE:RxC[:LDIN:LDOUT] ...  any type, leading dims
 # (XC_SOURCE=1, XC_UNBOUND=1: each file also built and timed from its
-# source, and without its occupancy bounds, below.)
+# source, and without its occupancy bounds: tests/gpu/xc_builds.sh.)
 cd "$(dirname "$0")/../.." || exit 1
+. tests/gpu/xc_builds.sh
 T=$(mktemp -d)
 export AUTOTUNE_CACHE="$T/cache.db"
 NVCC=${NVCC:-nvcc}
@@ -22,6 +23,12 @@ if [ -n "${CUTENSOR_INCLUDE:-}" ] && [ -f "${AUTOTUNE_CUTENSOR:-}" ]; then
     CT="-DAT_XC_CUTENSOR -I$CUTENSOR_INCLUDE -Xlinker $AUTOTUNE_CUTENSOR \
         -Xlinker -rpath -Xlinker $(dirname "$AUTOTUNE_CUTENSOR")"
 fi
+# The program around emitted file $1, as $2; $3: flags for its compile.
+program() {
+    # shellcheck disable=SC2086
+    "$NVCC" -O2 -arch=native -DAT_XC_TYPE="$t" ${3:-} tests/gpu/crosscheck.cu \
+        "$1" -lcublas $CT -o "$2"
+}
 rc=0
 while [ $# -gt 0 ]; do
     case $1 in
@@ -41,36 +48,15 @@ EOF
     # shellcheck disable=SC2086
     build/autotune transpose --arch auto $flags -o "$T/t.cu" --quiet \
         > "$T/tune.log" 2>&1 || { cat "$T/tune.log"; exit 1; }
-    # shellcheck disable=SC2086
-    "$NVCC" -O2 -arch=native -DAT_XC_TYPE="$t" tests/gpu/crosscheck.cu \
-        "$T/t.cu" -lcublas $CT -o "$T/xc" || exit 1
+    program "$T/t.cu" "$T/xc" || exit 1
     sed -n 's/^ \* point: *\([^ ]*\).*/emitted point: \1/p' "$T/t.cu"
     # XC_RUN: a prefix for the program (a profiler: XC_RUN="ncu -k
     # regex:_kernel\$ ..." profiles the emitted kernel alone).
     # shellcheck disable=SC2086
     ${XC_RUN:-} "$T/xc" "$r" "$c" "$li" "$lo" || rc=1
-    # XC_SOURCE=1: the file again as nvcc builds it (-DAT_FROM_SOURCE,
-    # not the tuned cubin it carries). XC_UNBOUND=1: that build without
-    # its occupancy bounds (AT_MIN_BLOCKS, AT_MAX_REGS) too
-    # (docs/PERFORMANCE.md, "Registers held by the blocks alone").
-    if [ -n "${XC_SOURCE:-}" ]; then
-        # shellcheck disable=SC2086
-        "$NVCC" -O2 -arch=native -DAT_XC_TYPE="$t" -DAT_FROM_SOURCE \
-            tests/gpu/crosscheck.cu "$T/t.cu" -lcublas $CT -o "$T/xs" || exit 1
-        printf 'source: '
-        "$T/xs" "$r" "$c" "$li" "$lo" || rc=1
-    fi
-    if [ -n "${XC_UNBOUND:-}" ] && grep -q '^#define AT_MIN_BLOCKS' "$T/t.cu"
-    then
-        sed -n 's/^ \* occupancy: */occupancy: /p' "$T/t.cu"
-        sed -e '/^#define AT_MIN_BLOCKS /d' -e '/^#define AT_MAX_REGS /d' \
-            "$T/t.cu" > "$T/u.cu"
-        # shellcheck disable=SC2086
-        "$NVCC" -O2 -arch=native -DAT_XC_TYPE="$t" -DAT_FROM_SOURCE \
-            tests/gpu/crosscheck.cu "$T/u.cu" -lcublas $CT -o "$T/xu" || exit 1
-        printf 'unbounded: '
-        "$T/xu" "$r" "$c" "$li" "$lo" || rc=1
-    fi
+    # XC_SOURCE=1, XC_UNBOUND=1: other builds of the file (xc_builds.sh).
+    xc_builds "$T/t.cu" program "$r" "$c" "$li" "$lo"
+    case $? in 2) exit 1 ;; 1) rc=1 ;; esac
     # shellcheck disable=SC2086
     sh tests/gpu/bench_rows.sh transpose $flags || rc=1
 done

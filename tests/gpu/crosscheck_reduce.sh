@@ -8,6 +8,7 @@
 # all: ROWS 1; TYPE f32, f64, f16, bf16 or i32; OP sum, min, max, sumsq,
 # amax; LD: rows LD elements apart, COLS when not given)
 cd "$(dirname "$0")/../.." || exit 1
+. tests/gpu/xc_builds.sh
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 export AUTOTUNE_CACHE="$T/cache.db"
@@ -57,22 +58,9 @@ while [ $# -ge 4 ]; do
     # regex:_kernel$ ..." profiles the emitted kernel alone).
     # shellcheck disable=SC2086
     ${XC_RUN:-} "$T/xr" "$axis" "$r" "$c" "$ld" || rc=1
-    # XC_SOURCE=1, XC_UNBOUND=1: the file again as nvcc builds it, and
-    # without its occupancy bounds, as crosscheck.sh does.
-    if [ -n "${XC_SOURCE:-}" ]; then
-        program "$T/r.cu" "$T/xs" -DAT_FROM_SOURCE || exit 1
-        printf 'source: '
-        "$T/xs" "$axis" "$r" "$c" "$ld" || rc=1
-    fi
-    if [ -n "${XC_UNBOUND:-}" ] && grep -q '^#define AT_MIN_BLOCKS' "$T/r.cu"
-    then
-        sed -n 's/^ \* occupancy: */occupancy: /p' "$T/r.cu"
-        sed -e '/^#define AT_MIN_BLOCKS /d' -e '/^#define AT_MAX_REGS /d' \
-            "$T/r.cu" > "$T/u.cu"
-        program "$T/u.cu" "$T/xu" -DAT_FROM_SOURCE || exit 1
-        printf 'unbounded: '
-        "$T/xu" "$axis" "$r" "$c" "$ld" || rc=1
-    fi
+    # XC_SOURCE=1, XC_UNBOUND=1: other builds of the file (xc_builds.sh).
+    xc_builds "$T/r.cu" program "$axis" "$r" "$c" "$ld"
+    case $? in 2) exit 1 ;; 1) rc=1 ;; esac
     # shellcheck disable=SC2086
     sh tests/gpu/bench_rows.sh reduce --type "$t" --op "$op" $shape || rc=1
 done
