@@ -1,5 +1,5 @@
 #!/bin/bash
-# PREPARED, NOT RUN (2026-11-28: the session's device time spent).
+# Ran 2026-11-28 (next session), H200: r30/ (all ok, memcheck 0 errors).
 # Reduce abi 7 (1eac282: flat waves in rounds, the last rounds loaded
 # together) verified as the GPU suite does: every flat point down
 # columns of ten type and op pairs on gpu_reduce's shapes, bit for bit
