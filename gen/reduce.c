@@ -14,7 +14,8 @@ static const at_axis axes[N_AXES] = {
     [GROUP] = {"group", "threads along a row: a row's share (all the "
                "block's, or a few per row for short rows), or across a "
                "column strip; 0 (flat): the rows read as one run, a "
-               "thread a vector (down columns with ld at most the block; "
+               "thread a vector (down columns with ld at most the block, "
+               "or up to 4 blocks, ceil(ld / threads) vectors a thread; "
                "along short rows end to end, a warp's rows, a thread "
                "items vectors side by side)",
                8, {4, 8, 16, 32, 128, 256, 512, 0}},
@@ -153,16 +154,25 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
                            AT_RD_NOMINAL_SMS)
         return why_not(why, n, "too few rows for waves of blocks");
     /* Flat vectors wider than one read the padding between rows too:
-     * only a little of it. One-element ones skip it. */
-    const int wide_flat_fits = p->v[RD_LD] <= x[THREADS] &&
-                               8 * (p->v[RD_LD] - p->v[RD_COLS]) <=
-                                   p->v[RD_COLS];
+     * only a little of it. One-element ones skip it. Past the block, a
+     * thread takes up to AT_RD_FLAT_K of a chunk's vectors. */
+    const int wide_flat_fits =
+        p->v[RD_LD] <= AT_RD_FLAT_K * (int64_t)x[THREADS] &&
+        8 * (p->v[RD_LD] - p->v[RD_COLS]) <= p->v[RD_COLS];
     if (flat && x[VEC] > 1 && !wide_flat_fits)
-        return why_not(why, n, "flat needs ld at most the block, and "
+        return why_not(why, n, "flat needs ld at most 4 x the block, and "
                        "rows padded by at most an eighth");
-    if (flat && at_rd_flat_span(p, pt) > x[THREADS])
-        return why_not(why, n, "flat needs a row's columns (one-element "
-                       "vectors) or ld at most the block");
+    if (flat && x[VEC] == 1 && at_rd_flat_span(p, pt) > x[THREADS])
+        return why_not(why, n, "flat one-element vectors: a row's columns "
+                       "at most the block");
+    const int fk = down && flat ? at_rd_flat_k(p, pt) : 1;
+    if (fk > 1 && x[COMBINE] != COMBINE_ATOMIC)
+        return why_not(why, n, "flat past the block: atomic totals");
+    /* (The template's accumulator: i32 min, max and amax keep 4 bytes.) */
+    const int sm_acc =
+        !p->type->fp && !at_rd_adds(p) ? 4 : at_rd_acc_bytes(p->type);
+    if (fk > 1 && (int64_t)x[THREADS] * x[VEC] * fk * sm_acc > 46 * 1024)
+        return why_not(why, n, "shared memory over 46 KiB");
     /* Rows off the vector: shifted strips for 16-byte vectors of 2- and
      * 4-byte elements alone (each row's pair realigned costs selects;
      * narrower ones would add points for little). */
@@ -322,14 +332,16 @@ static void defines(const at_problem *p, const at_point *pt, unsigned k,
              "#define AT_TYPE %d\n#define AT_OP %d\n#define AT_COLS %d\n"
              "#define AT_THREADS %d\n#define AT_GROUP %d\n#define AT_VEC %d\n"
              "#define AT_ITEMS %d\n#define AT_ACCS %d\n#define AT_COMBINE %d\n"
-             "#define AT_TREE %d\n#define AT_FLAT %d\n#define AT_SHIFT %d\n",
+             "#define AT_TREE %d\n#define AT_FLAT %d\n#define AT_SHIFT %d\n"
+             "#define AT_FLAT_K %d\n",
              at_rd_type(p->type), (int)p->v[RD_OP], at_rd_down(p), x[THREADS],
              x[GROUP], x[VEC], x[ITEMS], x[ACCS], x[COMBINE],
              /* Down columns: a tree over 16 row lanes or more. */
              at_rd_flat(pt)  ? 0
              : at_rd_down(p) ? x[THREADS] / x[GROUP] >= 16
                              : x[TREE],
-             at_rd_flat(pt), shift);
+             at_rd_flat(pt), shift,
+             at_rd_down(p) && at_rd_flat(pt) ? at_rd_flat_k(p, pt) : 1);
     if (k && used < n)
         snprintf(buf + used, n - used, "#define AT_ANY_BASE 1\n");
 }
@@ -392,10 +404,11 @@ static void args(const at_problem *p, const at_point *pt, uint64_t in,
 
 const at_family at_family_reduce = {
     .name = "reduce",
-    .abi = 7, /* 2: the waves axis; 3: flat along rows; 4: one-element
+    .abi = 8, /* 2: the waves axis; 3: flat along rows; 4: one-element
                  flat points down columns skip the padding; 5: along
                  rows a step up to twice a short row; 6: column strips
-                 split in waves; 7: flat waves in rounds, not steps */
+                 split in waves; 7: flat waves in rounds, not steps;
+                 8: flat down columns past the block (AT_FLAT_K) */
     .template_path = "templates/reduce.cu",
     .template_src = at_tmpl_reduce,
     .types = "f16 bf16 f32 f64 i32",
@@ -414,9 +427,10 @@ const at_family at_family_reduce = {
                "seg = ceil(rows / max(1, floor(waves * SMs * 512 / "
                "threads / strips))) rounded up to whole steps of "
                "threads/group * items rows; flat: ceil(rows / "
-               "(threads/ld * vec * items * chunk)); in waves: ceil(rows / "
-               "seg), seg = ceil(rows / (waves * SMs)) rounded up to whole "
-               "steps of threads/ld * vec * items rows)",
+               "(max(1, threads/ld) * vec * items * chunk)); in waves: "
+               "ceil(rows / seg), seg = ceil(rows / (waves * SMs)) "
+               "rounded up to whole steps of max(1, threads/ld) * vec * "
+               "items rows)",
     .ops.valid = valid,
     .ops.point_name = point_name,
     .ops.default_point = default_point,

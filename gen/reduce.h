@@ -67,6 +67,11 @@ enum { AT_RD_WAVE_THREADS = 512 };
 /* A flat point's threads a group down columns: ld (a chunk of vec
  * rows), or cols for one-element vectors (the padding skipped). */
 int64_t at_rd_flat_span(const at_problem *p, const at_point *pt);
+/* A flat point's vectors of a chunk a thread down columns: 1, or for ld
+ * past the block ceil(ld / threads), at most AT_RD_FLAT_K (one group,
+ * the whole block; templates/reduce.cu's AT_FLAT_K). */
+enum { AT_RD_FLAT_K = 4 };
+int at_rd_flat_k(const at_problem *p, const at_point *pt);
 /* rows a flat block takes a step: its lanes x items. */
 int64_t at_rd_flat_step(const at_problem *p, const at_point *pt);
 /* 1 for a flat point (group 0): the rows read as one run. Down

@@ -128,7 +128,9 @@ static void emit_workspace(FILE *f, const at_problem *p, const at_point *pt,
     /* A flat split in waves has at most waves x SMs blocks (SMs past the
      * bound count as the bound) and a row at least each: the workspace
      * bound, whatever the device and ld. Strips in waves split most on
-     * the most SMs, which the query's geometry takes. */
+     * the most SMs, which the query's geometry takes. A flat point's
+     * query takes ld = AT_THREADS: one group a block, the most blocks of
+     * any ld its launcher takes (past the block, AT_FLAT_K, one too). */
     char bound[160] = "";
     if (flat && waves)
         snprintf(bound, sizeof bound,
@@ -192,18 +194,19 @@ void at_rd_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
     }
     /* A flat point's span (ld, or cols for one-element vectors): the
      * launcher's words for it and its check. */
-    char span_says[48] = "", span_check[96] = "";
+    char span_says[64] = "", span_check[128] = "";
     if (flat) {
-        snprintf(span_says, sizeof span_says, ", %s at most AT_THREADS",
-                 flat_span(pt));
+        snprintf(span_says, sizeof span_says,
+                 ", %s at most\n * AT_THREADS x AT_FLAT_K", flat_span(pt));
         snprintf(span_check, sizeof span_check,
-                 "    if (%s > AT_THREADS)\n"
+                 "    if (%s > (long long)AT_THREADS * AT_FLAT_K)\n"
                  "        return cudaErrorInvalidValue;\n",
                  flat_span(pt));
     }
     fprintf(f,
             "/* %s of rows x cols in (row-major, ld elements between rows)\n"
-            " * into out: %s. in and out are device pointers; in aligned to\n"
+            " * into out: %s.\n"
+            " * in and out are device pointers; in aligned to\n"
             " * AT_VEC elements%s. Returns the launch's error;\n"
             " * cudaErrorInvalidValue for bad sizes or alignment, or a NULL\n"
             " * workspace where one is needed. */\n"

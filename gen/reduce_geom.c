@@ -20,6 +20,12 @@ static int64_t flat_groups(const at_problem *p, const at_point *pt)
     return span <= threads ? threads / span : 1;
 }
 
+int at_rd_flat_k(const at_problem *p, const at_point *pt)
+{
+    const int64_t span = at_rd_flat_span(p, pt), threads = pt->v[THREADS];
+    return span <= threads ? 1 : (int)((span + threads - 1) / threads);
+}
+
 int64_t at_rd_flat_lanes(const at_problem *p, const at_point *pt)
 {
     return flat_groups(p, pt) * pt->v[VEC];

@@ -33,6 +33,10 @@
  *               AT_THREADS, any ld). AT_COLS 0: seg whole rows a warp
  *               (grid (ceil(rows / (AT_THREADS / 32 * seg)), 1)), any
  *               shape
+ *   AT_FLAT_K   (AT_FLAT, AT_COLS 1) vectors of a chunk a thread: 1,
+ *               or for ld past the block (the generator's
+ *               ceil(ld / AT_THREADS), at most 4) that many, with atomic
+ *               totals (AT_COMBINE 2)
  *   AT_SHIFT    1 (AT_COLS 1, a strip of 16-byte vectors, ld not a
  *               multiple of AT_VEC; the generator takes it for 2- and
  *               4-byte elements): each row's vectors loaded aligned, two
@@ -64,6 +68,9 @@
 
 #ifndef AT_ANY_BASE
 #define AT_ANY_BASE 0
+#endif
+#ifndef AT_FLAT_K
+#define AT_FLAT_K 1
 #endif
 
 #if AT_TYPE == 0
@@ -905,20 +912,162 @@ static __device__ __forceinline__ at_acc at_flat_total(at_acc *part,
     return r;
 }
 
+#if AT_FLAT_K > 1
+/* ---- Flat down columns, ld past the block ---------------------------
+ * A chunk of AT_VEC rows is still ld vectors wherever rows start, but
+ * more than the block's threads: thread t takes vectors t + k AT_THREADS
+ * (k < AT_FLAT_K, ld <= AT_FLAT_K AT_THREADS), so its columns stay fixed,
+ * and the block walks whole chunks, AT_ITEMS in flight. Rows off the
+ * 128-byte lines cost column strips a sector a run of a row (H200, i32
+ * amax down 36716x1430: strips 93.9% of the copy by hand, the same on
+ * rows on the lines 100.4%, this walk by hand 95.4-97.8%; docs/
+ * PERFORMANCE.md, "Rows off the lines"). Totals by atomics (the
+ * generator's constraint: a column's split partials walked by one
+ * thread would keep the last block for as many L2 round trips). */
+static_assert(AT_COMBINE == 2 && AT_VEC > 1,
+              "flat points past the block: vectors, atomic totals");
+static __device__ __forceinline__ void at_flat_wide(
+    const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
+    long long rows, long long cols, long long ld, long long r0,
+    long long r1, at_acc *sm, int *last)
+{
+    typedef at_vec<at_in, AT_VEC> vt;
+    const int t = threadIdx.x;
+    const vt *pv = (const vt *)in + t;
+    at_acc a[AT_FLAT_K][AT_VEC];
+#pragma unroll
+    for (int k = 0; k < AT_FLAT_K; ++k)
+#pragma unroll
+        for (int e = 0; e < AT_VEC; ++e)
+            a[k][e] = at_identity();
+    /* Whole chunks [m0, m1), as the narrow walk's (the chunk holding a
+     * padded last row element by element). */
+    const long long m0 = r0 / AT_VEC;
+    long long m1 = r1 / AT_VEC;
+    if (r1 == rows && ld > cols && m1 * AT_VEC == rows && m1 > m0)
+        --m1;
+    long long m = m0;
+    for (; m + AT_ITEMS - 1 < m1; m += AT_ITEMS) {
+        vt x[AT_ITEMS][AT_FLAT_K];
+#pragma unroll
+        for (int i = 0; i < AT_ITEMS; ++i)
+#pragma unroll
+            for (int k = 0; k < AT_FLAT_K; ++k)
+                if (t + k * AT_THREADS < ld)
+                    AT_FLAT_LD(x[i][k], &pv[(m + i) * ld + k * AT_THREADS]);
+#pragma unroll
+        for (int i = 0; i < AT_ITEMS; ++i)
+#pragma unroll
+            for (int k = 0; k < AT_FLAT_K; ++k)
+                if (t + k * AT_THREADS < ld)
+#pragma unroll
+                    for (int e = 0; e < AT_VEC; ++e)
+                        a[k][e] = at_comb(a[k][e],
+                                          at_map(at_value(x[i][k].e[e])));
+    }
+    /* The chunks left, fewer than AT_ITEMS: loaded together, combined in
+     * the same order. */
+    if (m < m1) {
+        vt x[AT_ITEMS][AT_FLAT_K];
+#pragma unroll
+        for (int i = 0; i < AT_ITEMS; ++i)
+#pragma unroll
+            for (int k = 0; k < AT_FLAT_K; ++k)
+                if (m + i < m1 && t + k * AT_THREADS < ld)
+                    AT_FLAT_LD(x[i][k], &pv[(m + i) * ld + k * AT_THREADS]);
+#pragma unroll
+        for (int i = 0; i < AT_ITEMS; ++i)
+#pragma unroll
+            for (int k = 0; k < AT_FLAT_K; ++k)
+                if (m + i < m1 && t + k * AT_THREADS < ld)
+#pragma unroll
+                    for (int e = 0; e < AT_VEC; ++e)
+                        a[k][e] = at_comb(a[k][e],
+                                          at_map(at_value(x[i][k].e[e])));
+    }
+    /* Rows [m1 AT_VEC, r1): each element into the slot a whole chunk
+     * would give it. */
+    if (m1 * AT_VEC < r1) {
+        const long long base = m1 * AT_VEC * ld;
+#pragma unroll
+        for (int k = 0; k < AT_FLAT_K; ++k)
+#pragma unroll
+            for (int e = 0; e < AT_VEC; ++e) {
+                const long long q =
+                    (t + k * AT_THREADS) * (long long)AT_VEC + e;
+                if (t + k * AT_THREADS < ld && m1 * AT_VEC + q / ld < r1 &&
+                    q % ld < cols)
+                    a[k][e] = at_comb(a[k][e], at_map(at_value(in[base + q])));
+            }
+    }
+#pragma unroll
+    for (int k = 0; k < AT_FLAT_K; ++k)
+        if (t + k * AT_THREADS < ld)
+#pragma unroll
+            for (int e = 0; e < AT_VEC; ++e)
+                sm[(t + k * AT_THREADS) * AT_VEC + e] = a[k][e];
+    __syncthreads();
+    /* Column c: the chunk's AT_VEC rows of it in order (place j ld + c);
+     * then the blocks' totals. */
+    const int split = gridDim.y;
+    at_acc *part = (at_acc *)ws;
+    for (long long c = t; c < cols; c += AT_THREADS) {
+        at_acc r = at_identity();
+#pragma unroll
+        for (int j = 0; j < AT_VEC; ++j)
+            r = at_comb(r, sm[j * ld + c]);
+        if (split == 1)
+            out[c] = r;
+        else
+            at_add_total(&part[c], r);
+    }
+    if (split == 1)
+        return;
+    __threadfence();
+    __syncthreads();
+    if (t == 0) {
+        unsigned *cnt = at_counters(ws, cols);
+        *last = atomicAdd(cnt, 1u) == (unsigned)split - 1;
+        if (*last) {
+            __threadfence();
+            *cnt = 0;
+        }
+    }
+    __syncthreads();
+    if (*last)
+        for (long long c = t; c < cols; c += AT_THREADS)
+            out[c] = at_take_total(&part[c]);
+}
+#endif
+
 extern "C" __global__ void AT_BOUNDS
 AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
           long long rows, long long cols, long long ld, long long seg,
           int pass)
 {
-    __shared__ at_acc sm[AT_THREADS * AT_VEC];
+    __shared__ at_acc sm[AT_THREADS * AT_VEC * AT_FLAT_K];
     __shared__ int last;
     const int t = threadIdx.x;
     at_acc *part = (at_acc *)ws;
-    /* The launchers take a span of at most AT_THREADS alone (cols <=
-     * ld); past it no group fits and the walks below would not advance:
-     * fail the launch instead. */
-    if (cols < 1 || cols > ld || AT_FLAT_SPAN(cols, ld) > AT_THREADS)
+    /* The launchers take a span of at most AT_FLAT_K x AT_THREADS alone
+     * (cols <= ld); past it the walks below would not cover every
+     * column: fail the launch instead. */
+    if (cols < 1 || cols > ld ||
+        AT_FLAT_SPAN(cols, ld) > (long long)AT_THREADS * AT_FLAT_K)
         __trap();
+#if AT_FLAT_K > 1
+    {
+        const int split = gridDim.y;
+        const long long s = blockIdx.y;
+        const long long r0 = s * seg;
+        const long long r1 = s == split - 1 || r0 + seg > rows ? rows
+                                                               : r0 + seg;
+        (void)part;
+        (void)pass;
+        at_flat_wide(in, out, ws, rows, cols, ld, r0, r1, sm, &last);
+        return;
+    }
+#endif
 #if AT_COMBINE == 1
     if (pass == 1) { /* one block: seg partials a column */
         const at_acc r = at_flat_total(part, cols, seg, t, sm);

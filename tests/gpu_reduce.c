@@ -45,13 +45,17 @@ static at_device dev;
  * short as a lane's run of 64 bf16), end to end (the check problems,
  * padded, take the flat kernel's lane a row). And flat points down
  * columns padded far apart (39 of 75, 100 of 121): one-element vectors,
- * a row's cols threads, the padding skipped. */
+ * a row's cols threads, the padding skipped. And flat points down
+ * columns past the block alone (a thread several vectors of a chunk):
+ * rows of 1430 (5720 bytes, off the lines), and of 700 of ld 703, both
+ * with rows left past the last whole chunk. */
 enum {
     NARROW_COLS = 3,
     WIDE_ODD,
     SHORT_ROWS,
     FLAT_ROWS,
     PADDED_COLS,
+    FLAT_WIDE,
     N_SHAPES
 };
 static const char *const shapes[N_SHAPES][2] = {
@@ -70,6 +74,8 @@ static const char *const shapes[N_SHAPES][2] = {
                    "axis=cols rows=40009 cols=67"},
     [PADDED_COLS] = {"axis=rows rows=40009 cols=39 ld=75",
                      "axis=rows rows=5003 cols=100 ld=121"},
+    [FLAT_WIDE] = {"axis=rows rows=12007 cols=1430",
+                   "axis=rows rows=2049 cols=700 ld=703"},
 };
 
 static at_problem make(const char *type, const char *op, const char *shape)
@@ -182,9 +188,11 @@ static void verify(const char *type, const char *op, int axis, size_t every,
     at_point *pts;
     size_t n;
     assert_int_equal(at_space_points(p[0].family, &p[0], &l, &pts, &n, &e), 0);
-    /* AT_GPU_FLAT=1: flat points alone, while working on them. */
+    /* AT_GPU_FLAT=1: flat points alone, while working on them; 2: those
+     * past the block alone. */
     const char *flat = getenv("AT_GPU_FLAT");
-    const int flat_only = flat && *flat == '1';
+    const int flat_only = flat && (*flat == '1' || *flat == '2');
+    const int wide_only = flat && *flat == '2';
     /* AT_GPU_COMBINE=K: the points of that combine alone (2: atomics),
      * sampled among themselves. */
     const char *combine = getenv("AT_GPU_COMBINE");
@@ -200,7 +208,9 @@ static void verify(const char *type, const char *op, int axis, size_t every,
         if ((axis != WIDE_ODD || at_rd_shift(&p[0], &pts[i])) &&
             ((axis != FLAT_ROWS && axis != PADDED_COLS) ||
              at_rd_flat(&pts[i])) &&
-            (!flat_only || at_rd_flat(&pts[i])))
+            (!flat_only || at_rd_flat(&pts[i])) &&
+            ((axis != FLAT_WIDE && !wide_only) ||
+             (at_rd_flat(&pts[i]) && at_rd_flat_k(&p[0], &pts[i]) > 1)))
             pts[kept++] = pts[i];
     n = kept;
     if (n == 0) { /* (f64: no shifted strips) */
@@ -282,7 +292,7 @@ static void every_axis(const char *type, const char *op)
     const char *down = getenv("AT_GPU_DOWN"), *along = getenv("AT_GPU_ALONG");
     for (int a = 0; a < N_SHAPES; ++a)
         if (!(down && *down == '1' && a != AXIS_ROWS && a != NARROW_COLS &&
-              a != WIDE_ODD && a != PADDED_COLS) &&
+              a != WIDE_ODD && a != PADDED_COLS && a != FLAT_WIDE) &&
             !(along && *along == '1' && a != AXIS_COLS && a != SHORT_ROWS &&
               a != FLAT_ROWS))
             verify(type, op, a, every ? every : 1, &verified, &twice);

@@ -296,15 +296,17 @@ static void reduce_built(const char *type, const char *problem,
 }
 
 /* A flat reduce point (down columns of 47 f16, ld odd, 16-byte loads):
- * its launcher refuses ld past the block, not ld off the vector, and
- * sizes the workspace for any ld it takes. */
+ * its launcher refuses ld past the block (past AT_FLAT_K blocks for one
+ * that takes several vectors a thread), not ld off the vector, and
+ * sizes the workspace for any ld it takes (a group a block at most). */
 static void reduce_flat_builds(void **state)
 {
     (void)state;
     const char *want[] = {"thr256_flat_vec8_it4_acc1_chunk16_last_shfl",
                           "#define AT_FLAT 1",
-                          "if (ld > AT_THREADS)\n        return "
-                          "cudaErrorInvalidValue;",
+                          "#define AT_FLAT_K 1",
+                          "if (ld > (long long)AT_THREADS * AT_FLAT_K)\n"
+                          "        return cudaErrorInvalidValue;",
                           "_geom_of(rows, cols, AT_THREADS, 256, &g);",
                           "_geom_of(rows, cols, ld, sms, &g);",
                           "const int sms = 0; /* no split in waves */",
@@ -313,6 +315,17 @@ static void reduce_flat_builds(void **state)
                  "threads=256 group=0 vec=8 items=4 accs=1 chunk=16 "
                  "combine=0 tree=0 waves=0",
                  "rflat", want);
+    /* Past the block: three vectors a thread of 512, the launcher
+     * taking ld up to 1536. */
+    const char *wide[] = {"thr512_flat_vec4_it1_acc1_waves2_atomic_shfl",
+                          "#define AT_FLAT_K 3",
+                          "if (ld > (long long)AT_THREADS * AT_FLAT_K)\n"
+                          "        return cudaErrorInvalidValue;",
+                          NULL};
+    reduce_built("f32", "op=max axis=rows rows=36716 cols=1430",
+                 "threads=512 group=0 vec=4 items=1 accs=1 chunk=0 "
+                 "combine=2 tree=0 waves=2",
+                 "rflatk", wide);
 }
 
 /* A flat point split in waves: its launcher asks the current device for
@@ -494,15 +507,16 @@ static const char geom_driver[] =
  * its launcher's geometry run on the host against the family's on shapes
  * and SM counts no tune saw: the same segment and split, and a workspace
  * query never short of what the family's launch uses. flat: ld up to the
- * block. */
+ * block, and past it (a thread several vectors of a chunk). */
 static void geometry_agrees_on(const char *type, const char *axis,
                                const char *problem, const char *point,
                                const char *name, int flat)
 {
     static const long long rows[] = {1, 2, 5, 97, 1000, 4099, 30011,
                                      449061, 2000003, 20000003};
-    static const long long flat_cl[][2] = {{1, 1},   {37, 37},  {81, 81},
-                                           {81, 85}, {200, 256}, {500, 512}};
+    static const long long flat_cl[][2] = {
+        {1, 1},      {37, 37},    {81, 81},    {81, 85},
+        {200, 256},  {500, 512},  {700, 703},  {1430, 1430}};
     static const long long strip_cl[][2] = {{81, 84}, {1024, 1024},
                                             {4099, 4100}};
     static const int sms[] = {1, 7, 108, 114, 132, 256, 300};
@@ -610,6 +624,11 @@ static void reduce_geometry_agrees(void **state)
                        "threads=512 group=0 vec=1 items=2 accs=1 chunk=16 "
                        "combine=2 tree=0 waves=0",
                        "gflat1", 1);
+    /* Flat past the block: three vectors a thread of 512. */
+    geometry_agrees("op=max axis=rows rows=36716 cols=1430",
+                    "threads=512 group=0 vec=4 items=1 accs=1 chunk=0 "
+                    "combine=2 tree=0 waves=2",
+                    "gwide", 1);
     geometry_agrees_on("bf16", "cols", "op=max axis=cols rows=311518 "
                        "cols=127",
                        "threads=512 group=0 vec=8 items=2 accs=1 chunk=16 "

@@ -56,9 +56,9 @@ static void problems(void **state)
 
 /* The constraints: no atomics in deterministic floating sums, but for
  * min and max (order-preserving words: the same bits in any order), also
- * deterministic, and no second pass for those (atomics serve); down
- * columns need ld a multiple of the vector, but for 16-byte vectors
- * (shifted strips). */
+ * deterministic, and no second pass for those (atomics serve); strips
+ * down columns need ld a multiple of the vector, but for 16-byte vectors
+ * (shifted strips; flat points take any ld). */
 static void constraints(void **state)
 {
     (void)state;
@@ -78,7 +78,8 @@ static void constraints(void **state)
         for (size_t i = 0; i < n; ++i) {
             atomic += pts[i].v[COMBINE] == COMBINE_ATOMIC;
             two += pts[i].v[COMBINE] == COMBINE_TWO_PASS;
-            wide += pts[i].v[VEC] > 1 && pts[i].v[VEC] < 4;
+            wide += !at_rd_flat(&pts[i]) && pts[i].v[VEC] > 1 &&
+                    pts[i].v[VEC] < 4;
             at_point d;
             p.family->ops.default_point(&p, 90, &d);
             assert_true(p.family->ops.valid(&p, &d, &l, NULL, 0));
@@ -142,7 +143,9 @@ static at_point *space_of(const char *type, const char *text, at_problem *p,
 
 /* Flat points (group 0) down columns: vectors of 8 and 16 bytes where ld
  * is at most the block and the rows' padding at most an eighth of them
- * (whatever ld is, where strips need ld a multiple of the vector);
+ * (whatever ld is, where strips need ld a multiple of the vector), or ld
+ * up to AT_RD_FLAT_K blocks, that many vectors a thread (atomic totals,
+ * shared memory within 46 KiB);
  * one-element vectors, a group of cols threads a row that skips the
  * padding, where cols is at most the block (narrower than 8 bytes only
  * where the padding refuses wider flat points). (Along rows:
@@ -157,10 +160,12 @@ static void flat_points(void **state)
         {"f16", "axis=rows rows=100003 cols=47", 1},
         {"f64", "axis=rows rows=40000 cols=340", 1},
         {"bf16", "axis=rows rows=5000 cols=161 ld=162", 1},
-        {"f32", "axis=rows rows=5000 cols=600", 0},        /* cols > 512 */
+        {"f32", "axis=rows rows=5000 cols=600", 1},  /* 2 vectors a thread */
         {"f32", "axis=rows rows=5000 cols=100 ld=120", 1}, /* padded 20% */
         {"f64", "op=min axis=rows rows=719073 cols=39 ld=75", 1},
-        {"f32", "axis=rows rows=5000 cols=600 ld=700", 0}, /* cols > 512 */
+        {"f32", "axis=rows rows=5000 cols=600 ld=700", 0}, /* padded, > 512 */
+        {"f32", "axis=rows rows=5000 cols=2100", 0},       /* ld > 4 x 512 */
+        {"i32", "op=amax axis=rows rows=36716 cols=1430", 1},
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c) {
         at_problem p;
@@ -178,8 +183,14 @@ static void flat_points(void **state)
                 assert_true(p.v[RD_COLS] <= pts[i].v[THREADS]);
                 assert_true(p.type->bytes >= 8 || padded);
             } else {
+                const int64_t t = pts[i].v[THREADS];
+                const int k = at_rd_flat_k(&p, &pts[i]);
                 assert_true(pts[i].v[VEC] * p.type->bytes >= 8);
-                assert_true(p.v[RD_LD] <= pts[i].v[THREADS] && !padded);
+                assert_true(p.v[RD_LD] <= AT_RD_FLAT_K * t && !padded);
+                assert_int_equal(k, (p.v[RD_LD] + t - 1) / t);
+                assert_true(k == 1 || pts[i].v[COMBINE] == COMBINE_ATOMIC);
+                /* (the template's shared slots: 4-byte accumulators) */
+                assert_true(t * pts[i].v[VEC] * k * 4 <= 46 * 1024);
             }
             at_rd_geom g;
             at_rd_geom_of(&p, &pts[i], &g);
