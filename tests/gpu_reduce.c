@@ -317,6 +317,7 @@ static const char *const any_shapes[] = {
     "axis=rows rows=30011 cols=47",          /* flat points */
     "axis=cols rows=40009 cols=127",         /* flat along rows */
     "axis=rows rows=40009 cols=39 ld=75",    /* flat, padding skipped */
+    "axis=rows rows=12007 cols=1430",        /* flat past the block */
 };
 
 static size_t any_input_shape(const char *type, const char *op,
