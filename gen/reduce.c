@@ -165,7 +165,7 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
     if (flat && x[VEC] == 1 && at_rd_flat_span(p, pt) > x[THREADS])
         return why_not(why, n, "flat one-element vectors: a row's columns "
                        "at most the block");
-    const int fk = down && flat ? at_rd_flat_k(p, pt) : 1;
+    const int fk = at_rd_flat_k(p, pt);
     if (fk > 1 && x[COMBINE] != COMBINE_ATOMIC)
         return why_not(why, n, "flat past the block: atomic totals");
     /* (The template's accumulator: i32 min, max and amax keep 4 bytes.) */
@@ -340,8 +340,7 @@ static void defines(const at_problem *p, const at_point *pt, unsigned k,
              at_rd_flat(pt)  ? 0
              : at_rd_down(p) ? x[THREADS] / x[GROUP] >= 16
                              : x[TREE],
-             at_rd_flat(pt), shift,
-             at_rd_down(p) && at_rd_flat(pt) ? at_rd_flat_k(p, pt) : 1);
+             at_rd_flat(pt), shift, at_rd_flat_k(p, pt));
     if (k && used < n)
         snprintf(buf + used, n - used, "#define AT_ANY_BASE 1\n");
 }

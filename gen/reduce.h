@@ -69,7 +69,8 @@ enum { AT_RD_WAVE_THREADS = 512 };
 int64_t at_rd_flat_span(const at_problem *p, const at_point *pt);
 /* A flat point's vectors of a chunk a thread down columns: 1, or for ld
  * past the block ceil(ld / threads), at most AT_RD_FLAT_K (one group,
- * the whole block; templates/reduce.cu's AT_FLAT_K). */
+ * the whole block; templates/reduce.cu's AT_FLAT_K); 1 for any other
+ * point. */
 enum { AT_RD_FLAT_K = 4 };
 int at_rd_flat_k(const at_problem *p, const at_point *pt);
 /* rows a flat block takes a step: its lanes x items. */

@@ -22,6 +22,8 @@ static int64_t flat_groups(const at_problem *p, const at_point *pt)
 
 int at_rd_flat_k(const at_problem *p, const at_point *pt)
 {
+    if (!at_rd_down(p) || !at_rd_flat(pt))
+        return 1;
     const int64_t span = at_rd_flat_span(p, pt), threads = pt->v[THREADS];
     return span <= threads ? 1 : (int)((span + threads - 1) / threads);
 }

@@ -210,7 +210,7 @@ static void verify(const char *type, const char *op, int axis, size_t every,
              at_rd_flat(&pts[i])) &&
             (!flat_only || at_rd_flat(&pts[i])) &&
             ((axis != FLAT_WIDE && !wide_only) ||
-             (at_rd_flat(&pts[i]) && at_rd_flat_k(&p[0], &pts[i]) > 1)))
+             at_rd_flat_k(&p[0], &pts[i]) > 1))
             pts[kept++] = pts[i];
     n = kept;
     if (n == 0) { /* (f64: no shifted strips) */
