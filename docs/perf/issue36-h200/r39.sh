@@ -1,5 +1,6 @@
 #!/bin/bash
-# PREPARED, NOT RUN (2026-11-28: the session's device time spent).
+# Prepared 2026-11-28; run 2026-11-28 (second session) with R39_SWEEP
+# unset: its sweep ran as r41.sh, after the any-input test's last types.
 # What r38 left of flat points down columns past the block (reduce abi
 # 8, AT_FLAT_K): gpu_reduce's FLAT_WIDE shapes for the i32 pairs (r38's
 # 100 s stopped before them), the any-input test (AT_ANY_BASE, inputs 1
@@ -19,10 +20,11 @@ AT_GPU_DOWN=1 AT_GPU_FLAT=2 AT_GPU_ONLY=reduce_i32_sum,reduce_i32_amax,reduce_i3
 echo "== gpu_reduce i32 flat past the block rc=$? $((SECONDS - s0)) s"
 AT_GPU_ONLY='reduce_any_input_*' timeout 150 build/tests/gpu_reduce-rel > "$O/any.tap" 2>&1
 echo "== any input rc=$? $((SECONDS - s0)) s"
+grep -E "^(ok|not ok)|points verified|FAILED|any input" "$O/wide-i32.tap" "$O/any.tap" | cut -c1-170 | head -40
+[ -n "${R39_SWEEP:-}" ] || exit 0
 S=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 echo "== sweep seed $S"
 AUTOTUNE_CACHE=$W/c.db timeout 280 build/autotune bench reduce --sweep 24 --seed "$S" \
   --csv "$O/sweep-$S.csv" > "$O/sweep-$S.log" 2>&1
 echo "== sweep rc=$? $((SECONDS - s0)) s"
-grep -E "^(ok|not ok)|points verified|FAILED|any input" "$O/wide-i32.tap" "$O/any.tap" | cut -c1-170 | head -40
 tail -25 "$O/sweep-$S.log"
