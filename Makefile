@@ -77,7 +77,7 @@ CLI_SRC := cli/main.c cli/options.c cli/option_values.c cli/paths.c cli/flags.c 
            cli/transpose_bench.c cli/transpose_baselines.c \
            cli/transpose_cublas.c cli/transpose_cutensor.c cli/bench_tune.c cli/bench_calibrate.c \
            cli/bench_device.c \
-           cli/reduce_bench.c cli/reduce_cub.c cli/reduce_cutensor.c cli/cutensor_lib.c cli/cmd_cache.c cli/cmd_plot.c \
+           cli/bench_resume.c cli/bench_report.c cli/reduce_bench.c cli/reduce_cub.c cli/reduce_cutensor.c cli/cutensor_lib.c cli/cmd_cache.c cli/cmd_plot.c \
            cli/wisdom_export.c cli/wisdom_import.c cli/wisdom_profile.c \
            cli/dump_data.c
 LIB_SRC := $(BASE_SRC) $(GEN_SRC_) $(SEARCH_SRC) $(SPEC_SRC) $(RUNTIME_SRC)
@@ -98,7 +98,8 @@ CPU_TESTS := test_pcg test_expr test_spec test_spec_inputs test_space test_famil
              test_reliability test_hostile test_hostile_input test_help \
              test_cache test_cubins test_emit test_cli test_json \
              test_nodevice test_wisdom test_effort test_host_pool \
-             test_bench_summary test_slots test_cpp test_device_memo test_banks
+             test_bench_summary test_slots test_cpp test_device_memo test_banks \
+             test_cub_ahead
 GPU_TESTS := gpu_variants gpu_api gpu_reduce gpu_runtime
 
 .PHONY: all check check-full gpu-check gpu-bench gpu-tune-bench gpu-list-bench gpu-crosscheck \
@@ -208,7 +209,7 @@ check: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel examples 
 	    $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel \
 	    tests/test_install.sh tests/fuzz/smoke.sh tests/python.sh \
 	    tests/store.sh tests/jobs.sh tests/template_host.sh \
-	    tests/strip_host.sh
+	    tests/strip_host.sh tests/bench_resume.sh
 
 # The CPU suite with its slower sweeps too (every point compiled for sm_80
 # as well as sm_90, every point with a tune's own paths, the sweep under

@@ -6,15 +6,12 @@
 
 #include "base/clock.h"
 #include "base/safefile.h"
-#include "bench_summary.h"
+#include "bench_report.h"
+#include "bench_resume.h"
 #include "compare.h"
 #include "errors.h"
 #include "json.h"
 
-typedef struct done_row {
-    at_problem p;
-    at_cmp c;
-} done_row;
 
 static void csv_field(FILE *f, const char *s)
 {
@@ -32,77 +29,26 @@ static void csv_field(FILE *f, const char *s)
 }
 
 static void csv_rows(FILE *f, const char *gpu,
-                     const done_row *d)
+                     const at_bench_row *d)
 {
     /* The problem's columns: the family's fields, in its table's order
-     * (the header names them). */
-    char cols[512] = "";
-    size_t used = 0;
-    for (int i = 0; i < d->p.family->n_fields && used < sizeof cols; ++i) {
-        char v[64];
-        used += (size_t)snprintf(cols + used, sizeof cols - used, "%s%s",
-                                 i ? "," : "",
-                                 at_problem_value_text(&d->p, i, v,
-                                                       sizeof v));
-    }
+     * (the header names them); --resume matches rows by them. */
+    char key[1024];
+    at_bench_csv_key(&d->p, key, sizeof key);
     for (int i = 0; i < d->c.n; ++i) {
         const at_cmp_row *w = &d->c.row[i];
         if (!w->present)
             continue;
         csv_field(f, gpu);
         /* %.17g: every figure reads back to the same double. */
-        fprintf(f, ",%s,%s,%s,%s,%.17g,%.17g,%.17g\n", d->p.family->name,
-                d->p.type->name, cols, w->kernel, w->ms, w->gbps,
-                w->frac_copy);
+        fprintf(f, ",%s,%s,%.17g,%.17g,%.17g\n", key, w->kernel, w->ms,
+                w->gbps, w->frac_copy);
     }
     fflush(f);
 }
 
-static void cell(FILE *f, const at_cmp_row *w)
-{
-    if (w->present)
-        fprintf(f, " %7.0f %5.1f%%", w->gbps, 100 * w->frac_copy);
-    else
-        fprintf(f, " %7s %6s", "-", "");
-}
-
-static void table(FILE *f, const at_bench_family *bf, const done_row *rows,
-                  int n)
-{
-    if (n == 0)
-        return;
-    const at_cmp *c0 = &rows[0].c;
-    int w = 22; /* the widest shape's (a padded one names its ld) */
-    for (int i = 0; i < n; ++i) {
-        char shape[96];
-        bf->shape(&rows[i].p, shape, sizeof shape);
-        if ((int)strlen(shape) > w)
-            w = (int)strlen(shape);
-    }
-    fprintf(f, "\n%-*s %-5s %8s |", w, "shape", "type", "memcpy");
-    for (int k = AT_CMP_TUNED; k < c0->n; ++k)
-        fprintf(f, " %-14s|", c0->row[k].kernel);
-    fprintf(f, " target\n%-*s %-5s %8s |", w, "", "", "GB/s");
-    for (int k = AT_CMP_TUNED; k < c0->n; ++k)
-        fprintf(f, " %-14s|", "GB/s  of copy");
-    fputc('\n', f);
-    for (int i = 0; i < n; ++i) {
-        char shape[96], v[256];
-        bf->shape(&rows[i].p, shape, sizeof shape);
-        bf->verdict(&rows[i].p, &rows[i].c, v, sizeof v);
-        const at_cmp *c = &rows[i].c;
-        fprintf(f, "%-*s %-5s %8.0f |", w, shape, rows[i].p.type->name,
-                c->row[AT_CMP_MEMCPY].gbps);
-        for (int k = AT_CMP_TUNED; k < c->n; ++k) {
-            cell(f, &c->row[k]);
-            fputs(" |", f);
-        }
-        fprintf(f, " %s\n", v);
-    }
-}
-
 /* One problem's figures: its kernels in order, absent ones with why. */
-static json_t *json_row(const at_bench_family *bf, const done_row *d)
+static json_t *json_row(const at_bench_family *bf, const at_bench_row *d)
 {
     char shape[96], target[256];
     bf->shape(&d->p, shape, sizeof shape);
@@ -130,6 +76,8 @@ static json_t *json_row(const at_bench_family *bf, const done_row *d)
             at_json_real(k, "frac_copy", w->frac_copy);
         } else {
             at_json_str(k, "why", w->why);
+            if (w->wrong)
+                at_json_bool(k, "wrong", 1);
         }
         json_array_append_new(ks, k);
     }
@@ -140,7 +88,7 @@ static json_t *json_row(const at_bench_family *bf, const done_row *d)
 /* autotune.bench/1: the device, then a row per problem finished. */
 static int json_bench(const at_bench_args *a, const at_bench_family *bf,
                       const at_device *d, const char *note,
-                      const done_row *rows, int n, double seconds)
+                      const at_bench_row *rows, int n, double seconds)
 {
     json_t *o = at_json_object("autotune.bench/1");
     at_json_str(o, "family", a->family);
@@ -163,7 +111,7 @@ static int json_bench(const at_bench_args *a, const at_bench_family *bf,
 /* A sweep's problems, drawn from the seed given or a fresh one (said on
  * stderr, so that --seed draws them again). */
 static int draw_all(const at_bench_args *a, const at_bench_family *bf,
-                    done_row *rows, int n)
+                    at_bench_row *rows, int n)
 {
     if (!bf->draw) {
         at_cli_say("%s has no sweep\n", a->family);
@@ -190,7 +138,7 @@ static int draw_all(const at_bench_args *a, const at_bench_family *bf,
 /* The problems: the one given, a sweep's or the suite, each checked
  * before any GPU time is spent. 2 (said) if one is not a problem. */
 static int problems(const at_bench_args *a, const at_bench_family *bf,
-                    done_row **rows, int *n)
+                    at_bench_row **rows, int *n)
 {
     at_err e = {0};
     *n = a->one ? 1 : a->sweep ? a->sweep : bf->suite_n;
@@ -216,7 +164,7 @@ static int problems(const at_bench_args *a, const at_bench_family *bf,
 
 /* --list: the problems, one a line (--json: autotune.bench-list/1), and
  * nothing run. */
-static int list(const at_bench_args *a, const done_row *rows, int n)
+static int list(const at_bench_args *a, const at_bench_row *rows, int n)
 {
     if (a->json) {
         json_t *o = at_json_object("autotune.bench-list/1");
@@ -237,84 +185,25 @@ static int list(const at_bench_args *a, const done_row *rows, int n)
     return 0;
 }
 
-typedef struct ranked {
-    double ratio; /* tuned GB/s over the other kernel's */
-    int row;
-} ranked;
-
-static int by_ratio(const void *x, const void *y)
+/* What the contenders can build for every problem at once, before the
+ * first runs (the family's ahead hook). */
+static void ahead(const at_bench_args *a, const at_bench_family *bf,
+                  void *state, const at_bench_row *rows, int n)
 {
-    const ranked *a = x, *b = y;
-    return (a->ratio > b->ratio) - (a->ratio < b->ratio);
+    const at_problem **ps = bf->ahead ? malloc((size_t)n * sizeof *ps)
+                                      : NULL;
+    if (!ps)
+        return; /* each problem builds its own as it comes */
+    int m = 0;
+    for (int i = 0; i < n; ++i)
+        if (!rows[i].resumed)
+            ps[m++] = &rows[i].p;
+    bf->ahead(state, ps, m, a->quiet ? NULL : stderr);
+    free(ps);
 }
 
-/* A sweep's summary: for the copy and each contender, the rows where the
- * tuned kernel does worst against it, and how it does over all. */
-static void worst(FILE *f, const at_bench_family *bf, const done_row *rows,
-                  int n)
-{
-    enum { SHOWN = 5 };
-    ranked *r = n ? malloc((size_t)n * sizeof *r) : NULL;
-    if (!r)
-        return;
-    for (int k = AT_CMP_MEMCPY; k < rows[0].c.n; ++k) {
-        if (k == AT_CMP_TUNED)
-            continue;
-        int m = 0, behind = 0;
-        for (int i = 0; i < n; ++i) {
-            const at_cmp_row *o = &rows[i].c.row[k];
-            if (o->present && o->gbps > 0) {
-                r[m].ratio = rows[i].c.row[AT_CMP_TUNED].gbps / o->gbps;
-                r[m].row = i;
-                behind += r[m++].ratio < 1;
-            }
-        }
-        if (!m)
-            continue;
-        qsort(r, (size_t)m, sizeof *r, by_ratio);
-        const char *name = rows[0].c.row[k].kernel;
-        fprintf(f, "\nagainst %s (%d problems): tuned / %s median %.3f, "
-                "below 1 on %d; worst:\n", name, m, name,
-                r[m / 2].ratio, behind);
-        for (int j = 0; j < m && j < SHOWN; ++j) {
-            const done_row *d = &rows[r[j].row];
-            char shape[96];
-            bf->shape(&d->p, shape, sizeof shape);
-            fprintf(f, "  %-5s %-26s tuned %6.0f GB/s, %s %6.0f GB/s: "
-                    "%.3f\n", d->p.type->name, shape,
-                    d->c.row[AT_CMP_TUNED].gbps, name, d->c.row[k].gbps,
-                    r[j].ratio);
-        }
-    }
-    free(r);
-}
-
-/* The problems of 64 MiB or more apart from the smaller ones
- * (bench_summary.h). */
-static void summary(FILE *f, const at_bench_family *bf, const done_row *rows,
-                    int n)
-{
-    at_bench_point *pts = n ? calloc((size_t)n, sizeof *pts) : NULL;
-    char(*names)[128] = n ? calloc((size_t)n, sizeof *names) : NULL;
-    for (int i = 0; pts && names && i < n; ++i) {
-        const at_problem *p = &rows[i].p;
-        char shape[96], v[512];
-        bf->shape(p, shape, sizeof shape);
-        bf->verdict(p, &rows[i].c, v, sizeof v);
-        snprintf(names[i], sizeof names[i], "%s %s", p->type->name, shape);
-        pts[i] = (at_bench_point){
-            .bytes = (double)p->family->ops.copy_bytes(p),
-            .elem_bytes = p->type->bytes,
-            .frac_copy = rows[i].c.row[AT_CMP_TUNED].frac_copy,
-            .missed = strncmp(v, "MISSED", 6) == 0, .name = names[i]};
-    }
-    if (pts && names)
-        at_bench_summary(f, pts, n);
-    free(pts);
-    free(names);
-}
-
-static void progress_line(int i, int n, const done_row *d, const char *shape)
+static void progress_line(int i, int n, const at_bench_row *d,
+                          const char *shape)
 {
     const at_cmp *c = &d->c;
     const at_cmp_row *tu = &c->row[AT_CMP_TUNED];
@@ -333,23 +222,103 @@ static void progress_line(int i, int n, const done_row *d, const char *shape)
 
 /* Every problem compared; rows written to the CSV as they finish. */
 static int run_all(autotune_ctx *ctx, const at_bench_args *a,
-                   const at_bench_family *bf, void *state, done_row *rows,
+                   const at_bench_family *bf, void *state, at_bench_row *rows,
                    int n, FILE *csv, int *done, at_err *e)
 {
     double t0 = at_now_s();
     for (int i = 0; i < n; ++i) {
         char shape[96];
         bf->shape(&rows[i].p, shape, sizeof shape);
+        if (rows[i].resumed) {
+            fprintf(stderr, "[%d/%d] %s %s: from %s\n", i + 1, n,
+                    rows[i].p.type->name, shape, a->resume);
+            csv_rows(csv, ctx->dev.name, &rows[i]);
+            ++*done;
+            continue;
+        }
         fprintf(stderr, "[%d/%d %.0f s] %s %s: tuning, checking, timing\n",
                 i + 1, n, at_now_s() - t0, rows[i].p.type->name, shape);
         int rc = at_compare(ctx, &rows[i].p, &a->tune, bf, state,
                             &rows[i].c, e);
         if (rc)
             return rc;
+        for (int k = AT_CMP_FIRST_CONTENDER; k < rows[i].c.n; ++k)
+            if (rows[i].c.row[k].wrong)
+                fprintf(stderr, "[%d/%d] %s not timed: %s\n", i + 1, n,
+                        rows[i].c.row[k].kernel, rows[i].c.row[k].why);
         progress_line(i, n, &rows[i], shape);
         csv_rows(csv, ctx->dev.name, &rows[i]);
         ++*done;
     }
+    return 0;
+}
+
+/* The CSV's header: the problem's columns are the family's fields, by
+ * name. */
+static void csv_header(FILE *f, const char *family)
+{
+    const at_family *fam = at_family_find(family);
+    fprintf(f, "gpu,family,type");
+    for (int i = 0; fam && i < fam->n_fields; ++i)
+        fprintf(f, ",%s", fam->fields[i].name);
+    fprintf(f, ",kernel,ms,gbps,frac_copy\n");
+}
+
+/* --resume: the problems its CSV holds, marked; *gpu the GPU they ran
+ * on. 1 (said) if the file cannot be used. */
+static int resume(const at_bench_args *a, const at_bench_family *bf,
+                  at_bench_row *rows, int n, char *gpu, size_t gpu_n, int *got)
+{
+    const at_problem **ps = malloc((size_t)n * sizeof *ps);
+    at_cmp **cs = malloc((size_t)n * sizeof *cs);
+    int *ok = calloc((size_t)n, sizeof *ok);
+    at_err e = {0};
+    int rc = ps && cs && ok ? 0 : at_fail(&e, AUTOTUNE_ENOMEM, "--resume");
+    for (int i = 0; !rc && i < n; ++i) {
+        ps[i] = &rows[i].p;
+        cs[i] = &rows[i].c;
+    }
+    if (!rc)
+        rc = at_bench_resume(a->resume, bf, ps, cs, n, ok, gpu, gpu_n, &e);
+    *got = 0;
+    for (int i = 0; !rc && i < n; ++i)
+        *got += rows[i].resumed = ok[i];
+    free(ps);
+    free(cs);
+    free(ok);
+    if (rc) {
+        at_cli_fail(&e);
+        return 1;
+    }
+    fprintf(stderr, "%d of the %d problems from %s%s%s%s\n", *got, n,
+            a->resume, *got ? " (" : ": none of its rows are this run's "
+            "(another seed, family or suite?)", *got ? gpu : "",
+            *got ? ")" : "");
+    return 0;
+}
+
+/* Every problem from --resume: the CSV, the table and the summary again,
+ * no GPU needed. */
+static int all_resumed(const at_bench_args *a, const at_bench_family *bf,
+                       at_bench_row *rows, int n, const char *gpu)
+{
+    at_err e = {0};
+    at_safefile csv = {0};
+    if (at_safefile_open(&csv, a->csv, &e)) {
+        at_cli_fail(&e);
+        return 1;
+    }
+    csv_header(csv.f, a->family);
+    for (int i = 0; i < n; ++i)
+        csv_rows(csv.f, gpu, &rows[i]);
+    if (at_safefile_commit(&csv, &e)) {
+        at_cli_fail(&e);
+        return 1;
+    }
+    printf("autotune bench %s on %s: every problem from %s\n", a->family,
+           gpu, a->resume);
+    at_bench_report(stdout, bf, rows, n, a->sweep, a->one != NULL);
+    printf("\n%d problems; CSV in %s\n", n, a->csv);
     return 0;
 }
 
@@ -360,13 +329,26 @@ int at_cmd_bench(const at_bench_args *a)
         at_cli_say("%s has no benchmark\n", a->family);
         return 2;
     }
-    done_row *rows = NULL;
+    at_bench_row *rows = NULL;
     int n, rc = problems(a, bf, &rows, &n);
     if (rc || a->list) {
         if (!rc)
             rc = list(a, rows, n);
         free(rows);
         return rc;
+    }
+    char gpu[256] = "";
+    int n_resumed = 0;
+    if (a->resume) {
+        if (resume(a, bf, rows, n, gpu, sizeof gpu, &n_resumed)) {
+            free(rows);
+            return 1;
+        }
+        if (n_resumed == n) { /* nothing to run: no GPU needed */
+            rc = all_resumed(a, bf, rows, n, gpu);
+            free(rows);
+            return rc;
+        }
     }
     at_err e = {0};
     autotune_ctx *ctx = NULL;
@@ -384,7 +366,11 @@ int at_cmd_bench(const at_bench_args *a)
     void *state = NULL;
     at_safefile csv = {0};
     int done = 0;
-    if ((rc = at_device_push(d, &e)) == 0) {
+    if (n_resumed && strcmp(gpu, d->name) != 0)
+        rc = at_fail(&e, AUTOTUNE_EINVALID, "--resume %s: its rows ran on "
+                     "%s, this is %s (figures of two GPUs do not mix)",
+                     a->resume, gpu, d->name);
+    if (!rc && (rc = at_device_push(d, &e)) == 0) {
         state = bf->open(d, note, sizeof note);
         at_device_pop();
         if (!state)
@@ -393,34 +379,31 @@ int at_cmd_bench(const at_bench_args *a)
     if (!rc)
         rc = at_safefile_open(&csv, a->csv, &e);
     if (!rc) {
-        /* The problem's columns are the family's fields, by name. */
-        const at_family *fam = at_family_find(a->family);
-        fprintf(csv.f, "gpu,family,type");
-        for (int i = 0; fam && i < fam->n_fields; ++i)
-            fprintf(csv.f, ",%s", fam->fields[i].name);
-        fprintf(csv.f, ",kernel,ms,gbps,frac_copy\n");
+        csv_header(csv.f, a->family);
         fprintf(a->json ? stderr : stdout, "autotune bench %s on %s (sm_%d, "
                 "%d SMs, %d MB L2, driver %s, NVRTC %s); %s\n", a->family,
                 d->name, d->sm, d->sms, d->l2_bytes >> 20, d->driver_build,
                 d->nvrtc, note);
         fflush(stdout);
+        if (!a->quiet && n > 1) /* so a run killed part way can go on */
+            fprintf(stderr, "rows go to %s until the end (a run stopped "
+                    "before it leaves them there: --resume %s)\n", csv.tmp,
+                    csv.tmp);
         double t0 = at_now_s();
+        ahead(a, bf, state, rows, n);
         rc = run_all(ctx, a, bf, state, rows, n, csv.f, &done, &e);
         if (rc) {
             at_safefile_keep(&csv);
             char hint[1200];
             snprintf(hint, sizeof hint, "\nautotune: the %d problems "
-                     "finished are in %s", done, csv.tmp);
+                     "finished are in %s (--resume %s runs the rest)", done,
+                     csv.tmp, csv.tmp);
             at_cli_fail_hint(&e, hint);
         } else if ((rc = at_safefile_commit(&csv, &e))) {
             at_cli_fail(&e);
         }
         FILE *human = a->json ? stderr : stdout;
-        table(human, bf, rows, done);
-        if (a->sweep)
-            worst(human, bf, rows, done);
-        if (!a->one)
-            summary(human, bf, rows, done);
+        at_bench_report(human, bf, rows, done, a->sweep, a->one != NULL);
         if (!rc)
             fprintf(human, "\n%d problems in %.0f s; CSV in %s\n", done,
                     at_now_s() - t0, a->csv);

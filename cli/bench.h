@@ -16,6 +16,8 @@ typedef struct at_bench_args {
                                * (from tune.seed, or a fresh seed) */
     int list;                 /* print the problems and stop */
     const char *csv;          /* where the CSV goes */
+    const char *resume;       /* a CSV whose problems are not run again
+                               * (their figures taken from it); NULL */
     int device;
     int quiet;                /* no tuning progress */
     int json;                 /* autotune.bench/1 on stdout, table on

@@ -8,6 +8,8 @@
 #ifndef AT_BENCH_FAMILIES_H
 #define AT_BENCH_FAMILIES_H
 
+#include <stdio.h>
+
 #include "base/pcg.h"
 #include "runtime/measure/measure.h"
 
@@ -18,8 +20,9 @@ enum { AT_CMP_MEMCPY, AT_CMP_TUNED, AT_CMP_FIRST_CONTENDER,
 
 typedef struct at_cmp_row {
     const char *kernel; /* the CSV's name: "memcpy", "tuned", "cublas" */
-    int present;        /* 0: not run; why says why */
-    char why[256];
+    int present;        /* 0: not run or not timed; why says why */
+    int wrong;          /* a contender that answered wrong (not timed) */
+    char why[384];
     double ms;          /* median of the round medians */
     double min_ms, max_ms; /* of the round medians */
     double gbps;        /* bytes read + written / ms */
@@ -71,6 +74,12 @@ typedef struct at_bench_family {
      * (a library's version, or why it is missing). NULL on no memory. */
     void *(*open)(const at_device *d, char *note, size_t n);
     void (*close)(void *state); /* on the same context */
+    /* Optional: given every problem before the first runs, builds what its
+     * contenders will need at once (CUB's helpers, in parallel), a line
+     * for each step on log (NULL: quiet). What fails here is left to the
+     * problem's own run to report. NULL: nothing to build ahead. */
+    void (*ahead)(void *state, const at_problem *const *ps, int n,
+                  FILE *log);
     /* The table's shape column ("4099x2053 ld 4160/2053"). */
     void (*shape)(const at_problem *p, char *buf, size_t n);
     /* "met (...)", "MISSED ...: why" or "" where no target applies. */

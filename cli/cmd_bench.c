@@ -15,7 +15,7 @@ int at_cmd_bench_opts(const opts *o, int argc, char **argv)
     snprintf(csv, sizeof csv, "bench_%s.csv", o->family);
     at_bench_args a = {.family = o->family,
                        .one = o->shape_given ? &one : NULL,
-                       .csv = o->csv ? o->csv : csv,
+                       .csv = o->csv ? o->csv : csv, .resume = o->resume,
                        .device = (int)o->device, .quiet = o->quiet,
                        .json = o->json, .sweep = (int)o->sweep,
                        .list = o->list};

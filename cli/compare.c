@@ -92,13 +92,29 @@ static int rows_init(run *r, const at_problem *p, const at_bench_family *bf,
     return 0;
 }
 
-/* Checks every row, then times them in interleaved rounds. */
+/* Checks every row, then times them in interleaved rounds. A contender's
+ * wrong answer is its row's result (marked, not timed), not the end of
+ * the benchmark; the tuned kernel's is an error. */
 static int check_and_time(run *r, const at_problem *p, at_cmp *out,
                           at_err *e)
 {
     int rc = 0;
-    for (int i = 0; !rc && i < r->n; ++i)
-        rc = check_one(r, r->index[i], e);
+    for (int i = 0; !rc && i < r->n; ++i) {
+        const int row = r->index[i];
+        rc = check_one(r, row, e);
+        if (rc == AUTOTUNE_EWRONG && row >= AT_CMP_FIRST_CONTENDER) {
+            at_cmp_row *w = &out->row[row];
+            w->present = 0;
+            w->wrong = 1;
+            snprintf(w->why, sizeof w->why, "%s", e->msg);
+            memset(e, 0, sizeof *e);
+            rc = 0;
+            memmove(&r->index[i], &r->index[i + 1],
+                    (size_t)(r->n - i - 1) * sizeof r->index[0]);
+            --r->n;
+            --i;
+        }
+    }
     at_round_result res[AT_CMP_MAX];
     if (!rc)
         rc = at_rounds(r->n, time_one, r, res, e);

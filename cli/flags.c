@@ -115,6 +115,11 @@ const at_flag at_flags[] = {
      B, NUMBER(sweep, 1, 100000)},
     {"--list", NULL, "print the problems and run nothing (no GPU needed)", B,
      SWITCH(list)},
+    {"--resume", "FILE",
+     "take the problems an earlier run's CSV holds (a whole one, or the\n"
+     "partial one a stopped run left) from it and run the rest; the new\n"
+     "CSV and the summary hold them all (all there: no GPU needed)",
+     B, TEXT(resume)},
     {NULL, NULL, NULL, 0, AT_FLAG_TEXT, 0, 0, 0},
 };
 

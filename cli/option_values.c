@@ -81,13 +81,13 @@ int at_opts_check_values(opts *o)
     at_err e = {0};
     if (o->name && at_ident_check(o->name, &e))
         return at_bad_usage("--name: %s", e.msg);
-    const char *paths[] = {o->out, o->record, o->csv, o->data};
+    const char *paths[] = {o->out, o->record, o->csv, o->data, o->resume};
     static const char *const flags[] = {"-o", "--record", "--csv",
-                                        "--data"};
-    for (int i = 0; i < 4; ++i)
+                                        "--data", "--resume"};
+    for (int i = 0; i < 5; ++i)
         if (paths[i] && !paths[i][0])
             return at_bad_usage("%s needs a path, got ''", flags[i]);
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 5; ++i)
         if (paths[i] && strlen(paths[i]) >= AT_PATH_MAX)
             return at_bad_usage("a path is too long (at most 1023 bytes): "
                                 "%.60s...", paths[i]);

@@ -330,6 +330,9 @@ static int check_command(opts *o)
     if (o->data && (!o->spec || o->sizes || o->from_cache ||
                     strchr(o->arch, ',')))
         return at_bad_usage("%s", "--data is for one problem of a spec");
+    if (o->resume && o->json)
+        return at_bad_usage("%s", "--resume with --json: a resumed row has "
+                                  "no tuned point or seed to say");
     if (o->sweep && o->shape_given)
         return at_bad_usage("%s", "--sweep draws its problems: no --type "
                                   "or problem fields with it");

@@ -16,6 +16,7 @@ typedef struct opts {
     const char *family, *type, *arch, *out, *name;
     const char *strategy, *budget, *record, *limit, *klimit, *file;
     const char *csv;
+    const char *resume; /* bench: an earlier run's CSV to go on from */
     const char *data; /* --data DIR: a spec's problem's data for a harness */
     const char *effort_text; /* --effort's value */
     int effort;       /* AUTOTUNE_ESTIMATE..WISDOM_ONLY; 0: not given */

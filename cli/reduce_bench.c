@@ -192,6 +192,13 @@ static void close_state(void *st)
     free(s);
 }
 
+static void ahead(void *st, const at_problem *const *ps, int n, FILE *log)
+{
+    state *s = st;
+    if (s->cub)
+        at_cub_build_ahead(s->cub, ps, n, 0, log);
+}
+
 static int cub_ready(void *st, const at_problem *p, char *why, size_t n,
                      at_err *e)
 {
@@ -282,6 +289,12 @@ static int naive_ready(void *st, const at_problem *p, char *why, size_t n,
 static int naive_run(void *st, const at_problem *p, CUdeviceptr in,
                      CUdeviceptr out, CUstream str, at_err *e)
 {
+#ifdef AT_TEST
+    /* tests/gpu/faults.sh: a contender that answers wrong (writes
+     * nothing), for the benchmark to mark and go on. */
+    if (getenv("AUTOTUNE_PLANT_WRONG_NAIVE"))
+        return 0;
+#endif
     state *s = st;
     long long rows = p->v[RD_ROWS], cols = p->v[RD_COLS], ld = p->v[RD_LD];
     void *args[] = {&in, &out, &rows, &cols, &ld};
@@ -307,6 +320,7 @@ const at_bench_family at_bench_reduce = {
     .n_contenders = sizeof contenders / sizeof contenders[0],
     .open = open_state,
     .close = close_state,
+    .ahead = ahead,
     .shape = shape_text,
     .verdict = verdict,
     .draw = draw,

@@ -35,6 +35,18 @@ static inline int at_tmpdir_remove(const char *dir)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+/* Writes text to dir/name, a test's scratch file. */
+static inline void at_put_file(const char *dir, const char *name,
+                               const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
 /* NAME under the GPU tests' scratch directory ($AT_GPU_TMP, else /tmp). */
 static inline void at_gpu_tmp_path(char *buf, size_t n, const char *name)
 {

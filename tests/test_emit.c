@@ -801,12 +801,7 @@ static void unwritable_target_fails_cleanly(void **state)
 /* Writes text to dir/name. */
 static void put_file(const char *name, const char *text)
 {
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
+    at_put_file(dir, name, text);
 }
 
 /* transpose f32 rows x cols (dense), finished. */

@@ -284,6 +284,7 @@ static const char *sample(const char *flag)
         {"--compile-limit", "5"},     {"--kernel-limit", "5"},
         {"--seeds", "3"},             {"--csv", "b.csv"},
         {"--sweep", "2"},             {"--devices", "0"},
+        {"--resume", "r.csv"},
     };
     for (size_t i = 0; i < sizeof v / sizeof *v; ++i)
         if (strcmp(v[i][0], flag) == 0)

@@ -116,7 +116,14 @@ int at_check_report(at_measure *b, int k, const at_runner *run,
     const at_problem *p = &c->p;
     size_t words = (at_whole_words(p->out_bytes) + 2 * AT_GUARD) / 4;
     size_t byte = ((size_t)~bad[1] + start) * 4; /* check.cu keeps ~first */
-    unsigned got = 0, want = 0;
+    /* An 8-byte element is shown whole: its first word alone may agree
+     * (a double's low half) and say nothing. */
+    const int whole8 = p->type->bytes == 8 && byte >= AT_GUARD &&
+                       byte < AT_GUARD + p->out_bytes;
+    if (whole8)
+        byte -= (byte - AT_GUARD) % 8;
+    const size_t shown = whole8 ? 8 : 4;
+    unsigned long long got = 0, want = 0;
     const char *variant = run->name;
     /* The comparison poisoned the output again: run once more to read
      * what was written there, then poison it back. */
@@ -126,9 +133,9 @@ int at_check_report(at_measure *b, int k, const at_runner *run,
         rc = at_runner_once(b, run, p, c->in, c->out, e);
     if (rc || (rc = at_measure_wait(b, NULL, 1, variant, e)))
         return rc;
-    AT_CU_TRY(e, variant, cuMemcpyDtoH, &got, c->out_alloc + byte, 4);
+    AT_CU_TRY(e, variant, cuMemcpyDtoH, &got, c->out_alloc + byte, shown);
     AT_CU_TRY(e, variant, cuMemsetD32, c->out_alloc, AT_POISON, words);
-    AT_CU_TRY(e, variant, cuMemcpyDtoH, &want, c->ref + byte, 4);
+    AT_CU_TRY(e, variant, cuMemcpyDtoH, &want, c->ref + byte, shown);
     char where[96];
     if (byte < AT_GUARD || byte >= AT_GUARD + p->out_bytes) {
         snprintf(where, sizeof where, "%zu bytes %s the output buffer",
@@ -142,9 +149,11 @@ int at_check_report(at_measure *b, int k, const at_runner *run,
     at_problem_str(p, prob, sizeof prob);
     return at_fail(e, AUTOTUNE_EWRONG,
                    "wrong answer [variant %s] on %s (%s): %llu of %zu words "
-                   "differ, first at %s: got 0x%08x, want 0x%08x%s",
-                   variant, c->label, prob, bad[0], words, where, got, want,
-                   want == AT_POISON ? " (written outside the matrix)" : "");
+                   "differ, first at %s: got 0x%0*llx, want 0x%0*llx%s",
+                   variant, c->label, prob, bad[0], words, where,
+                   (int)shown * 2, got, (int)shown * 2, want,
+                   (want & 0xffffffffu) == AT_POISON
+                       ? " (written outside the matrix)" : "");
 }
 
 /* A launch that left words of its workspace non-zero: wrong, though its

@@ -3,7 +3,8 @@
 # a real space (AUTOTUNE_PLANT, runtime/tune/tune_plant.c), are contained: the
 # tune finishes with the right reasons and the winner of the space without
 # them, reruns skip them, a variant fast and wrong on the problem alone
-# is caught before it can lead, Ctrl-C ends a tune within a second with no
+# is caught before it can lead, a benchmark's contender that answers wrong
+# is marked and the benchmark goes on, Ctrl-C ends a tune within a second with no
 # process left behind and the cache intact, and 8 processes asking for one
 # problem at once tune it once. TAP; skips without a GPU.
 cd "$(dirname "$0")/../.." || exit 1
@@ -29,7 +30,7 @@ gpu_or_skip() { # BIN TESTS
 }
 T=${AT_GPU_TMP:-$(mktemp -d)}/faults
 rm -rf "$T" && mkdir -p -m 700 "$T"
-gpu_or_skip "$BIN" 9
+gpu_or_skip "$BIN" 10
 PROB="--rows 2048 --cols 2048 --type f32 --seed 11"
 leftovers() { pgrep -f "autotune __gpu-worker" | grep -v "^$$\$" | wc -l; }
 
@@ -42,7 +43,7 @@ ref_ms=$(sed -n 's/^  median \([0-9.]*\) ms.*/\1/p' "$T/ref.out")
 
 # 2. Planted: an illegal address, a trap and an endless loop.
 t0=$(date +%s.%N)
-AUTOTUNE_CACHE=$T/p.db AUTOTUNE_PLANT=fault@300,trap@900,spin@1500 \
+AUTOTUNE_CACHE=$T/p.db AUTOTUNE_PLANT=fault@150,trap@450,spin@750 \
     $BIN transpose $PROB --kernel-limit 1 -o "$T/p.cu" \
     >"$T/p.out" 2>"$T/p.err"
 p_rc=$?
@@ -65,7 +66,7 @@ ok_if "the winner of the space without them ($p_best $p_ms ms; reference $ref_be
 sys.exit(0 if '$p_best'=='$ref_best' or a<=1.02*b else 1)"
 
 # 3. A rerun skips them: no restart.
-AUTOTUNE_CACHE=$T/p.db AUTOTUNE_PLANT=fault@300,trap@900,spin@1500 \
+AUTOTUNE_CACHE=$T/p.db AUTOTUNE_PLANT=fault@150,trap@450,spin@750 \
     $BIN transpose $PROB --retune -o "$T/p2.cu" >"$T/p2.out" 2>"$T/p2.err"
 p2_rc=$?
 AUTOTUNE_CACHE=$T/p.db $BIN transpose $PROB -o /dev/null >/dev/null 2>&1
@@ -104,9 +105,14 @@ set -m
 AUTOTUNE_CACHE=$T/c.db $BIN transpose --rows 8192 --cols 8192 \
     --type f64 --no-compile-cache -o "$T/c.cu" >"$T/c.out" 2>"$T/c.err" &
 pid=$!
-sleep 8
+# Once it is timing (its first progress line; a cold tune of this space
+# takes seconds now, so a fixed sleep could find it done).
+for _ in $(seq 300); do
+    grep -q evaluated "$T/c.err" 2>/dev/null && break
+    sleep 0.1
+done
 t2=$(date +%s.%N)
-kill -INT -- "-$pid"
+kill -INT -- "-$pid" && interrupted=1 || interrupted=0
 while kill -0 "$pid" 2>/dev/null; do sleep 0.01; done
 t3=$(date +%s.%N)
 set +m
@@ -114,8 +120,9 @@ sleep 0.2
 left=$(leftovers)
 stop_s=$(python3 -c "print(f'{$t3-$t2:.2f}')")
 intact=$(python3 -c "import sqlite3; print(sqlite3.connect('$T/c.db').execute('PRAGMA integrity_check').fetchone()[0])")
-ok_if "Ctrl-C: stopped in $stop_s s, $left processes left, cache $intact" \
-    python3 -c "import sys; sys.exit(0 if $t3-$t2 < 1.0 and $left == 0 and '$intact' == 'ok' else 1)"
+grep -q wrote "$T/c.out" && interrupted=0 # it finished before the signal
+ok_if "Ctrl-C: stopped in $stop_s s (interrupted: $interrupted), $left processes left, cache $intact" \
+    python3 -c "import sys; sys.exit(0 if $interrupted and $t3-$t2 < 1.0 and $left == 0 and '$intact' == 'ok' else 1)"
 
 # 6. Eight processes, one fresh cache, one problem: tuned once.
 rm -f "$T/m.db"*
@@ -136,6 +143,21 @@ ok_if "8 processes at once: $fails failed, $tuned tuned, $cached from the cache 
 gone() { for i in 1 2 3 4 5 6 7 8 9 10; do
     [ "$(leftovers)" = 0 ] && return 0; sleep 0.1; done; return 1; }
 ok_if "no GPU worker left behind" gone
+
+# 7. A contender that answers wrong (the naive reduction, planted to write
+# nothing): its row says so and is not timed, the others are, and the
+# benchmark goes on (before, its wrong answer ended a whole sweep).
+AUTOTUNE_CACHE=$T/w.db AUTOTUNE_PLANT_WRONG_NAIVE=1 $BIN bench reduce \
+    --type f32 --op sum --axis all --n 1000000 --csv "$T/w.csv" \
+    >"$T/w.out" 2>"$T/w.err"
+w_rc=$?
+wrong_marked() {
+    [ "$w_rc" = 0 ] && grep -q 'naive not timed: wrong answer' "$T/w.err" &&
+        grep -q ' wrong ' "$T/w.out" && grep -q ',tuned,' "$T/w.csv" &&
+        grep -q ',memcpy,' "$T/w.csv" && ! grep -q ',naive,' "$T/w.csv"
+}
+ok_if "a contender's wrong answer: exit $w_rc, its row marked and not timed, the others timed" \
+    wrong_marked
 
 echo "# planted run $(python3 -c "print(f'{$t1-$t0:.1f}')") s:"
 grep -E "CUDA_ERROR|hung|restart|goes on|left out|tuned in|^  best" "$T/p.err" "$T/p.out" "$T/p2.err" | sed 's/^/#   /'
