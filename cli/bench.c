@@ -322,50 +322,18 @@ static int all_resumed(const at_bench_args *a, const at_bench_family *bf,
     return 0;
 }
 
-int at_cmd_bench(const at_bench_args *a)
+/* The run on ctx's device: the contenders' state, the CSV (the rows
+ * resumed from gpu's run, the rest run here), the report. 0 or 1 (said). */
+static int on_device(autotune_ctx *ctx, const at_bench_args *a,
+                     const at_bench_family *bf, at_bench_row *rows, int n,
+                     const char *gpu, int n_resumed)
 {
-    const at_bench_family *bf = at_bench_family_find(a->family);
-    if (!bf) {
-        at_cli_say("%s has no benchmark\n", a->family);
-        return 2;
-    }
-    at_bench_row *rows = NULL;
-    int n, rc = problems(a, bf, &rows, &n);
-    if (rc || a->list) {
-        if (!rc)
-            rc = list(a, rows, n);
-        free(rows);
-        return rc;
-    }
-    char gpu[256] = "";
-    int n_resumed = 0;
-    if (a->resume) {
-        if (resume(a, bf, rows, n, gpu, sizeof gpu, &n_resumed)) {
-            free(rows);
-            return 1;
-        }
-        if (n_resumed == n) { /* nothing to run: no GPU needed */
-            rc = all_resumed(a, bf, rows, n, gpu);
-            free(rows);
-            return rc;
-        }
-    }
-    at_err e = {0};
-    autotune_ctx *ctx = NULL;
-    if ((rc = at_ctx_create(&ctx, a->device, NULL, NULL,
-                            a->quiet ? NULL : stderr, &e))) {
-        at_cli_fail_hint(&e, rc == AUTOTUNE_ENO_DRIVER ||
-                                     rc == AUTOTUNE_ENO_DEVICE
-                                 ? " (the benchmark needs a CUDA GPU)"
-                                 : "");
-        free(rows);
-        return 1;
-    }
     const at_device *d = &ctx->dev;
     char note[1100] = "";
     void *state = NULL;
     at_safefile csv = {0};
-    int done = 0;
+    at_err e = {0};
+    int done = 0, rc = 0;
     if (n_resumed && strcmp(gpu, d->name) != 0)
         rc = at_fail(&e, AUTOTUNE_EINVALID, "--resume %s: its rows ran on "
                      "%s, this is %s (figures of two GPUs do not mix)",
@@ -415,11 +383,54 @@ int at_cmd_bench(const at_bench_args *a)
     } else {
         at_cli_fail(&e);
     }
-    free(rows);
     if (state && at_device_push(d, NULL) == 0) {
         bf->close(state);
         at_device_pop();
     }
-    autotune_destroy(ctx);
     return rc ? 1 : 0;
+}
+
+int at_cmd_bench(const at_bench_args *a)
+{
+    const at_bench_family *bf = at_bench_family_find(a->family);
+    if (!bf) {
+        at_cli_say("%s has no benchmark\n", a->family);
+        return 2;
+    }
+    at_bench_row *rows = NULL;
+    int n, rc = problems(a, bf, &rows, &n);
+    if (rc || a->list) {
+        if (!rc)
+            rc = list(a, rows, n);
+        free(rows);
+        return rc;
+    }
+    char gpu[256] = "";
+    int n_resumed = 0;
+    if (a->resume) {
+        if (resume(a, bf, rows, n, gpu, sizeof gpu, &n_resumed)) {
+            free(rows);
+            return 1;
+        }
+        if (n_resumed == n) { /* nothing to run: no GPU needed */
+            rc = all_resumed(a, bf, rows, n, gpu);
+            free(rows);
+            return rc;
+        }
+    }
+    at_err e = {0};
+    autotune_ctx *ctx = NULL;
+    if ((rc = at_ctx_create(&ctx, a->device, NULL, NULL,
+                            a->quiet ? NULL : stderr, &e))) {
+        at_cli_fail_hint(&e, rc == AUTOTUNE_ENO_DRIVER ||
+                                     rc == AUTOTUNE_ENO_DEVICE
+                                 ? " (the benchmark needs a CUDA GPU)"
+                                 : "");
+        free(rows);
+        return 1;
+    }
+    rc = on_device(ctx, a, bf, rows, n, gpu, n_resumed);
+    free(rows);
+    autotune_destroy(ctx);
+    return rc;
 }

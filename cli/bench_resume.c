@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/readfile.h"
+#include "compare.h"
 
 void at_bench_csv_key(const at_problem *p, char *buf, size_t n)
 {
@@ -53,16 +54,13 @@ static int number(const char *s, double *v)
     return end != s && *end == '\0' && errno == 0;
 }
 
-/* A row's kernel as an index into the comparison's rows, or -1. */
-static int kernel_row(const at_bench_family *bf, const char *kernel)
+/* A row's kernel as an index into the comparison's rows (names: as
+ * at_cmp_init names them), or -1. */
+static int kernel_row(const at_cmp *names, const char *kernel)
 {
-    if (strcmp(kernel, "memcpy") == 0)
-        return AT_CMP_MEMCPY;
-    if (strcmp(kernel, "tuned") == 0)
-        return AT_CMP_TUNED;
-    for (int j = 0; j < bf->n_contenders; ++j)
-        if (strcmp(kernel, bf->contenders[j].name) == 0)
-            return AT_CMP_FIRST_CONTENDER + j;
+    for (int k = 0; k < names->n; ++k)
+        if (strcmp(kernel, names->row[k].kernel) == 0)
+            return k;
     return -1;
 }
 
@@ -85,17 +83,13 @@ static int split(char *line, char *gpu, size_t gpu_n, char **key,
     return 1;
 }
 
-static void clear(const at_bench_family *bf, at_cmp *c)
+/* A problem's comparison before its rows are read: every kernel absent. */
+static void clear(const at_cmp *names, at_cmp *c)
 {
-    memset(c, 0, sizeof *c);
-    c->n = AT_CMP_FIRST_CONTENDER + bf->n_contenders;
-    c->row[AT_CMP_MEMCPY].kernel = "memcpy";
-    c->row[AT_CMP_TUNED].kernel = "tuned";
-    for (int j = 0; j < bf->n_contenders; ++j) {
-        at_cmp_row *w = &c->row[AT_CMP_FIRST_CONTENDER + j];
-        w->kernel = bf->contenders[j].name;
-        snprintf(w->why, sizeof w->why, "no row in the resumed CSV");
-    }
+    *c = *names;
+    for (int k = AT_CMP_FIRST_CONTENDER; k < c->n; ++k)
+        snprintf(c->row[k].why, sizeof c->row[k].why,
+                 "no row in the resumed CSV");
     snprintf(c->point, sizeof c->point, "(resumed)");
 }
 
@@ -103,9 +97,12 @@ int at_bench_resume(const char *path, const at_bench_family *bf,
                     const at_problem *const *ps, at_cmp *const *cs, int n,
                     int *got, char *gpu, size_t gpu_n, at_err *e)
 {
+    at_cmp names = {0};
     char *text = NULL;
     size_t len = 0;
-    int rc = at_read_file_max(path, 256u << 20, &text, &len, e);
+    int rc = at_cmp_init(&names, bf, e);
+    if (!rc)
+        rc = at_read_file_max(path, 256u << 20, &text, &len, e);
     if (rc)
         return rc;
     /* A stopped run may leave its last line cut short: not a row. */
@@ -160,7 +157,7 @@ int at_bench_resume(const char *path, const at_bench_family *bf,
             break;
         }
         snprintf(gpu, gpu_n, "%s", g);
-        const int k = kernel_row(bf, tail[0]);
+        const int k = kernel_row(&names, tail[0]);
         if (k < 0) {
             rc = at_fail(e, AUTOTUNE_EINVALID, "--resume %s:%d: kernel '%s' "
                          "is not one of bench %s's", path, line_no, tail[0],
@@ -171,7 +168,7 @@ int at_bench_resume(const char *path, const at_bench_family *bf,
             if (!keys[i] || strcmp(keys[i], key) != 0)
                 continue;
             if (!seen[i]++)
-                clear(bf, cs[i]);
+                clear(&names, cs[i]);
             at_cmp_row *w = &cs[i]->row[k];
             w->present = 1;
             w->why[0] = '\0';

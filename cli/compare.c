@@ -63,23 +63,32 @@ static int check_one(run *r, int row, at_err *e)
 }
 
 /* The rows: the copy, the tuned kernel, each contender that can run p. */
-static int rows_init(run *r, const at_problem *p, const at_bench_family *bf,
-                     void *state, at_cmp *out, at_err *e)
+int at_cmp_init(at_cmp *c, const at_bench_family *bf, at_err *e)
 {
-    out->n = AT_CMP_FIRST_CONTENDER + bf->n_contenders;
-    if (out->n > AT_CMP_MAX)
+    c->n = AT_CMP_FIRST_CONTENDER + bf->n_contenders;
+    if (c->n > AT_CMP_MAX)
         return at_fail(e, AUTOTUNE_EINVALID, "%s: %d contenders, at most %d",
                        bf->family, bf->n_contenders,
                        AT_CMP_MAX - AT_CMP_FIRST_CONTENDER);
-    out->row[AT_CMP_MEMCPY].kernel = "memcpy";
-    out->row[AT_CMP_TUNED].kernel = "tuned";
+    c->row[AT_CMP_MEMCPY].kernel = "memcpy";
+    c->row[AT_CMP_TUNED].kernel = "tuned";
+    for (int j = 0; j < bf->n_contenders; ++j)
+        c->row[AT_CMP_FIRST_CONTENDER + j].kernel = bf->contenders[j].name;
+    return 0;
+}
+
+static int rows_init(run *r, const at_problem *p, const at_bench_family *bf,
+                     void *state, at_cmp *out, at_err *e)
+{
+    int rc = at_cmp_init(out, bf, e);
+    if (rc)
+        return rc;
     for (int i = 0; i < out->n; ++i) {
         at_cmp_row *w = &out->row[i];
         w->present = 1;
         if (i < AT_CMP_FIRST_CONTENDER)
             continue;
         const at_contender *c = &bf->contenders[i - AT_CMP_FIRST_CONTENDER];
-        w->kernel = c->name;
         r->ops[i] = (op_ctx){c, state, p};
         int ok = c->ready(state, p, w->why, sizeof w->why, e);
         if (ok < 0)

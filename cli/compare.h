@@ -12,6 +12,11 @@
 #include "bench_families.h"
 #include "runtime/api/api.h"
 
+/* c's rows named for bf: the copy, the tuned kernel, then bf's
+ * contenders in order (c->n of them in all); AUTOTUNE_EINVALID if they
+ * do not fit. The rest of c is left as it is. */
+int at_cmp_init(at_cmp *c, const at_bench_family *bf, at_err *e);
+
 /* Benchmarks p on ctx's device: tunes it (or takes the cache's answer)
  * with o, then checks and times everything on random input from o->seed
  * (0: a fresh seed; out->seed says which). state: bf->open's. A wrong
