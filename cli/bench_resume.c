@@ -101,8 +101,8 @@ int at_bench_resume(const char *path, const at_bench_family *bf,
     char *text = NULL;
     size_t len = 0;
     int rc = at_cmp_init(&names, bf, e);
-    if (!rc)
-        rc = at_read_file_max(path, 256u << 20, &text, &len, e);
+    if (!rc && (rc = at_read_file_max(path, 256u << 20, &text, &len, e)))
+        at_err_prefix(e, "--resume: ");
     if (rc)
         return rc;
     /* A stopped run may leave its last line cut short: not a row. */

@@ -11,7 +11,7 @@ BIN=${AUTOTUNE_BIN:-$PWD/build/autotune}
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
-echo "1..11"
+echo "1..13"
 n=0
 ok_if() { # DESCRIPTION COMMAND...
     d=$1; shift
@@ -87,6 +87,15 @@ ok_if "another family's CSV: refused" \
     "full.csv:2: a row of another family (transpose), this is bench reduce"
 ok_if "no benchmark CSV at all: refused" \
     refused not-a-bench.csv transpose "not-a-bench.csv: not a benchmark CSV"
+ok_if "a file that is not there, or not a file: refused, naming it" \
+    sh -c "refused() { '$BIN' bench transpose --sweep 3 --seed 9 --resume \"\$1\" \
+               --csv r.csv 2>&1 | grep -q \"\$2\"; }
+           refused nosuch.csv '^autotune: --resume: cannot read nosuch.csv' &&
+           refused . '^autotune: --resume: cannot read .: not a regular file'"
+"$BIN" bench transpose --sweep 3 --seed 9 --resume '' > e.out 2> e.err
+rc=$?
+ok_if "--resume '': a usage error (exit $rc)" \
+    sh -c "[ $rc = 2 ] && grep -q -- \"--resume needs a path, got ''\" e.err"
 "$BIN" bench transpose --sweep 3 --seed 9 --resume full.csv --json > j.out 2> j.err
 rc=$?
 ok_if "--resume with --json: a usage error (exit $rc)" \
