@@ -214,7 +214,7 @@ check: $(addprefix $(B)/tests/,$(CPU_TESTS)) $(B)/tests/test_sweep-rel examples 
 	    tests/check_layers.pl $(addprefix $(B)/tests/,$(CPU_TESTS)) \
 	    tests/test_install.sh tests/fuzz/smoke.sh tests/python.sh \
 	    tests/store.sh tests/jobs.sh tests/template_host.sh \
-	    tests/strip_host.sh tests/bench_resume.sh
+	    tests/strip_host.sh tests/reduce_host.sh tests/bench_resume.sh
 
 # The CPU suite with its slower sweeps too (every point compiled for sm_80
 # as well as sm_90, every point with a tune's own paths, the sweep under
