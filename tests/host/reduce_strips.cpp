@@ -36,28 +36,33 @@ static at_in elem(int k)
 #endif
 }
 
-/* One launch: a block a strip, a block at a time, its threads at once. */
+/* One launch: a block a strip, a block at a time, its threads at once
+ * (the same host threads for every block: thread 0 moves blockIdx on
+ * while the others wait, so a block starts when the last has ended). */
 static void launch(const at_in *in, at_out *out, long long rows,
                    long long cols, long long ld)
 {
     const long long strips = (cols + AT_W - 1) / AT_W;
     gridDim = {(unsigned)strips, 1, 1};
-    for (long long b = 0; b < strips; ++b) {
-        blockIdx = {(unsigned)b, 0, 0};
-        std::barrier<> block(AT_THREADS);
-        at_hblock = &block;
-        std::vector<at_host_warp> warps((AT_THREADS + 31) / 32);
-        std::vector<std::thread> ts;
-        for (int t = 0; t < AT_THREADS; ++t)
-            ts.emplace_back([&, t] {
-                threadIdx = {(unsigned)t, 0, 0};
-                at_hw = &warps[t / 32];
-                at_hlane = t % 32;
+    std::barrier<> block(AT_THREADS);
+    at_hblock = &block;
+    std::vector<at_host_warp> warps((AT_THREADS + 31) / 32);
+    std::vector<std::thread> ts;
+    for (int t = 0; t < AT_THREADS; ++t)
+        ts.emplace_back([&, t] {
+            threadIdx = {(unsigned)t, 0, 0};
+            at_hw = &warps[t / 32];
+            at_hlane = t % 32;
+            for (long long b = 0; b < strips; ++b) {
+                if (t == 0)
+                    blockIdx = {(unsigned)b, 0, 0};
+                block.arrive_and_wait();
                 AT_KERNEL(in, out, nullptr, rows, cols, ld, rows, 0);
-            });
-        for (auto &t : ts)
-            t.join();
-    }
+                block.arrive_and_wait();
+            }
+        });
+    for (auto &t : ts)
+        t.join();
 }
 
 static std::mt19937_64 rng(20261129);
