@@ -53,16 +53,6 @@ template <class T> static inline T __shfl_up_sync(unsigned m, T v, unsigned d)
     const int src = at_hlane - (int)d;
     return __shfl_sync(m, v, src >= 0 ? src : at_hlane);
 }
-static inline unsigned __ballot_sync(unsigned, int p)
-{
-    at_hw->pred[at_hlane] = p != 0;
-    at_hw->bar.arrive_and_wait();
-    unsigned b = 0;
-    for (int i = 0; i < 32; ++i)
-        b |= (unsigned)at_hw->pred[i] << i;
-    at_hw->bar.arrive_and_wait();
-    return b;
-}
 static inline int __clz(unsigned x) { return x ? __builtin_clz(x) : 32; }
 
 template <class To, class From> static inline To at_hbits(From f)

@@ -1,8 +1,8 @@
 /* Host stand-ins for the CUDA built-ins templates/transpose.cu's strip
  * kind uses, for tests/host/transpose_strips.cpp: beside cuda_common.h's,
  * every thread of a block a std::thread, each warp's 32 in step at its
- * warp intrinsics (__shfl_sync, __shfl_down_sync, __all_sync,
- * __syncwarp) through a barrier, as the GPU runs them. */
+ * warp intrinsics (__shfl_sync, __shfl_down_sync, __ballot_sync,
+ * __all_sync, __syncwarp) through a barrier, as the GPU runs them. */
 #pragma once
 #include <barrier>
 
@@ -36,14 +36,19 @@ template <class T> static inline T __shfl_down_sync(unsigned m, T v,
     const int src = at_hlane + (int)d;
     return __shfl_sync(m, v, src < 32 ? src : at_hlane);
 }
-static inline int __all_sync(unsigned, int p)
+/* Every lane's predicate, lane i's in bit i (the warp's 32 all vote). */
+static inline unsigned __ballot_sync(unsigned, int p)
 {
     at_hw->pred[at_hlane] = p != 0;
     at_hw->bar.arrive_and_wait();
-    int all = 1;
+    unsigned b = 0;
     for (int i = 0; i < 32; ++i)
-        all &= at_hw->pred[i];
+        b |= (unsigned)at_hw->pred[i] << i;
     at_hw->bar.arrive_and_wait();
-    return all;
+    return b;
+}
+static inline int __all_sync(unsigned m, int p)
+{
+    return __ballot_sync(m, p) == 0xFFFFFFFFu;
 }
 static inline void __syncwarp() { at_hw->bar.arrive_and_wait(); }
