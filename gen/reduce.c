@@ -50,19 +50,17 @@ static const at_axis axes[N_AXES] = {
 #define MAX_SPLIT 65535LL
 
 /* A strip that can be shifted: 16-byte vectors of 2- or 4-byte
- * elements, and 4-byte ones of 2-byte elements. Not f64's: its
- * two-element vectors gained nothing over one-element strips on the five
- * odd-ld f64 problems measured (H100), and doubled their tunes. 4 bytes
- * of 2-byte elements: on an odd ld those were left one element (2 bytes
- * a thread) or 16 bytes, and both stopped at 74.5% of the copy on f16
- * max down 8410x4251 where f32 of the same bytes a row read 89.5% with 4
- * bytes a thread (H200, docs/perf/issue36-h200/r54). */
+ * elements. Not f64's: its two-element vectors gained nothing over
+ * one-element strips on the five odd-ld f64 problems measured (H100),
+ * and doubled their tunes. Nor 4-byte vectors of 2-byte elements (abi
+ * 9): on three f16 odd-ld problems down columns the best of them was
+ * 3 to 6% behind the tune's winner (H200,
+ * docs/perf/issue36-h200/r55), and they made such tunes half as long
+ * again. */
 static int shiftable(const at_problem *p, const at_point *pt)
 {
-    const int bytes = pt->v[VEC] * p->type->bytes;
     return at_rd_down(p) && !at_rd_flat(pt) && pt->v[VEC] > 1 &&
-           p->type->bytes <= 4 &&
-           (bytes == 16 || (bytes == 4 && p->type->bytes == 2));
+           p->type->bytes <= 4 && pt->v[VEC] * p->type->bytes == 16;
 }
 
 int at_rd_shift(const at_problem *p, const at_point *pt)
@@ -180,14 +178,12 @@ static int valid(const at_problem *p, const at_point *pt, const at_limits *l,
     if (fk > 1 && (int64_t)x[THREADS] * x[VEC] * fk * sm_acc > 46 * 1024)
         return why_not(why, n, "shared memory over 46 KiB");
     /* Rows off the vector: shifted strips for 16-byte vectors of 2- and
-     * 4-byte elements and 4-byte ones of 2-byte elements alone (each
-     * row's pair realigned costs selects; others would add points for
-     * little). */
+     * 4-byte elements alone (each row's pair realigned costs selects;
+     * narrower ones would add points for little). */
     if (down && !flat && x[VEC] > 1 && p->v[RD_LD] % x[VEC] &&
         !shiftable(p, pt))
         return why_not(why, n, "ld not a multiple of the vector (shifted "
-                       "loads: 16 bytes of 2- or 4-byte elements, 4 of "
-                       "2-byte ones)");
+                       "loads: 16 bytes of 2- or 4-byte elements)");
     if (!down && x[GROUP] < x[THREADS] && x[CHUNK])
         return why_not(why, n, "split rows take the whole block");
     const int lanes = flat ? 1 : down ? x[THREADS] / x[GROUP] : x[GROUP];
@@ -411,12 +407,13 @@ static void args(const at_problem *p, const at_point *pt, uint64_t in,
 
 const at_family at_family_reduce = {
     .name = "reduce",
-    .abi = 9, /* 2: the waves axis; 3: flat along rows; 4: one-element
+    .abi = 10, /* 2: the waves axis; 3: flat along rows; 4: one-element
                  flat points down columns skip the padding; 5: along
                  rows a step up to twice a short row; 6: column strips
                  split in waves; 7: flat waves in rounds, not steps;
                  8: flat down columns past the block (AT_FLAT_K);
-                 9: shifted strips of two 2-byte elements */
+                 9: shifted strips of two 2-byte elements; 10: those
+                 taken out again (they won nowhere, r55) */
     .template_path = "templates/reduce.cu",
     .template_src = at_tmpl_reduce,
     .types = "f16 bf16 f32 f64 i32",

@@ -96,8 +96,7 @@ const char *at_rd_flat_rows_refusal(const at_problem *p,
 void at_rd_flat_rows_geom(const at_problem *p, const at_point *pt,
                           int64_t sms, at_rd_geom *g);
 /* 1 for a shifted strip: down columns, a strip of 16-byte vectors of 2-
- * or 4-byte elements, or of 4-byte ones of 2-byte elements, on a problem
- * whose ld the vector does not divide
+ * or 4-byte elements on a problem whose ld the vector does not divide
  * (each row's vectors loaded aligned and realigned in registers; the
  * kernel then takes any ld). */
 int at_rd_shift(const at_problem *p, const at_point *pt);

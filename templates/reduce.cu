@@ -37,12 +37,11 @@
  *               or for ld past the block (the generator's
  *               ceil(ld / AT_THREADS), at most 4) that many, with atomic
  *               totals (AT_COMBINE 2)
- *   AT_SHIFT    1 (AT_COLS 1, a strip of 16-byte vectors, or 4-byte
- *               ones of 2-byte elements, ld not a multiple of AT_VEC; the
- *               generator takes it for 2- and 4-byte elements): each
- *               row's vectors loaded aligned, two side by side, and the
- *               thread's AT_VEC columns taken from them by the row's
- *               offset (any ld; see at_shift)
+ *   AT_SHIFT    1 (AT_COLS 1, a strip of 16-byte vectors, ld not a
+ *               multiple of AT_VEC; the generator takes it for 2- and
+ *               4-byte elements): each row's vectors loaded aligned, two
+ *               side by side, and the thread's AT_VEC columns taken from
+ *               them by the row's offset (any ld; see at_shift)
  *   AT_ANY_BASE 1 (the API's variant for an input off the point's
  *               vectors, a view into a larger matrix, say): the same
  *               point taking any element-aligned input, its loads split
@@ -1208,32 +1207,21 @@ AT_KERNEL(const at_in *__restrict__ in, at_out *__restrict__ out, void *ws,
 #define AT_PART_UNROLL (AT_VEC < 4)
 
 #if AT_SHIFT
-/* A shifted vector's bytes: 16, or 4 (two 2-byte elements); from the
- * type's number, since #if cannot take sizeof. */
-#define AT_SHIFT_BYTES (AT_VEC * (AT_TYPE == 2 || AT_TYPE == 3 ? 2 : 4))
-static_assert(AT_SHIFT_BYTES == AT_VEC * sizeof(at_in) &&
-                  (AT_SHIFT_BYTES == 16 ||
-                   (AT_SHIFT_BYTES == 4 && sizeof(at_in) == 2)),
-              "shifted strips load 16 bytes, or 4 of 2-byte elements");
+static_assert(AT_VEC * sizeof(at_in) == 16, "shifted strips load 16 bytes");
 /* Two aligned vectors side by side, as words. */
 union at_pair {
     at_vec<at_in, AT_VEC> v[2];
-    unsigned w[AT_SHIFT_BYTES / 2];
+    unsigned w[8];
 };
 
-/* The AT_SHIFT_BYTES bytes from byte b of the pair: a row's AT_VEC
- * columns from c, whose address is b bytes past an aligned vector (ld
- * off the vector). 16 bytes: whole words by selects on b's bits, so no
- * register is indexed at run time (that would go to local memory), then
- * a funnel shift by the bytes left (2-byte elements; a shift of 0 takes
- * the low word). 4 bytes (b 0 or 2): the funnel shift alone. */
+/* The 16 bytes from byte b of the pair: a row's AT_VEC columns from c,
+ * whose address is b bytes past an aligned vector (ld off the vector).
+ * Whole words by selects on b's bits, so no register is indexed at run
+ * time (that would go to local memory), then a funnel shift by the bytes
+ * left (2-byte elements; a shift of 0 takes the low word). */
 static __device__ __forceinline__ at_vec<at_in, AT_VEC>
 at_shift(const at_pair &x, int b)
 {
-    at_pair y;
-#if AT_SHIFT_BYTES == 4
-    y.w[0] = __funnelshift_r(x.w[0], x.w[1], b * 8);
-#else
     const int q = b >> 2;
     unsigned t[8];
 #pragma unroll
@@ -1245,10 +1233,10 @@ at_shift(const at_pair &x, int b)
 #pragma unroll
     for (int i = 0; i < 5; ++i)
         t[i] = q & 1 ? t[i + 1] : t[i];
+    at_pair y;
 #pragma unroll
     for (int i = 0; i < 4; ++i)
         y.w[i] = __funnelshift_r(t[i], t[i + 1], (b & 3) * 8);
-#endif
     return y.v[0];
 }
 #endif
@@ -1288,12 +1276,11 @@ static __device__ __forceinline__ void at_col_lane(
      * it sum whatever the pair holds, never output. The offset from the
      * address's low bits: the input starts on a vector (the launcher's
      * check), so row 0's is 0 and no load starts before the input; with
-     * AT_ANY_BASE it need not, and row 0's pair may start up to
-     * AT_SHIFT_BYTES - 2 bytes before it, in the same aligned block.
-     * (Worked out from r * ld mod AT_VEC instead, NVVM (CUDA 13.0)
-     * strength-reduced the offsets of two-element vectors in a loop
-     * unrolled by four wrongly: 18 of 257 f64 points read the wrong rows
-     * on an H100.) */
+     * AT_ANY_BASE it need not, and row 0's pair may start up to 14 bytes
+     * before it, in the same 16-byte block. (Worked out from r * ld mod
+     * AT_VEC instead, NVVM (CUDA 13.0) strength-reduced the offsets of
+     * two-element vectors in a loop unrolled by four wrongly: 18 of 257
+     * f64 points read the wrong rows on an H100.) */
     if constexpr (MAP)
         if (n > 0) {
             const long long room = end - c - 2 * AT_VEC;
@@ -1309,7 +1296,7 @@ static __device__ __forceinline__ void at_col_lane(
                     /* (elements sit on their size: the bits below it
                      * are 0, which folds f32's funnel shifts) */
                     b[i] = (int)((unsigned long long)p &
-                                 (AT_SHIFT_BYTES - sizeof(at_in)));
+                                 (16 - sizeof(at_in)));
                     const at_pair *q = (const at_pair *)(p - b[i]);
                     x[i].v[0].raw = __ldg(&q->v[0].raw);
                     x[i].v[1].raw = __ldg(&q->v[1].raw);
