@@ -408,12 +408,12 @@ static void args(const at_problem *p, const at_point *pt, uint64_t in,
 const at_family at_family_reduce = {
     .name = "reduce",
     .abi = 10, /* 2: the waves axis; 3: flat along rows; 4: one-element
-                 flat points down columns skip the padding; 5: along
-                 rows a step up to twice a short row; 6: column strips
-                 split in waves; 7: flat waves in rounds, not steps;
-                 8: flat down columns past the block (AT_FLAT_K);
-                 9: shifted strips of two 2-byte elements; 10: those
-                 taken out again (they won nowhere, r55) */
+                  flat points down columns skip the padding; 5: along
+                  rows a step up to twice a short row; 6: column strips
+                  split in waves; 7: flat waves in rounds, not steps;
+                  8: flat down columns past the block (AT_FLAT_K);
+                  9: shifted strips of two 2-byte elements; 10: those
+                  taken out again (they won nowhere, r55) */
     .template_path = "templates/reduce.cu",
     .template_src = at_tmpl_reduce,
     .types = "f16 bf16 f32 f64 i32",
