@@ -40,19 +40,6 @@ template <class T> static inline T atomicMax(T *p, T v)
     return o;
 }
 
-/* Within segments of width lanes; a lane whose source passes its
- * segment gets its own value, as on the GPU. */
-template <class T> static inline T __shfl_down_sync(unsigned m, T v,
-                                                    unsigned d, int width)
-{
-    const int in = at_hlane % width + (int)d < width;
-    return __shfl_sync(m, v, in ? at_hlane + (int)d : at_hlane);
-}
-template <class T> static inline T __shfl_up_sync(unsigned m, T v, unsigned d)
-{
-    const int src = at_hlane - (int)d;
-    return __shfl_sync(m, v, src >= 0 ? src : at_hlane);
-}
 static inline int __clz(unsigned x) { return x ? __builtin_clz(x) : 32; }
 
 template <class To, class From> static inline To at_hbits(From f)

@@ -1,8 +1,9 @@
 /* Host stand-ins for the CUDA built-ins templates/transpose.cu's strip
  * kind uses, for tests/host/transpose_strips.cpp: beside cuda_common.h's,
  * every thread of a block a std::thread, each warp's 32 in step at its
- * warp intrinsics (__shfl_sync, __shfl_down_sync, __ballot_sync,
- * __all_sync, __syncwarp) through a barrier, as the GPU runs them. */
+ * warp intrinsics (__shfl_sync, __shfl_down_sync, __shfl_up_sync,
+ * __ballot_sync, __all_sync, __syncwarp) through a barrier, as the GPU
+ * runs them. */
 #pragma once
 #include <barrier>
 
@@ -29,12 +30,20 @@ template <class T> static inline T __shfl_sync(unsigned, T v, int src)
     at_hw->bar.arrive_and_wait();
     return r;
 }
-/* A lane past the warp's last gets its own value, as on the GPU. */
+/* Down: within segments of width lanes (the whole warp unless given),
+ * a lane whose source passes its segment gets its own value; up: one
+ * whose source is before lane 0 does; as on the GPU. */
 template <class T> static inline T __shfl_down_sync(unsigned m, T v,
-                                                    unsigned d)
+                                                    unsigned d,
+                                                    int width = 32)
 {
-    const int src = at_hlane + (int)d;
-    return __shfl_sync(m, v, src < 32 ? src : at_hlane);
+    const int in = at_hlane % width + (int)d < width;
+    return __shfl_sync(m, v, in ? at_hlane + (int)d : at_hlane);
+}
+template <class T> static inline T __shfl_up_sync(unsigned m, T v, unsigned d)
+{
+    const int src = at_hlane - (int)d;
+    return __shfl_sync(m, v, src >= 0 ? src : at_hlane);
 }
 /* Every lane's predicate, lane i's in bit i (the warp's 32 all vote). */
 static inline unsigned __ballot_sync(unsigned, int p)
