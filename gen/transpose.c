@@ -50,11 +50,13 @@ static const at_axis axes[N_AXES] = {
     [KIND] = {"kind", "0: tiles through shared memory; 1: strips, for a "
                       "side of at most 64 elements, exchanged in registers "
                       "(smem 2: a warp's runs staged through shared "
-                      "memory; the other tile axes take their first "
-                      "values)",
+                      "memory; smem 3: short input rows of 1- and 2-byte "
+                      "elements gathered through shared memory a tile at "
+                      "a time; the other "
+                      "tile axes take their first values)",
               2, {KIND_TILE, KIND_STRIP}},
     [STEPS] = {"steps", "strips: groups of vec positions a thread has in "
-                        "flight (tiles: 1)",
+                        "flight (gathered: tiles a block; tiles: 1)",
                3, {1, 2, 4}},
     [FLAT] = {"flat", "tiles: 1 where a tile spans the matrix's rows "
                       "(columns) whose output (input) rows are end to end: "
@@ -452,10 +454,12 @@ static void default_point(const at_problem *p, int sm, at_point *pt)
 
 const at_family at_family_transpose = {
     .name = "transpose",
-    .abi = 8, /* 5: tiles compete with strips where runs are apart; 6:
+    .abi = 9, /* 5: tiles compete with strips where runs are apart; 6:
                * strips realign long rows off their vectors (pack 1); 7:
                * fitted tile sides and flat runs; 8: smem 3, packed
-               * tiles padded by their banks (gen/transpose_smem.c) */
+               * tiles padded by their banks (gen/transpose_smem.c); 9:
+               * strips of short input rows gathered (smem 3,
+               * gen/transpose_strip.c) */
     .template_path = "templates/transpose.cu",
     .template_src = at_tmpl_transpose,
     .types = "i8 u8 f16 bf16 f32 f64 c64 c128 f32x4",

@@ -56,12 +56,19 @@ static void emit_strip(FILE *f, const char *t, const char *name)
             "    dim3 grid(blocks > 2147483647.0 ? 2147483647u\n"
             "                                    : (unsigned)blocks);\n"
             "    dim3 block(AT_BLOCK_X, AT_BLOCK_Y);\n"
+            "    if (AT_STRIP_SMEM > 48 * 1024) {\n"
+            "        cudaError_t err = cudaFuncSetAttribute(%s_kernel,\n"
+            "            cudaFuncAttributeMaxDynamicSharedMemorySize,\n"
+            "            AT_STRIP_SMEM);\n"
+            "        if (err != cudaSuccess)\n"
+            "            return err;\n"
+            "    }\n"
             "    at_launch_tuned(%s_kernel, grid, block, AT_STRIP_SMEM,\n"
             "        stream, (const at_elem *)in, (at_elem *)out, rows, cols,\n"
             "        ld_in, ld_out, batch, stride_in, stride_out);\n"
             "    return cudaGetLastError();\n"
             "}\n\n",
-            name, t, t, name);
+            name, t, t, name, name);
     emit_single(f, t, name);
 }
 

@@ -50,7 +50,44 @@ static int stage_bytes(const at_problem *p, const at_point *pt)
     return pt->v[BLOCK_X] * pt->v[BLOCK_Y] / 32 * 33 * words * 4;
 }
 
+/* Gathered tiles (smem 3, AT_GATHER in the template): short input rows
+ * of 1- or 2-byte elements whose output runs are end to end, a word of
+ * positions a thread, AT_STEPS tiles a block pipelined. Below 8 rows a
+ * strip already moves whole words (H200, i8 2 x 380696732: 71% of the
+ * copy gathered by the probe, 86% as strips). */
+enum { GATHER_MIN_SHORT = 8 };
+
+static int gather_bytes(const at_problem *p, const at_point *pt)
+{
+    const int s = at_tp_strip_short(p, NULL);
+    const int word_bytes = pt->v[BLOCK_X] * pt->v[BLOCK_Y] * 4;
+    return 2 * s * (word_bytes + 32) + word_bytes * (s | 1);
+}
+
 #define REJECT(...) (why ? (void)snprintf(why, n, __VA_ARGS__) : (void)0, 0)
+
+/* The constraints of a gathered point beside the strip's common ones. */
+static int gather_valid(const at_problem *p, const at_point *pt,
+                        const at_limits *l, char *why, size_t n)
+{
+    int rows_short;
+    const int s = at_tp_strip_short(p, &rows_short);
+    if (p->type->bytes > 2 || !rows_short || s < GATHER_MIN_SHORT ||
+        p->v[TP_LD_OUT] != s)
+        return REJECT("smem 3 gathers short input rows (8 or more) of 1- "
+                      "or 2-byte elements into output runs end to end");
+    if (pt->v[VEC] * p->type->bytes != 4 || pt->v[PACK] ||
+        pt->v[STEPS] == 1 || !pt->v[LDG])
+        return REJECT("a gathered point takes a word of positions a "
+                      "thread (vec), pack 0, ldg 1 and 2 or 4 tiles a "
+                      "block (steps)");
+    if (l->sm < 80)
+        return REJECT("gathered tiles copy with cp.async (sm_80 on)");
+    if (gather_bytes(p, pt) > l->max_smem)
+        return REJECT("%d bytes of shared memory to gather exceeds %d",
+                      gather_bytes(p, pt), l->max_smem);
+    return 1;
+}
 
 int at_tp_strip_valid(const at_problem *p, const at_point *pt,
                       const at_limits *l, char *why, size_t n)
@@ -63,9 +100,8 @@ int at_tp_strip_valid(const at_problem *p, const at_point *pt,
     /* The tile's axes take their first values: one name a point. */
     if (pt->v[TILE_X] != 8 || pt->v[TILE_Y] != 8 || pt->v[TILES] != 1)
         return REJECT("strips have no tile (tile 8x8, tiles 1)");
-    if (pt->v[SMEM] > 2)
-        return REJECT("strips stage (smem 2) or not (1), not smem %d",
-                      pt->v[SMEM]);
+    if (pt->v[SMEM] == 3 && !gather_valid(p, pt, l, why, n))
+        return 0;
     /* Realigned beside element by element: neither wins everywhere (H100,
      * realigned stores: f16 21703965 x 10 86% to 91% of the copy, i8
      * 10924201 x 21 68% to 80%; bf16 2261547 x 29 81% to 78%). */
@@ -80,7 +116,7 @@ int at_tp_strip_valid(const at_problem *p, const at_point *pt,
                       l->max_threads);
     if (pt->v[VEC] * e > 16)
         return REJECT("vector of %d bytes exceeds 16", pt->v[VEC] * e);
-    if (staged(p, pt, s) > STRIP_MAX_STAGED)
+    if (pt->v[SMEM] != 3 && staged(p, pt, s) > STRIP_MAX_STAGED)
         return REJECT("%d bytes a thread exceeds %d", staged(p, pt, s),
                       STRIP_MAX_STAGED);
     /* Staged through shared memory: groups of whole words, more than a
@@ -102,7 +138,10 @@ void at_tp_strip_name(const at_point *pt, char *buf, size_t n)
 {
     snprintf(buf, n, "strip_blk%dx%d_vec%d_st%d%s%s_ldg%d_rst%d",
              pt->v[BLOCK_X], pt->v[BLOCK_Y], pt->v[VEC], pt->v[STEPS],
-             pt->v[SMEM] == 2 ? "_stg" : "", pt->v[PACK] ? "_ra" : "",
+             pt->v[SMEM] == 2   ? "_stg"
+             : pt->v[SMEM] == 3 ? "_gth"
+                                : "",
+             pt->v[PACK] ? "_ra" : "",
              pt->v[LDG], pt->v[RESTRICT]);
 }
 
@@ -138,10 +177,11 @@ void at_tp_strip_defines(const at_problem *p, const at_point *pt, char *buf,
              "#define AT_LONG_BYTES %d\n#define AT_DENSE_BYTES %d\n"
              "#define AT_RUN_BYTES %d\n#define AT_STAGE %d\n"
              "#define AT_LDG %d\n#define AT_RESTRICT %d\n"
-             "#define AT_REALIGN %d\n",
+             "#define AT_REALIGN %d\n#define AT_GATHER %d\n",
              e, s, rows_short, pt->v[BLOCK_X], pt->v[BLOCK_Y], v,
              pt->v[STEPS], v * e, pow2_of(v * s * e), pow2_of(s * e),
-             pt->v[SMEM] == 2, pt->v[LDG], pt->v[RESTRICT], pt->v[PACK]);
+             pt->v[SMEM] == 2, pt->v[LDG], pt->v[RESTRICT], pt->v[PACK],
+             pt->v[SMEM] == 3);
 }
 
 void at_tp_strip_launch(const at_problem *p, const at_point *pt,
@@ -159,7 +199,9 @@ void at_tp_strip_launch(const at_problem *p, const at_point *pt,
     g->block[0] = (unsigned)pt->v[BLOCK_X];
     g->block[1] = (unsigned)pt->v[BLOCK_Y];
     g->block[2] = 1;
-    g->smem = pt->v[SMEM] == 2 ? (unsigned)stage_bytes(p, pt) : 0;
+    g->smem = pt->v[SMEM] == 2   ? (unsigned)stage_bytes(p, pt)
+              : pt->v[SMEM] == 3 ? (unsigned)gather_bytes(p, pt)
+                                 : 0;
 }
 
 void at_tp_strip_default(const at_problem *p, at_point *pt)

@@ -193,6 +193,11 @@ typedef uint4 at_elem;
  *                            bytes, AT_RUN_BYTES a run's
  *   AT_STAGE                 1: dense runs a warp at a time through shared
  *                            memory (groups of a multiple of 4 bytes)
+ *   AT_GATHER                1 (1- and 2-byte elements, AT_SHORT_ROWS,
+ *                            AT_VEC a word of them): where
+ *                            the runs are end to end, tiles gathered
+ *                            through shared memory (at_gather), the
+ *                            launch's AT_STEPS tiles a block pipelined
  *   AT_REALIGN               1 (AT_VEC > 1, AT_SHORT_ROWS 0): long output
  *                            rows off AT_LONG_BYTES store whole aligned
  *                            vectors realigned in registers
@@ -208,6 +213,18 @@ typedef uint4 at_elem;
 
 #define AT_THREADS (AT_BLOCK_X * AT_BLOCK_Y)
 #define AT_GROUP (AT_VEC * AT_SHORT)
+#ifndef AT_GATHER
+#define AT_GATHER 0
+#endif
+#if AT_GATHER
+#if !(AT_SHORT_ROWS && AT_ELEM_BYTES <= 2 && AT_VEC * AT_ELEM_BYTES == 4 && \
+      !AT_STAGE)
+#error "AT_GATHER is for short input rows of 1- or 2-byte elements, a word a thread"
+#endif
+#define AT_GW_POS (AT_THREADS * AT_VEC) /* positions a gathered tile */
+#define AT_GP (AT_THREADS * 4 + 32) /* a tile row's bytes in shared memory */
+#define AT_GSR (AT_SHORT | 1)       /* words a thread stages (odd: banks) */
+#endif
 #if AT_STAGE
 /* A group's words, and a warp's 32 groups in shared memory with a word
  * of padding every 32 (lanes write their groups' words AT_GW apart:
@@ -216,6 +233,9 @@ typedef uint4 at_elem;
 #define AT_WARP_WORDS (33 * AT_GW)
 #define AT_PAD(i) ((i) + (i) / 32)
 #define AT_STRIP_SMEM (AT_THREADS / 32 * AT_WARP_WORDS * 4)
+#elif AT_GATHER
+/* Two tiles of AT_SHORT rows of AT_GP bytes, and the staged output. */
+#define AT_STRIP_SMEM (2 * AT_SHORT * AT_GP + AT_THREADS * 4 * AT_GSR)
 #else
 #define AT_STRIP_SMEM 0
 #endif
@@ -493,6 +513,183 @@ __device__ __forceinline__ void at_group_tail(
     }
 }
 
+#if AT_GATHER
+/* Gathered tiles (AT_GATHER): short input rows of 1- or 2-byte elements
+ * whose output runs are end to end (ld_out == AT_SHORT). A strip loads
+ * such rows an element at a time where they are off its vector, and
+ * stores runs of AT_SHORT elements; a tile of AT_GW_POS positions
+ * instead
+ *   1. copies the aligned 16-byte vectors covering each row's part to
+ *      shared memory as they are (cp.async), the next tile's while this
+ *      one is transposed;
+ *   2. reads a word a row for its AT_VEC positions a thread (two shared
+ *      words and a funnel shift by the row's offset in 16 bytes),
+ *      permuted at compile time into the AT_SHORT output words those
+ *      positions make, and stages them;
+ *   3. stores the tile's output, one run from a multiple of 16 bytes, as
+ *      aligned 16-byte vectors.
+ * H200, u8 31 x 3552786: 39% of the copy as strips, 90% gathered
+ * (docs/perf/issue36-h200/gather/). */
+
+/* 16 bytes from global to shared memory, asynchronously (sm_80 on);
+ * the copies since the last commit as a group; every group but the last
+ * done. (AT_CP_ASYNC_GIVEN: the includer gives them, as tests/host does
+ * with plain copies.) */
+#ifndef AT_CP_ASYNC_GIVEN
+__device__ __forceinline__ void at_cp16(void *dst, const void *src)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(
+                     (unsigned)__cvta_generic_to_shared(dst)),
+                 "l"(__cvta_generic_to_global(src))
+                 : "memory");
+}
+__device__ __forceinline__ void at_cp_commit()
+{
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+__device__ __forceinline__ void at_cp_wait_prior()
+{
+    asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+}
+#endif
+
+/* A tile's rows, row r's bytes [src + r * ld_bytes, + bytes), into buf:
+ * row r at r * AT_GP from its address's offset in 16 bytes; vectors
+ * reaching outside the input's bytes [lo, hi) byte by byte. One commit
+ * group. */
+__device__ __forceinline__ void at_gather_load(unsigned char *buf,
+                                               const unsigned char *src,
+                                               long long ld_bytes,
+                                               int bytes,
+                                               unsigned long long lo,
+                                               unsigned long long hi,
+                                               int tid)
+{
+    const int k_row = AT_THREADS * 4 / 16 + 1;
+#pragma unroll 1
+    for (int i = tid; i < AT_SHORT * k_row; i += AT_THREADS) {
+        const int r = i / k_row, k = i - r * k_row;
+        const unsigned long long row =
+            (unsigned long long)(src + r * ld_bytes);
+        const unsigned long long a = (row & ~15ULL) + 16 * k;
+        unsigned char *d = buf + r * AT_GP + 16 * k;
+        if (a >= row + bytes)
+            continue;
+        if (a >= lo && a + 16 <= hi)
+            at_cp16(d, (const void *)a);
+        else
+            for (int j = 0; j < 16; ++j)
+                if (a + j >= lo && a + j < hi)
+                    d[j] = *(const unsigned char *)(a + j);
+    }
+    at_cp_commit();
+}
+
+/* Tile t of the batch: its first row's first byte, its first position
+ * c0 and its positions w. */
+__device__ __forceinline__ const unsigned char *
+at_gather_at(const at_elem *in, long long t, long long per, int cols,
+             long long stride_in, long long *z, int *c0, int *w)
+{
+    *z = t / per;
+    *c0 = (int)(t - *z * per) * AT_GW_POS;
+    *w = cols - *c0 < AT_GW_POS ? cols - *c0 : AT_GW_POS;
+    return (const unsigned char *)(in + *z * stride_in + *c0);
+}
+
+__device__ void at_gather(const at_elem *AT_RST in, at_elem *AT_RST out,
+                          int cols, long long ld_in, int batch,
+                          long long stride_in, long long stride_out,
+                          int tid)
+{
+    extern __shared__ __align__(16) unsigned char at_gather_sm[];
+    unsigned int *so =
+        (unsigned int *)(at_gather_sm + 2 * AT_SHORT * AT_GP);
+    const long long per = ((long long)cols + AT_GW_POS - 1) / AT_GW_POS;
+    const long long tiles = per * batch, ld_bytes = ld_in * AT_ELEM_BYTES;
+    const unsigned long long lo = (unsigned long long)in,
+                             hi = (unsigned long long)(
+                                 in + (batch - 1) * stride_in +
+                                 (AT_SHORT - 1) * ld_in + cols);
+    const unsigned ldm = (unsigned)(ld_bytes & 15);
+    long long t = blockIdx.x, z;
+    int c0, w;
+    if (t < tiles) {
+        const unsigned char *src =
+            at_gather_at(in, t, per, cols, stride_in, &z, &c0, &w);
+        at_gather_load(at_gather_sm, src, ld_bytes, w * AT_ELEM_BYTES, lo,
+                       hi, tid);
+    }
+#pragma unroll 1
+    for (int it = 0; t < tiles; ++it, t += gridDim.x) {
+        const unsigned char *s = at_gather_sm + (it & 1) * AT_SHORT * AT_GP;
+        if (t + gridDim.x < tiles) {
+            const unsigned char *next = at_gather_at(
+                in, t + gridDim.x, per, cols, stride_in, &z, &c0, &w);
+            at_gather_load(at_gather_sm + ((it + 1) & 1) * AT_SHORT * AT_GP,
+                           next, ld_bytes, w * AT_ELEM_BYTES, lo, hi, tid);
+        } else {
+            at_cp_commit();
+        }
+        at_cp_wait_prior();
+        __syncthreads();
+        const unsigned char *src =
+            at_gather_at(in, t, per, cols, stride_in, &z, &c0, &w);
+        const unsigned off0 = (unsigned)((unsigned long long)src & 15);
+        unsigned int x[AT_SHORT];
+#pragma unroll
+        for (int r = 0; r < AT_SHORT; ++r) {
+            const int b = (int)((off0 + r * ldm) & 15) + 4 * tid;
+            const unsigned int *q =
+                (const unsigned int *)(s + r * AT_GP + (b & ~3));
+            x[r] = __funnelshift_r(q[0], q[1], 8 * (b & 3));
+        }
+        /* Output word wd of the thread's AT_VEC positions: its elements
+         * AT_VEC wd + u, position k / AT_SHORT's element k % AT_SHORT. */
+#pragma unroll
+        for (int wd = 0; wd < AT_SHORT; ++wd) {
+            unsigned int v = 0;
+#pragma unroll
+            for (int u = 0; u < AT_VEC; ++u) {
+                const int k = AT_VEC * wd + u, bits = 8 * AT_ELEM_BYTES;
+                v |= ((x[k % AT_SHORT] >> (bits * (k / AT_SHORT))) &
+                      (AT_ELEM_BYTES == 1 ? 0xFFu : 0xFFFFu))
+                     << (bits * u);
+            }
+            so[tid * AT_GSR + wd] = v;
+        }
+        __syncthreads();
+        unsigned char *o = (unsigned char *)(out + z * stride_out +
+                                             (long long)c0 * AT_SHORT);
+        const int n = w * AT_SHORT * AT_ELEM_BYTES;
+#pragma unroll 1
+        for (int i = tid; i * 16 < n; i += AT_THREADS) {
+            if (i * 16 + 16 <= n) {
+#if AT_SHORT & 1
+                ((uint4 *)o)[i] = ((const uint4 *)so)[i];
+#else
+                uint4 v;
+                v.x = so[(4 * i) / AT_SHORT * AT_GSR + (4 * i) % AT_SHORT];
+                v.y = so[(4 * i + 1) / AT_SHORT * AT_GSR +
+                         (4 * i + 1) % AT_SHORT];
+                v.z = so[(4 * i + 2) / AT_SHORT * AT_GSR +
+                         (4 * i + 2) % AT_SHORT];
+                v.w = so[(4 * i + 3) / AT_SHORT * AT_GSR +
+                         (4 * i + 3) % AT_SHORT];
+                ((uint4 *)o)[i] = v;
+#endif
+            } else {
+                for (int j = i * 16; j < n; ++j)
+                    o[j] = (unsigned char)(so[j / 4 / AT_SHORT * AT_GSR +
+                                              j / 4 % AT_SHORT] >>
+                                           (8 * (j % 4)));
+            }
+        }
+        __syncthreads();
+    }
+}
+#endif
+
 /* Whether p and every row and matrix after it start on a multiple of
  * bytes. */
 __device__ __forceinline__ bool at_aligned(const void *p, long long ld,
@@ -511,6 +708,26 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
 {
     AT_TEST_HOOK
     const int tid = threadIdx.y * AT_BLOCK_X + threadIdx.x;
+#if AT_GATHER
+    /* Runs end to end, each matrix's output from a multiple of 16. */
+    if (ld_out == AT_SHORT && (unsigned long long)out % 16 == 0 &&
+        (batch == 1 || stride_out * AT_ELEM_BYTES % 16 == 0)) {
+        at_gather(in, out, cols, ld_in, batch, stride_in, stride_out, tid);
+        return;
+    }
+    /* Any other launch (the generator offers these points only where the
+     * runs are end to end): element by element, a thread an output
+     * element, so that the strip's groups do not hold registers here. */
+    const long long mat = (long long)cols * AT_SHORT;
+#pragma unroll 1
+    for (long long i = (long long)blockIdx.x * AT_THREADS + tid;
+         i < mat * batch; i += (long long)gridDim.x * AT_THREADS) {
+        const long long z = i / mat, c = (i - z * mat) / AT_SHORT;
+        const int r = (int)(i - z * mat - c * AT_SHORT);
+        out[z * stride_out + c * ld_out + r] =
+            AT_LD(in + z * stride_in + r * ld_in + c);
+    }
+#else
 #if AT_SHORT_ROWS
     long long n = cols; /* positions along the long side */
     const long long ld_long = ld_in, ld_run = ld_out;
@@ -645,6 +862,7 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
                               valid[k]);
         }
     }
+#endif /* AT_GATHER */
 }
 
 #else /* the tile kind */

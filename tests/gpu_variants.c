@@ -255,8 +255,14 @@ static void every_point_2_bytes_rows_off_sectors(void **state)
  * no vector divides, odd and aligned lds, batches end to end and apart):
  * short sides of 1 to 64 on either side, long sides prime, leading
  * dimensions off every vector, batches end to end (one vector, for a
- * short side of 1) and apart. */
+ * short side of 1) and apart; 1-byte ones with runs end to end take
+ * gathered points too. */
 static const test_problem strip_shapes[] = {
+    /* Gathered strips first (bytes, smem 3): an odd count of rows, and
+     * a batch whose output is end to end (16-byte strides) and whose
+     * input rows and matrices are off it. */
+    {"transpose", NULL, 31, 100003, 0, 0, 0, 0, 0},
+    {"transpose", NULL, 16, 65521, 65531, 0, 3, 16 * 65531 + 5, 0},
     {"transpose", NULL, 3, 1000003, 0, 0, 0, 0, 0},
     {"transpose", NULL, 1000003, 5, 0, 0, 0, 0, 0},
     {"transpose", NULL, 7, 100003, 0, 0, 0, 0, 0},

@@ -24,6 +24,20 @@ static at_problem problem(const char *type, int64_t rows, int64_t cols)
     return p;
 }
 
+/* The space of a transpose of type, rows x cols with output rows ld_out
+ * apart (0: rows) for l: its problem in *p, its points (malloc'd). */
+static at_point *space_of(const char *type, int64_t rows, int64_t cols,
+                          int64_t ld_out, const at_limits *l, at_problem *p,
+                          size_t *n)
+{
+    at_err e = {0};
+    test_problem u = {"transpose", type, rows, cols, 0, ld_out};
+    assert_int_equal(test_problem_make(p, &u, &e), 0);
+    at_point *pts;
+    assert_int_equal(at_space_points(F, p, l, &pts, n, &e), 0);
+    return pts;
+}
+
 static int is_pow2(int v)
 {
     return v > 0 && (v & (v - 1)) == 0;
@@ -487,6 +501,72 @@ static int has_edge(const at_problem *p, const at_point *pt)
  * a shape for every such point of the space (so compiled for it, it has
  * no element path either), an odd shape's kernel on the odd ones; the
  * API runs such a kernel only on buffers on its vectors. */
+/* Gathered strips (smem 3): short input rows (8 to 64) of 1- and 2-byte
+ * elements whose output runs are end to end, a word of positions a
+ * thread, 2 or 4 tiles a block, ldg; each within the architecture's
+ * shared memory (sm_80 and later: cp.async), its launch asking for what
+ * the template lays out (gen/transpose_strip.c's count). */
+static void gathered_strips_where_runs_end_to_end(void **state)
+{
+    (void)state;
+    static const struct {
+        int sm;
+        const char *type;
+        int64_t rows, cols, ld_out;
+        int gathered;
+    } cases[] = {
+        /* 128, 256 and 512 threads x 2 or 4 tiles; 1024 threads would
+         * lay out 385 KB */
+        {90, "u8", 31, 100003, 0, 6},
+        {90, "bf16", 31, 100003, 0, 6},
+        /* 2 x 64 x 2080 + 2048 x 65 bytes for 512 threads: 388 KB */
+        {90, "i8", 64, 100003, 0, 4},
+        /* 8 rows: 1024 threads too (101 KB) */
+        {90, "u8", 8, 100003, 0, 8},
+        /* sm_80's 163 KB: 512 threads of 31 rows (188 KB) out */
+        {80, "u8", 31, 100003, 0, 4},
+        {75, "u8", 31, 100003, 0, 0},
+        {90, "u8", 7, 100003, 0, 0},
+        {90, "u8", 100003, 31, 0, 0},
+        {90, "f32", 31, 100003, 0, 0},
+        {90, "u8", 31, 100003, 32, 0},
+    };
+    const int smem = at_axis_index(F, "smem"), kind = at_axis_index(F, "kind");
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        at_limits l;
+        assert_true(at_limits_for_arch(cases[c].sm, &l));
+        at_problem p;
+        size_t n;
+        at_point *pts = space_of(cases[c].type, cases[c].rows,
+                                 cases[c].cols, cases[c].ld_out, &l, &p, &n);
+        int gathered = 0;
+        for (size_t i = 0; i < n; ++i) {
+            const int *v = pts[i].v;
+            if (v[kind] != KIND_STRIP || v[smem] != 3)
+                continue;
+            ++gathered;
+            const int threads = v[2] * v[3];
+            assert_int_equal(v[4] * p.type->bytes, 4);
+            assert_true(v[11] >= 2 && v[8] == 1 && v[5] == 0);
+            at_launch g;
+            F->ops.launch(&p, &pts[i], &g);
+            const int rows = (int)cases[c].rows;
+            assert_int_equal(g.smem, 2 * rows * (threads * 4 + 32) +
+                                         threads * 4 * (rows | 1));
+            assert_true((int)g.smem <= l.max_smem);
+            char name[128];
+            F->ops.point_name(F, &pts[i], name, sizeof name);
+            assert_non_null(strstr(name, "_gth_"));
+        }
+        if (gathered != cases[c].gathered)
+            fail_msg("sm_%d %s %" PRId64 "x%" PRId64 " ld_out %" PRId64
+                     ": %d gathered points, expected %d", cases[c].sm,
+                     cases[c].type, cases[c].rows, cases[c].cols,
+                     cases[c].ld_out, gathered, cases[c].gathered);
+        free(pts);
+    }
+}
+
 static void whole_tile_kernels_take_whole_shapes(void **state)
 {
     (void)state;
@@ -776,13 +856,9 @@ static void strips_serve_short_sides(void **state)
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         at_problem p;
-        at_err e = {0};
-        test_problem u = {"transpose", cases[c].type, cases[c].rows,
-                              cases[c].cols, 0, cases[c].ld_out};
-        assert_int_equal(test_problem_make(&p, &u, &e), 0);
-        at_point *pts;
         size_t n;
-        assert_int_equal(at_space_points(F, &p, &l, &pts, &n, &e), 0);
+        at_point *pts = space_of(cases[c].type, cases[c].rows,
+                                 cases[c].cols, cases[c].ld_out, &l, &p, &n);
         int strips = 0, tiles = 0;
         const int64_t s = cases[c].rows < cases[c].cols ? cases[c].rows
                                                          : cases[c].cols;
@@ -1112,6 +1188,7 @@ int main(void)
         cmocka_unit_test(code_paths_follow_the_problem),
         cmocka_unit_test(shifted_loads_and_skewed_stores_follow_the_rows),
         cmocka_unit_test(strips_serve_short_sides),
+        cmocka_unit_test(gathered_strips_where_runs_end_to_end),
         cmocka_unit_test(whole_tile_kernels_take_whole_shapes),
         cmocka_unit_test(launch_geometry),
         cmocka_unit_test(tiles_compete_where_runs_are_apart),

@@ -108,10 +108,28 @@ static size_t compile_points(const at_problem *p, const at_point *pts,
     return ok;
 }
 
+/* Whether the points kept[0..k) hold every value each axis takes in
+ * all[0..n): a thinned sweep still compiles every value. */
+static void assert_values_kept(const at_family *f, const at_point *all,
+                               size_t n, const at_point *kept, size_t k)
+{
+    for (int a = 0; a < f->n_axes; ++a)
+        for (size_t i = 0; i < n; ++i) {
+            size_t j = 0;
+            while (j < k && kept[j].v[a] != all[i].v[a])
+                ++j;
+            if (j == k)
+                fail_msg("axis %s: value %d left out of the sweep",
+                         f->axes[a].name, all[i].v[a]);
+        }
+}
+
 /* Every point of the space for an element size (types of one size expand
  * to the same source) in the full suite; outside it every 3rd with every
- * path (each path is in every point; CI's 20 minutes) and every 8th of
- * the problem's own paths. */
+ * path (each path is in every point; CI's 20 minutes), every 8th of the
+ * problem's own paths, and every 2nd strip point of the strip spaces of
+ * over 110 points (2 s a point on CI's two cores), each axis value still
+ * among them. */
 static void compile_size(int bytes, int sm, unsigned paths, int rows,
                          int cols, int strips_only)
 {
@@ -131,19 +149,33 @@ static void compile_size(int bytes, int sm, unsigned paths, int rows,
     size_t n;
     assert_int_equal(at_space_points(f, &p, &l, &pts, &n, &e), 0);
     if (strips_only) {
+        /* 2: gathered strips alone (smem 3). */
         const int kind = at_axis_index(f, "kind");
+        const int smem = at_axis_index(f, "smem");
         size_t kept = 0;
         for (size_t i = 0; i < n; ++i)
-            if (pts[i].v[kind] == 1)
+            if (pts[i].v[kind] == 1 &&
+                (strips_only != 2 || pts[i].v[smem] == 3))
                 pts[kept++] = pts[i];
         assert_true(kept > 0);
         n = kept;
     }
     size_t space = n;
-    if (!full_suite() && !strips_only) {
+    const size_t every = full_suite()                  ? 1
+                         : strips_only == 1            ? (n > 110 ? 2 : 1)
+                         : strips_only                 ? 1
+                         : paths == NEEDED             ? 8
+                                                       : 3;
+    if (every > 1) {
+        at_point *all = malloc(n * sizeof *all);
+        assert_non_null(all);
+        memcpy(all, pts, n * sizeof *all);
         size_t kept = 0;
-        for (size_t i = 0; i < n; i += paths == NEEDED ? 8 : 3)
+        for (size_t i = 0; i < n; i += every)
             pts[kept++] = pts[i];
+        if (strips_only)
+            assert_values_kept(f, all, n, pts, kept);
+        free(all);
         n = kept;
     }
     size_t ok = compile_points(&p, pts, n, sm, paths);
@@ -152,7 +184,11 @@ static void compile_size(int bytes, int sm, unsigned paths, int rows,
            "purpose\n",
            bytes, type->name, rows, cols, sm,
            paths == NEEDED ? "the problem's own paths" : "every path", ok,
-           space, strips_only ? "strip " : "", (n + BATCH - 1) / BATCH);
+           space,
+           strips_only == 2 ? "gathered strip "
+           : strips_only    ? "strip "
+                            : "",
+           (n + BATCH - 1) / BATCH);
     free(pts);
 }
 
@@ -218,6 +254,20 @@ STRIPS(2)
 STRIPS(4)
 STRIPS(8)
 STRIPS(16)
+
+/* Every gathered strip point (short input rows of 1- and 2-byte
+ * elements, smem 3): the fewest rows it takes, an odd count (its staged
+ * words whole vectors) and the most; sm_80 too in the full suite. Only
+ * 64 rows are among the strips' shapes above. */
+static void gathered_points(void **state)
+{
+    (void)state;
+    const int rows[] = {8, 31, 64};
+    for (int sm = 90; sm >= (full_suite() ? 80 : 90); sm -= 10)
+        for (int bytes = 1; bytes <= 2; ++bytes)
+            for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i)
+                compile_size(bytes, sm, NEEDED, rows[i], 100003, 2);
+}
 
 /* Reductions: the points of a problem whose sources differ (chunk is a
  * launch argument, not a define: points apart only there are one
@@ -333,6 +383,7 @@ int main(void)
         cmocka_unit_test(strip_points_4_bytes),
         cmocka_unit_test(strip_points_8_bytes),
         cmocka_unit_test(strip_points_16_bytes),
+        cmocka_unit_test(gathered_points),
         cmocka_unit_test(reduce_points_sm90),
         cmocka_unit_test(reduce_points_sm80),
         cmocka_unit_test(every_point_1_bytes_sm80),

@@ -7,9 +7,11 @@
  * an output one element off its vector). Every thread of a block runs as
  * a std::thread, each warp's 32 in step at its shuffles and votes
  * (warp_stubs.h), so the staged runs' and the realigned stores' lane
- * exchanges run as on the GPU. Buffers are exactly the problem's size,
- * under ASan and UBSan; the output's padding is poisoned and must stay
- * so. A check of the template's arithmetic and lane logic, not of the
+ * exchanges run as on the GPU; with AT_GATHER, the block's threads meet
+ * at a barrier for __syncthreads and the asynchronous copies are plain
+ * ones. Buffers are exactly the problem's size (the input's start, too,
+ * off its vectors in some), under ASan and UBSan; the output's padding
+ * is poisoned and must stay so. A check of the template's arithmetic and lane logic, not of the
  * GPU: gpu_variants verifies every point there. Exits 1 on a failure;
  * prints one summary line. */
 #include "warp_stubs.h"
@@ -19,6 +21,15 @@
 #include <thread>
 #include <vector>
 unsigned int at_stage_sm[32 * 1024];
+alignas(16) unsigned char at_gather_sm[256 * 1024];
+/* Gathered tiles: a block barrier, and copies done at once (on the GPU
+ * the barrier after the wait orders them alike). */
+static std::barrier<> *at_hblock;
+static inline void __syncthreads() { at_hblock->arrive_and_wait(); }
+#define AT_CP_ASYNC_GIVEN 1
+static inline void at_cp16(void *d, const void *s) { std::memcpy(d, s, 16); }
+static inline void at_cp_commit() {}
+static inline void at_cp_wait_prior() {}
 #include TEMPLATE
 
 enum { THREADS = 32 * AT_BLOCK_Y };
@@ -29,6 +40,7 @@ struct Prob {
     int batch;
     long long stride_in, stride_out;
     int out_off;          /* elements the output starts past its block */
+    int in_off;           /* and the input */
 };
 
 /* Element s of position i of matrix z: where it sits in the input (the
@@ -49,6 +61,8 @@ static void launch(const at_elem *in, at_elem *out, const Prob &p, int grid)
     gridDim = {(unsigned)grid, 1, 1};
     for (int b = 0; b < grid; ++b) {
         blockIdx = {(unsigned)b, 0, 0};
+        std::barrier<> block(THREADS);
+        at_hblock = &block;
         std::vector<at_host_warp> warps(THREADS / 32);
         std::vector<std::thread> ts;
         for (int t = 0; t < THREADS; ++t)
@@ -72,7 +86,8 @@ static long run(const Prob &p)
 {
     const long long in_n = in_at(p, p.batch - 1, p.n - 1, AT_SHORT - 1) + 1;
     const long long out_n = out_at(p, p.batch - 1, p.n - 1, AT_SHORT - 1) + 1;
-    at_elem *in = new at_elem[in_n];
+    at_elem *in_blk = new at_elem[in_n + p.in_off];
+    at_elem *in = in_blk + p.in_off;
     at_elem *blk = new at_elem[out_n + p.out_off];
     at_elem *out = blk + p.out_off;
     unsigned char *ib = (unsigned char *)in, *ob = (unsigned char *)blk;
@@ -101,7 +116,7 @@ static long run(const Prob &p)
             for (size_t k = 0; k < sizeof(at_elem); ++k)
                 wrong += c[k] != 0xAB;
         }
-    delete[] in;
+    delete[] in_blk;
     delete[] blk;
     return wrong;
 }
@@ -115,8 +130,8 @@ int main()
                     int apart, int off) {
         const long long longs = s * ld + 5 * apart, runs = n * run + 2 * apart;
         return AT_SHORT_ROWS
-                   ? Prob{n, ld, run, batch, longs, runs, off}
-                   : Prob{n, run, ld, batch, runs, longs, off};
+                   ? Prob{n, ld, run, batch, longs, runs, off, 0}
+                   : Prob{n, run, ld, batch, runs, longs, off, 0};
     };
     for (int n : {v * 32 * 3 + 5, 517, 4099})
         for (long long pad : {0, 1, 3}) {
@@ -126,7 +141,21 @@ int main()
             /* batches: apart (strides padded), and end to end */
             ps.push_back(prob(n, ld, s, 3, 1, 0));
             ps.push_back(prob(n, ld, s, 3, 0, 0));
+            /* the input's start off its vectors */
+            Prob q = prob(n, ld, s, 1, 0, 0);
+            q.in_off = 1;
+            ps.push_back(q);
         }
+    /* Batches whose output matrices start on 16 bytes (1040 positions),
+     * end to end, and with the input's rows, matrices and start off
+     * them: gathered tiles take these (with AT_GATHER). */
+    for (long long pad : {0, 3}) {
+        ps.push_back(prob(1040, 1040 + pad, s, 3, 0, 0));
+        Prob q = prob(1040, 1040 + pad, s, 3, 0, 0);
+        (AT_SHORT_ROWS ? q.stride_in : q.stride_out) += 5;
+        q.in_off = 3;
+        ps.push_back(q);
+    }
     long fails = 0;
     for (const Prob &p : ps) {
         const long w = run(p);
@@ -138,9 +167,10 @@ int main()
                         p.stride_out, p.out_off, w);
         }
     }
-    std::printf("E%d short %d %s vec %d steps %d stage %d realign %d: "
-                "problems %zu fails %ld\n",
+    std::printf("E%d short %d %s vec %d steps %d stage %d realign %d "
+                "gather %d: problems %zu fails %ld\n",
                 AT_ELEM_BYTES, AT_SHORT, AT_SHORT_ROWS ? "rows" : "cols",
-                AT_VEC, AT_STEPS, AT_STAGE, AT_REALIGN, ps.size(), fails);
+                AT_VEC, AT_STEPS, AT_STAGE, AT_REALIGN, AT_GATHER, ps.size(),
+                fails);
     return fails != 0;
 }
