@@ -1,8 +1,11 @@
-/* NVRTC compiles every third point of the transpose space, for every
+/* NVRTC compiles every 4th point of the transpose space, for every
  * element size, for sm_90 with every optional code path of the template
  * compiled in (so every line of it is compiled at every such point); the
  * paths a tune of 8192 x 8192 compiles (none of them) at every 8th point;
- * every strip point; and every point under `make check-full`
+ * every strip point (every 2nd of the larger strip spaces), every
+ * gathered one; each thinned sweep with a point for every axis value it
+ * would leave out; the reductions' distinct variants in a sample; and
+ * every point under `make check-full`
  * (AUTOTUNE_CHECK_FULL=1), which also compiles everything for sm_80: a
  * second architecture finds little the first does not and doubles the
  * suite's time. Through the compile pool
@@ -108,28 +111,37 @@ static size_t compile_points(const at_problem *p, const at_point *pts,
     return ok;
 }
 
-/* Whether the points kept[0..k) hold every value each axis takes in
- * all[0..n): a thinned sweep still compiles every value. */
-static void assert_values_kept(const at_family *f, const at_point *all,
-                               size_t n, const at_point *kept, size_t k)
+/* pts[0..n) thinned in place to every every-th, plus, for each value an
+ * axis takes among them that those leave out, the first point with it:
+ * a thinned sweep still compiles every value of every axis. Returns the
+ * count kept. */
+static size_t thin_points(const at_family *f, at_point *pts, size_t n,
+                          size_t every)
 {
+    at_point *all = malloc(n * sizeof *all);
+    assert_non_null(all);
+    memcpy(all, pts, n * sizeof *all);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i += every)
+        pts[kept++] = all[i];
     for (int a = 0; a < f->n_axes; ++a)
         for (size_t i = 0; i < n; ++i) {
             size_t j = 0;
-            while (j < k && kept[j].v[a] != all[i].v[a])
+            while (j < kept && pts[j].v[a] != all[i].v[a])
                 ++j;
-            if (j == k)
-                fail_msg("axis %s: value %d left out of the sweep",
-                         f->axes[a].name, all[i].v[a]);
+            if (j == kept)
+                pts[kept++] = all[i];
         }
+    free(all);
+    return kept;
 }
 
 /* Every point of the space for an element size (types of one size expand
- * to the same source) in the full suite; outside it every 3rd with every
+ * to the same source) in the full suite; outside it every 4th with every
  * path (each path is in every point; CI's 20 minutes), every 8th of the
  * problem's own paths, and every 2nd strip point of the strip spaces of
- * over 110 points (2 s a point on CI's two cores), each axis value still
- * among them. */
+ * over 110 points (2 s a point on CI's two cores); each with a point for
+ * every axis value those leave out. */
 static void compile_size(int bytes, int sm, unsigned paths, int rows,
                          int cols, int strips_only)
 {
@@ -165,19 +177,9 @@ static void compile_size(int bytes, int sm, unsigned paths, int rows,
                          : strips_only == 1            ? (n > 110 ? 2 : 1)
                          : strips_only                 ? 1
                          : paths == NEEDED             ? 8
-                                                       : 3;
-    if (every > 1) {
-        at_point *all = malloc(n * sizeof *all);
-        assert_non_null(all);
-        memcpy(all, pts, n * sizeof *all);
-        size_t kept = 0;
-        for (size_t i = 0; i < n; i += every)
-            pts[kept++] = pts[i];
-        if (strips_only)
-            assert_values_kept(f, all, n, pts, kept);
-        free(all);
-        n = kept;
-    }
+                                                       : 4;
+    if (every > 1)
+        n = thin_points(f, pts, n, every);
     size_t ok = compile_points(&p, pts, n, sm, paths);
     printf("# %d-byte elements (%s and its kind), %dx%d, sm_%d, %s: %zu of "
            "%zu %spoints compiled in %zu programs, plus one failing on "
@@ -326,8 +328,8 @@ static size_t reduce_points(const char *type, const char *op,
 }
 
 /* Along rows (whole array and a matrix) and down columns, every op and
- * type: every 4th distinct variant of f32 sum (every 6th on the narrow
- * columns, whose odd ld adds flat and shifted strips), every 40th of the
+ * type: every 6th distinct variant of f32 sum (every 9th on the narrow
+ * columns, whose odd ld adds flat and shifted strips), every 60th of the
  * rest (all of them in the full suite, which adds sm_80; NVRTC compiles
  * about 5 a second on 2 cores). */
 static void reduce_variants(int sm)
@@ -345,8 +347,8 @@ static void reduce_variants(int sm)
                 int most = t == 0 && o == 0;
                 reduce_points(types[t], ops[o], shapes[s], sm,
                               full_suite() ? 1
-                              : most       ? (s == 3 ? 6 : 4)
-                                           : 40);
+                              : most       ? (s == 3 ? 9 : 6)
+                                           : 60);
             }
 }
 
