@@ -52,8 +52,8 @@ static const at_axis axes[N_AXES] = {
                       "(smem 2: a warp's runs staged through shared "
                       "memory; smem 3: short input rows of 1- and 2-byte "
                       "elements gathered through shared memory a tile at "
-                      "a time; the other "
-                      "tile axes take their first values)",
+                      "a time; the other tile axes take their first "
+                      "values)",
               2, {KIND_TILE, KIND_STRIP}},
     [STEPS] = {"steps", "strips: groups of vec positions a thread has in "
                         "flight (gathered: tiles a block; tiles: 1)",

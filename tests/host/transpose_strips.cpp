@@ -11,9 +11,9 @@
  * at a barrier for __syncthreads and the asynchronous copies are plain
  * ones. Buffers are exactly the problem's size (the input's start, too,
  * off its vectors in some), under ASan and UBSan; the output's padding
- * is poisoned and must stay so. A check of the template's arithmetic and lane logic, not of the
- * GPU: gpu_variants verifies every point there. Exits 1 on a failure;
- * prints one summary line. */
+ * is poisoned and must stay so. A check of the template's arithmetic and
+ * lane logic, not of the GPU: gpu_variants verifies every point there.
+ * Exits 1 on a failure; prints one summary line. */
 #include "warp_stubs.h"
 #include <cstdio>
 #include <cstdlib>
