@@ -13,6 +13,17 @@
     "          stride_out < (cols - 1) * ld_out + rows)))\n"                 \
     "        return cudaErrorInvalidValue;\n"
 
+/* The launcher's opt-in to more than 48 KB of dynamic shared memory
+ * (smem bytes) for the kernel nvcc built from the file (the tuned cubin's
+ * is asked for in at_launch_tuned); %s: the launcher's name. */
+#define SMEM_OPT_IN                                                          \
+    "    if (smem > 48 * 1024) {\n"                                          \
+    "        cudaError_t err = cudaFuncSetAttribute(%s_kernel,\n"            \
+    "            cudaFuncAttributeMaxDynamicSharedMemorySize, smem);\n"      \
+    "        if (err != cudaSuccess)\n"                                      \
+    "            return err;\n"                                              \
+    "    }\n"
+
 /* One matrix, through the batched launcher. */
 static void emit_single(FILE *f, const char *t, const char *name)
 {
@@ -56,14 +67,8 @@ static void emit_strip(FILE *f, const char *t, const char *name)
             "    dim3 grid(blocks > 2147483647.0 ? 2147483647u\n"
             "                                    : (unsigned)blocks);\n"
             "    dim3 block(AT_BLOCK_X, AT_BLOCK_Y);\n"
-            "    if (AT_STRIP_SMEM > 48 * 1024) {\n"
-            "        cudaError_t err = cudaFuncSetAttribute(%s_kernel,\n"
-            "            cudaFuncAttributeMaxDynamicSharedMemorySize,\n"
-            "            AT_STRIP_SMEM);\n"
-            "        if (err != cudaSuccess)\n"
-            "            return err;\n"
-            "    }\n"
-            "    at_launch_tuned(%s_kernel, grid, block, AT_STRIP_SMEM,\n"
+            "    const int smem = AT_STRIP_SMEM;\n" SMEM_OPT_IN
+            "    at_launch_tuned(%s_kernel, grid, block, smem,\n"
             "        stream, (const at_elem *)in, (at_elem *)out, rows, cols,\n"
             "        ld_in, ld_out, batch, stride_in, stride_out);\n"
             "    return cudaGetLastError();\n"
@@ -191,13 +196,7 @@ void at_tp_emit_launcher(FILE *f, const at_problem *p, const at_point *pt,
             "    int batch, long long stride_in, long long stride_out,\n"
             "    cudaStream_t stream)\n"
             "{\n" SIZE_CHECKS GENERAL_LAUNCH
-            "    const int smem = AT_SMEM_BYTES;\n"
-            "    if (smem > 48 * 1024) {\n"
-            "        cudaError_t err = cudaFuncSetAttribute(%s_kernel,\n"
-            "            cudaFuncAttributeMaxDynamicSharedMemorySize, smem);\n"
-            "        if (err != cudaSuccess)\n"
-            "            return err;\n"
-            "    }\n"
+            "    const int smem = AT_SMEM_BYTES;\n" SMEM_OPT_IN
             "    double tiles = (double)(((long long)cols + AT_TILE_X - 1) /\n"
             "                            AT_TILE_X) *\n"
             "                   (double)(((long long)rows + AT_TILE_Y - 1) /\n"

@@ -6,7 +6,7 @@
  * rows sit off the vector (odd and padded lds, a last strip part full,
  * one row to whole steps of the walk and past them) and, with AT_ANY_BASE, on inputs one element and a
  * vector less one past an aligned start. Every thread of a block runs as
- * a std::thread, the block meeting at __syncthreads (reduce_stubs.h).
+ * a std::thread, the block meeting at __syncthreads (warp_stubs.h).
  * Buffers are exactly the problem's size, under ASan and UBSan, so a
  * shifted pair read past the input's end or before its aligned block
  * shows. Elements are small whole numbers, so every sum is exact in any

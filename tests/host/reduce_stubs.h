@@ -1,7 +1,7 @@
 /* Host stand-ins for what templates/reduce.cu uses, for
  * tests/host/reduce_strips.cpp: beside warp_stubs.h's (every thread a
- * std::thread, warps in step at their intrinsics), a block barrier for
- * __syncthreads, shared memory as the kernel's statics (one block runs
+ * std::thread, warps in step at their intrinsics, a block barrier for
+ * __syncthreads), shared memory as the kernel's statics (one block runs
  * at a time), and the loads, stores, atomics and bit casts as plain host
  * code. The atomics are plain: the strips run with one block a strip
  * (no split), whose threads never race on them. */
@@ -14,8 +14,6 @@
 #define __shared__ static
 #define __restrict__ __restrict
 
-static std::barrier<> *at_hblock;
-static inline void __syncthreads() { at_hblock->arrive_and_wait(); }
 static inline void __threadfence() {}
 [[noreturn]] static inline void __trap() { std::abort(); }
 

@@ -22,10 +22,8 @@
 #include <vector>
 unsigned int at_stage_sm[32 * 1024];
 alignas(16) unsigned char at_gather_sm[256 * 1024];
-/* Gathered tiles: a block barrier, and copies done at once (on the GPU
- * the barrier after the wait orders them alike). */
-static std::barrier<> *at_hblock;
-static inline void __syncthreads() { at_hblock->arrive_and_wait(); }
+/* Gathered tiles' copies done at once (on the GPU the barrier after the
+ * wait orders them alike). */
 #define AT_CP_ASYNC_GIVEN 1
 static inline void at_cp16(void *d, const void *s) { std::memcpy(d, s, 16); }
 static inline void at_cp_commit() {}

@@ -3,7 +3,7 @@
  * every thread of a block a std::thread, each warp's 32 in step at its
  * warp intrinsics (__shfl_sync, __shfl_down_sync, __shfl_up_sync,
  * __ballot_sync, __all_sync, __syncwarp) through a barrier, as the GPU
- * runs them. */
+ * runs them, and a block's at __syncthreads. */
 #pragma once
 #include <barrier>
 
@@ -61,3 +61,7 @@ static inline int __all_sync(unsigned m, int p)
     return __ballot_sync(m, p) == 0xFFFFFFFFu;
 }
 static inline void __syncwarp() { at_hw->bar.arrive_and_wait(); }
+/* The block's barrier, for __syncthreads: the harness points at_hblock
+ * at one of its threads' count before it starts a block. */
+static std::barrier<> *at_hblock;
+static inline void __syncthreads() { at_hblock->arrive_and_wait(); }
