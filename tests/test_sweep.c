@@ -1,8 +1,8 @@
-/* NVRTC compiles every 4th point of the transpose space, for every
+/* NVRTC compiles every 5th point of the transpose space, for every
  * element size, for sm_90 with every optional code path of the template
  * compiled in (so every line of it is compiled at every such point); the
  * paths a tune of 8192 x 8192 compiles (none of them) at every 8th point;
- * every strip point (every 2nd of the larger strip spaces), every
+ * every strip point (every 3rd of the larger strip spaces), every
  * gathered one; each thinned sweep with a point for every axis value it
  * would leave out; the reductions' distinct variants in a sample; and
  * every point under `make check-full`
@@ -137,9 +137,9 @@ static size_t thin_points(const at_family *f, at_point *pts, size_t n,
 }
 
 /* Every point of the space for an element size (types of one size expand
- * to the same source) in the full suite; outside it every 4th with every
+ * to the same source) in the full suite; outside it every 5th with every
  * path (each path is in every point; CI's 20 minutes), every 8th of the
- * problem's own paths, and every 2nd strip point of the strip spaces of
+ * problem's own paths, and every 3rd strip point of the strip spaces of
  * over 110 points (2 s a point on CI's two cores); each with a point for
  * every axis value those leave out. */
 static void compile_size(int bytes, int sm, unsigned paths, int rows,
@@ -174,10 +174,10 @@ static void compile_size(int bytes, int sm, unsigned paths, int rows,
     }
     size_t space = n;
     const size_t every = full_suite()                  ? 1
-                         : strips_only == 1            ? (n > 110 ? 2 : 1)
+                         : strips_only == 1            ? (n > 110 ? 3 : 1)
                          : strips_only                 ? 1
                          : paths == NEEDED             ? 8
-                                                       : 4;
+                                                       : 5;
     if (every > 1)
         n = thin_points(f, pts, n, every);
     size_t ok = compile_points(&p, pts, n, sm, paths);
@@ -328,8 +328,8 @@ static size_t reduce_points(const char *type, const char *op,
 }
 
 /* Along rows (whole array and a matrix) and down columns, every op and
- * type: every 6th distinct variant of f32 sum (every 9th on the narrow
- * columns, whose odd ld adds flat and shifted strips), every 60th of the
+ * type: every 8th distinct variant of f32 sum (every 12th on the narrow
+ * columns, whose odd ld adds flat and shifted strips), every 80th of the
  * rest (all of them in the full suite, which adds sm_80; NVRTC compiles
  * about 5 a second on 2 cores). */
 static void reduce_variants(int sm)
@@ -347,8 +347,8 @@ static void reduce_variants(int sm)
                 int most = t == 0 && o == 0;
                 reduce_points(types[t], ops[o], shapes[s], sm,
                               full_suite() ? 1
-                              : most       ? (s == 3 ? 9 : 6)
-                                           : 60);
+                              : most       ? (s == 3 ? 12 : 8)
+                                           : 80);
             }
 }
 
