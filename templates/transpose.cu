@@ -194,8 +194,7 @@ typedef uint4 at_elem;
  *   AT_STAGE                 1: dense runs a warp at a time through shared
  *                            memory (groups of a multiple of 4 bytes)
  *   AT_GATHER                1 (1- and 2-byte elements, AT_SHORT_ROWS,
- *                            AT_VEC a word of them): where
- *                            the runs are end to end, tiles gathered
+ *                            AT_VEC a word of them): tiles gathered
  *                            through shared memory (at_gather), the
  *                            launch's AT_STEPS tiles a block pipelined
  *   AT_REALIGN               1 (AT_VEC > 1, AT_SHORT_ROWS 0): long output
@@ -224,6 +223,11 @@ typedef uint4 at_elem;
 #define AT_GW_POS (AT_THREADS * AT_VEC) /* positions a gathered tile */
 #define AT_GP (AT_THREADS * 4 + 32) /* a tile row's bytes in shared memory */
 #define AT_GSR (AT_SHORT | 1)       /* words a thread stages (odd: banks) */
+/* A buffer: a tile's rows, then (once they are read) its staged output
+ * in their place. */
+#define AT_GBUF                                                          \
+    (AT_SHORT * AT_GP > AT_THREADS * 4 * AT_GSR ? AT_SHORT * AT_GP         \
+                                                : AT_THREADS * 4 * AT_GSR)
 #endif
 #if AT_STAGE
 /* A group's words, and a warp's 32 groups in shared memory with a word
@@ -234,8 +238,12 @@ typedef uint4 at_elem;
 #define AT_PAD(i) ((i) + (i) / 32)
 #define AT_STRIP_SMEM (AT_THREADS / 32 * AT_WARP_WORDS * 4)
 #elif AT_GATHER
-/* Two tiles of AT_SHORT rows of AT_GP bytes, and the staged output. */
-#define AT_STRIP_SMEM (2 * AT_SHORT * AT_GP + AT_THREADS * 4 * AT_GSR)
+/* Two buffers: the next tile's rows arrive in one while the other holds
+ * this tile's, then its staged output. (A third buffer for the staged
+ * output cost occupancy: H200, u8 31 x 3552786 at 4 blocks an SM, not 6,
+ * 0.0667 ms against 0.0627; u8 62 x 2000003 0.084 against 0.077;
+ * docs/perf/issue36-h200/r72.sh.) */
+#define AT_STRIP_SMEM (2 * AT_GBUF)
 #else
 #define AT_STRIP_SMEM 0
 #endif
@@ -514,8 +522,8 @@ __device__ __forceinline__ void at_group_tail(
 }
 
 #if AT_GATHER
-/* Gathered tiles (AT_GATHER): short input rows of 1- or 2-byte elements
- * whose output runs are end to end (ld_out == AT_SHORT). A strip loads
+/* Gathered tiles (AT_GATHER): short input rows of 1- or 2-byte elements,
+ * output runs of AT_SHORT elements ld_out apart. A strip loads
  * such rows an element at a time where they are off its vector, and
  * stores runs of AT_SHORT elements; a tile of AT_GW_POS positions
  * instead
@@ -525,11 +533,19 @@ __device__ __forceinline__ void at_group_tail(
  *   2. reads a word a row for its AT_VEC positions a thread (two shared
  *      words and a funnel shift by the row's offset in 16 bytes),
  *      permuted at compile time into the AT_SHORT output words those
- *      positions make, and stages them;
- *   3. stores the tile's output, one run from a multiple of 16 bytes, as
- *      aligned 16-byte vectors.
- * H200, u8 31 x 3552786: 39% of the copy as strips, 90% gathered
- * (docs/perf/issue36-h200/gather/). */
+ *      positions make, and stages them where the tile's rows were;
+ *   3. stores the tile's output as aligned 16-byte vectors: where the
+ *      runs are end to end from a multiple of 16 bytes, the whole tile's
+ *      (at_gather_store_flat); else each vector that lies in one stretch
+ *      of the stream, realigned from the staged words, and the words and
+ *      bytes of the rest (at_gather_store_runs). The generator offers
+ *      these points where the runs are end to end (the batches' output
+ *      off 16 bytes too: H200, u8 16 x 31 x 200003, 54% of the copy as
+ *      a tile, 86% gathered); runs apart are for any other launch, and
+ *      correct rather than fast (a tile's coalesced bytes are 4x faster
+ *      there, and no kernel tried passes 40% of the copy: the layout).
+ * H200, u8 31 x 3552786: 39% of the copy as strips, 92% gathered
+ * (docs/perf/issue36-h200/gather/, r73). */
 
 /* 16 bytes from global to shared memory, asynchronously (sm_80 on);
  * the copies since the last commit as a group; every group but the last
@@ -597,14 +613,168 @@ at_gather_at(const at_elem *in, long long t, long long per, int cols,
     return (const unsigned char *)(in + *z * stride_in + *c0);
 }
 
+/* The staged output is the tile's runs end to end, a byte stream of
+ * w * AT_SHORT elements: thread k's words k * AT_SHORT on, each thread's
+ * AT_GSR apart in so. Its word k, and its byte s. */
+__device__ __forceinline__ unsigned int at_gather_word(const unsigned int *so,
+                                                       int k)
+{
+    return so[k / AT_SHORT * AT_GSR + k % AT_SHORT];
+}
+__device__ __forceinline__ unsigned int at_gather_byte(const unsigned int *so,
+                                                       int s)
+{
+    return (at_gather_word(so, s >> 2) >> (8 * (s & 3))) & 0xFFu;
+}
+
+/* The tile's output where runs end to end from a multiple of 16 bytes:
+ * one run of n bytes, as aligned 16-byte vectors. */
+__device__ __forceinline__ void at_gather_store_flat(unsigned char *o, int n,
+                                                     const unsigned int *so,
+                                                     int tid)
+{
+#pragma unroll 1
+    for (int i = tid; i * 16 < n; i += AT_THREADS) {
+        if (i * 16 + 16 <= n) {
+#if AT_SHORT & 1
+            ((uint4 *)o)[i] = ((const uint4 *)so)[i];
+#else
+            uint4 v;
+            v.x = at_gather_word(so, 4 * i);
+            v.y = at_gather_word(so, 4 * i + 1);
+            v.z = at_gather_word(so, 4 * i + 2);
+            v.w = at_gather_word(so, 4 * i + 3);
+            ((uint4 *)o)[i] = v;
+#endif
+        } else {
+            for (int j = i * 16; j < n; ++j)
+                o[j] = (unsigned char)at_gather_byte(so, j);
+        }
+    }
+}
+
+/* 16 bytes of the staged stream from byte s0 (any alignment) to the
+ * aligned c. With an odd AT_SHORT the stream is so itself: two aligned
+ * 16-byte loads (a load a word would be 4-way bank conflicts), else the
+ * five words. */
+__device__ __forceinline__ void at_gather_vec(unsigned char *c, int s0,
+                                              const unsigned int *so)
+{
+    const int k = s0 >> 2, sh = 8 * (s0 & 3);
+    unsigned int x[5];
+#if AT_SHORT & 1
+    const uint4 a = ((const uint4 *)so)[k >> 2];
+    uint4 b = {0u, 0u, 0u, 0u}; /* none past the stream */
+    if ((k & 3) || sh)
+        b = ((const uint4 *)so)[(k >> 2) + 1];
+    const unsigned int y[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+    /* selects on k & 3, each index a constant (no local array) */
+#pragma unroll
+    for (int m = 0; m < 5; ++m)
+        x[m] = (k & 3) == 0   ? y[m]
+               : (k & 3) == 1 ? y[m + 1]
+               : (k & 3) == 2 ? y[m + 2]
+                              : y[m + 3];
+#else
+#pragma unroll
+    for (int m = 0; m < 4; ++m)
+        x[m] = at_gather_word(so, k + m);
+    x[4] = sh ? at_gather_word(so, k + 4) : 0u; /* none past the stream */
+#endif
+    uint4 v;
+    v.x = __funnelshift_r(x[0], x[1], sh);
+    v.y = __funnelshift_r(x[1], x[2], sh);
+    v.z = __funnelshift_r(x[2], x[3], sh);
+    v.w = __funnelshift_r(x[3], x[4], sh);
+    *(uint4 *)c = v;
+}
+
+/* The aligned 16 bytes at c of any other tile's output, whose run p
+ * starts at c - q (q may be negative: c before it) and whose runs are lb
+ * bytes apart: the bytes of runs p_lo to p_hi - 1 (run p's from stream
+ * byte p * AT_SHORT * AT_ELEM_BYTES), nothing between. One vector where
+ * the 16 are one stretch of the stream, else a word where its 4 are, else
+ * bytes. */
+__device__ __forceinline__ void at_gather_chunk(unsigned char *c, int p, int q,
+                                                int lb, int p_lo, int p_hi,
+                                                const unsigned int *so)
+{
+    const int rb = AT_SHORT * AT_ELEM_BYTES;
+    if (p >= p_lo && p < p_hi && q >= 0 &&
+        (q + 16 <= rb || (lb == rb && (p_hi - p) * rb - q >= 16))) {
+        at_gather_vec(c, p * rb + q, so);
+        return;
+    }
+#pragma unroll
+    for (int m = 0; m < 4; ++m) {
+        unsigned int v = 0, mask = 0;
+#pragma unroll
+        for (int j = 0; j < 4; ++j, ++q) {
+            if (q == lb) {
+                q = 0;
+                ++p;
+            }
+            if (q >= 0 && q < rb && p >= p_lo && p < p_hi) {
+                v |= at_gather_byte(so, p * rb + q) << (8 * j);
+                mask |= 1u << j;
+            }
+        }
+        if (mask == 0xFu)
+            ((unsigned int *)c)[m] = v;
+        else
+            for (int j = 0; j < 4; ++j)
+                if (mask >> j & 1)
+                    c[4 * m + j] = (unsigned char)(v >> (8 * j));
+    }
+}
+
+/* Any other tile's output: w runs lb bytes apart from o (any alignment).
+ * Runs a few bytes apart (or end to end) are walked as one stretch of
+ * aligned 16 bytes; runs 16 bytes or more apart a run at a time, so that
+ * no thread walks only the gaps between them. */
+__device__ __forceinline__ void at_gather_store_runs(unsigned char *o, int w,
+                                                     long long lb,
+                                                     const unsigned int *so,
+                                                     int tid)
+{
+    const int rb = AT_SHORT * AT_ELEM_BYTES;
+    const int head = (int)((unsigned long long)o & 15);
+    if (lb - rb < 16) {
+        const int l = (int)lb, len = (w - 1) * l + rb;
+        unsigned char *a = o - head;
+#pragma unroll 1
+        for (int i = tid; i * 16 < len + head; i += AT_THREADS) {
+            const int d = 16 * i - head;
+            /* end to end: the stream's bytes as they are, no division */
+            if (l == rb && d >= 0 && d + 16 <= len) {
+                at_gather_vec(a + 16 * i, d, so);
+                continue;
+            }
+            const int p = d < 0 ? 0 : d / l;
+            at_gather_chunk(a + 16 * i, p, d - p * l, l, 0, w, so);
+        }
+        return;
+    }
+    /* The most aligned 16 bytes a run of rb bytes touches. */
+    const int kr = (rb + 15) / 16 + 1;
+#pragma unroll 1
+    for (int i = tid; i < w * kr; i += AT_THREADS) {
+        const int p = i / kr, k = i - p * kr;
+        unsigned char *r = o + p * lb;
+        unsigned char *c =
+            (unsigned char *)(((unsigned long long)r & ~15ULL) + 16 * k);
+        /* rb for lb: the chunk's bytes of run p alone */
+        if (c < r + rb)
+            at_gather_chunk(c, p, (int)(c - r), rb, p, p + 1, so);
+    }
+}
+
 __device__ void at_gather(const at_elem *AT_RST in, at_elem *AT_RST out,
-                          int cols, long long ld_in, int batch,
-                          long long stride_in, long long stride_out,
-                          int tid)
+                          int cols, long long ld_in, long long ld_out,
+                          int batch, long long stride_in,
+                          long long stride_out, int tid)
 {
     extern __shared__ __align__(16) unsigned char at_gather_sm[];
-    unsigned int *so =
-        (unsigned int *)(at_gather_sm + 2 * AT_SHORT * AT_GP);
     const long long per = ((long long)cols + AT_GW_POS - 1) / AT_GW_POS;
     const long long tiles = per * batch, ld_bytes = ld_in * AT_ELEM_BYTES;
     const unsigned long long lo = (unsigned long long)in,
@@ -612,29 +782,35 @@ __device__ void at_gather(const at_elem *AT_RST in, at_elem *AT_RST out,
                                  in + (batch - 1) * stride_in +
                                  (AT_SHORT - 1) * ld_in + cols);
     const unsigned ldm = (unsigned)(ld_bytes & 15);
-    long long t = blockIdx.x, z;
-    int c0, w;
+    /* Runs end to end, each matrix's output from a multiple of 16. */
+    const bool flat = ld_out == AT_SHORT &&
+                      (unsigned long long)out % 16 == 0 &&
+                      (batch == 1 || stride_out * AT_ELEM_BYTES % 16 == 0);
+    long long t = blockIdx.x, z = 0;
+    int c0 = 0, w = 0;
+    const unsigned char *src = NULL;
     if (t < tiles) {
-        const unsigned char *src =
-            at_gather_at(in, t, per, cols, stride_in, &z, &c0, &w);
+        src = at_gather_at(in, t, per, cols, stride_in, &z, &c0, &w);
         at_gather_load(at_gather_sm, src, ld_bytes, w * AT_ELEM_BYTES, lo,
                        hi, tid);
     }
 #pragma unroll 1
     for (int it = 0; t < tiles; ++it, t += gridDim.x) {
-        const unsigned char *s = at_gather_sm + (it & 1) * AT_SHORT * AT_GP;
+        unsigned char *s = at_gather_sm + (it & 1) * AT_GBUF;
+        /* The next tile's place, carried over to the next turn. */
+        long long nz = 0;
+        int nc0 = 0, nw = 0;
+        const unsigned char *nsrc = NULL;
         if (t + gridDim.x < tiles) {
-            const unsigned char *next = at_gather_at(
-                in, t + gridDim.x, per, cols, stride_in, &z, &c0, &w);
-            at_gather_load(at_gather_sm + ((it + 1) & 1) * AT_SHORT * AT_GP,
-                           next, ld_bytes, w * AT_ELEM_BYTES, lo, hi, tid);
+            nsrc = at_gather_at(in, t + gridDim.x, per, cols, stride_in, &nz,
+                                &nc0, &nw);
+            at_gather_load(at_gather_sm + ((it + 1) & 1) * AT_GBUF,
+                           nsrc, ld_bytes, nw * AT_ELEM_BYTES, lo, hi, tid);
         } else {
             at_cp_commit();
         }
         at_cp_wait_prior();
         __syncthreads();
-        const unsigned char *src =
-            at_gather_at(in, t, per, cols, stride_in, &z, &c0, &w);
         const unsigned off0 = (unsigned)((unsigned long long)src & 15);
         unsigned int x[AT_SHORT];
 #pragma unroll
@@ -644,6 +820,9 @@ __device__ void at_gather(const at_elem *AT_RST in, at_elem *AT_RST out,
                 (const unsigned int *)(s + r * AT_GP + (b & ~3));
             x[r] = __funnelshift_r(q[0], q[1], 8 * (b & 3));
         }
+        /* every thread's words read before the output takes their place */
+        __syncthreads();
+        unsigned int *so = (unsigned int *)s;
         /* Output word wd of the thread's AT_VEC positions: its elements
          * AT_VEC wd + u, position k / AT_SHORT's element k % AT_SHORT. */
 #pragma unroll
@@ -660,32 +839,16 @@ __device__ void at_gather(const at_elem *AT_RST in, at_elem *AT_RST out,
         }
         __syncthreads();
         unsigned char *o = (unsigned char *)(out + z * stride_out +
-                                             (long long)c0 * AT_SHORT);
-        const int n = w * AT_SHORT * AT_ELEM_BYTES;
-#pragma unroll 1
-        for (int i = tid; i * 16 < n; i += AT_THREADS) {
-            if (i * 16 + 16 <= n) {
-#if AT_SHORT & 1
-                ((uint4 *)o)[i] = ((const uint4 *)so)[i];
-#else
-                uint4 v;
-                v.x = so[(4 * i) / AT_SHORT * AT_GSR + (4 * i) % AT_SHORT];
-                v.y = so[(4 * i + 1) / AT_SHORT * AT_GSR +
-                         (4 * i + 1) % AT_SHORT];
-                v.z = so[(4 * i + 2) / AT_SHORT * AT_GSR +
-                         (4 * i + 2) % AT_SHORT];
-                v.w = so[(4 * i + 3) / AT_SHORT * AT_GSR +
-                         (4 * i + 3) % AT_SHORT];
-                ((uint4 *)o)[i] = v;
-#endif
-            } else {
-                for (int j = i * 16; j < n; ++j)
-                    o[j] = (unsigned char)(so[j / 4 / AT_SHORT * AT_GSR +
-                                              j / 4 % AT_SHORT] >>
-                                           (8 * (j % 4)));
-            }
-        }
+                                             (long long)c0 * ld_out);
+        if (flat)
+            at_gather_store_flat(o, w * AT_SHORT * AT_ELEM_BYTES, so, tid);
+        else
+            at_gather_store_runs(o, w, ld_out * AT_ELEM_BYTES, so, tid);
         __syncthreads();
+        z = nz;
+        c0 = nc0;
+        w = nw;
+        src = nsrc;
     }
 }
 #endif
@@ -709,24 +872,9 @@ AT_KERNEL(const at_elem *AT_RST in, at_elem *AT_RST out, int rows, int cols,
     AT_TEST_HOOK
     const int tid = threadIdx.y * AT_BLOCK_X + threadIdx.x;
 #if AT_GATHER
-    /* Runs end to end, each matrix's output from a multiple of 16. */
-    if (ld_out == AT_SHORT && (unsigned long long)out % 16 == 0 &&
-        (batch == 1 || stride_out * AT_ELEM_BYTES % 16 == 0)) {
-        at_gather(in, out, cols, ld_in, batch, stride_in, stride_out, tid);
-        return;
-    }
-    /* Any other launch (the generator offers these points only where the
-     * runs are end to end): element by element, a thread an output
-     * element, so that the strip's groups do not hold registers here. */
-    const long long mat = (long long)cols * AT_SHORT;
-#pragma unroll 1
-    for (long long i = (long long)blockIdx.x * AT_THREADS + tid;
-         i < mat * batch; i += (long long)gridDim.x * AT_THREADS) {
-        const long long z = i / mat, c = (i - z * mat) / AT_SHORT;
-        const int r = (int)(i - z * mat - c * AT_SHORT);
-        out[z * stride_out + c * ld_out + r] =
-            AT_LD(in + z * stride_in + r * ld_in + c);
-    }
+    at_gather(in, out, cols, ld_in, ld_out, batch, stride_in, stride_out,
+              tid);
+    return;
 #else
 #if AT_SHORT_ROWS
     long long n = cols; /* positions along the long side */

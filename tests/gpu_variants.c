@@ -258,11 +258,15 @@ static void every_point_2_bytes_rows_off_sectors(void **state)
  * short side of 1) and apart; 1-byte ones with runs end to end take
  * gathered points too. */
 static const test_problem strip_shapes[] = {
-    /* Gathered strips first (bytes, smem 3): an odd count of rows, and
-     * a batch whose output is end to end (16-byte strides) and whose
-     * input rows and matrices are off it. */
+    /* Gathered strips first (bytes, smem 3): an odd count of rows; a
+     * batch whose output is end to end (16-byte strides) and whose
+     * input rows and matrices are off it; batches whose matrices' output
+     * is off 16 bytes, end to end and apart. (Their check shapes take
+     * runs apart.) */
     {"transpose", NULL, 31, 100003, 0, 0, 0, 0, 0},
     {"transpose", NULL, 16, 65521, 65531, 0, 3, 16 * 65531 + 5, 0},
+    {"transpose", NULL, 62, 100003, 0, 0, 5, 0, 0},
+    {"transpose", NULL, 12, 65521, 0, 0, 2, 0, 12 * 65521 + 3},
     {"transpose", NULL, 3, 1000003, 0, 0, 0, 0, 0},
     {"transpose", NULL, 1000003, 5, 0, 0, 0, 0, 0},
     {"transpose", NULL, 7, 100003, 0, 0, 0, 0, 0},
@@ -282,9 +286,13 @@ enum { N_STRIP_SHAPES = sizeof strip_shapes / sizeof strip_shapes[0] };
 /* Which points of a shape's space a test takes. */
 typedef int (*point_filter)(const at_problem *p, const at_point *pt);
 
+/* AT_GPU_GATHERED=1: gathered strips (smem 3) only, for a run that
+ * checks that path alone. */
 static int is_strip(const at_problem *p, const at_point *pt)
 {
-    return pt->v[at_axis_index(p->family, "kind")] == 1;
+    return pt->v[at_axis_index(p->family, "kind")] == 1 &&
+           (!getenv("AT_GPU_GATHERED") ||
+            pt->v[at_axis_index(p->family, "smem")] == 3);
 }
 
 /* A tile with a fitted side (no power of two: gen/transpose_fitted.c),
