@@ -255,10 +255,10 @@ static void every_point_2_bytes_rows_off_sectors(void **state)
  * no vector divides, odd and aligned lds, batches end to end and apart):
  * short sides of 1 to 64 on either side, long sides prime, leading
  * dimensions off every vector, batches end to end (one vector, for a
- * short side of 1) and apart; 1-byte ones with runs end to end take
- * gathered points too. */
+ * short side of 1) and apart; 8 to 64 input rows of 1- and 2-byte
+ * elements with runs end to end take gathered points too. */
 static const test_problem strip_shapes[] = {
-    /* Gathered strips first (bytes, smem 3): an odd count of rows; a
+    /* Gathered strips first (smem 3): an odd count of rows; a
      * batch whose output is end to end (16-byte strides) and whose
      * input rows and matrices are off it; batches whose matrices' output
      * is off 16 bytes, end to end and apart. (Their check shapes take
