@@ -459,8 +459,9 @@ const at_family at_family_transpose = {
                 * fitted tile sides and flat runs; 8: smem 3, packed
                 * tiles padded by their banks (gen/transpose_smem.c); 9:
                 * strips of short input rows gathered (smem 3,
-                * gen/transpose_strip.c); 10: gathered where runs are
-                * apart too */
+                * gen/transpose_strip.c); 10: gathered strips' output
+                * off 16 bytes realigned, their staged output in the
+                * tile's buffer */
     .template_path = "templates/transpose.cu",
     .template_src = at_tmpl_transpose,
     .types = "i8 u8 f16 bf16 f32 f64 c64 c128 f32x4",
