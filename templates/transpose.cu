@@ -627,37 +627,10 @@ __device__ __forceinline__ unsigned int at_gather_byte(const unsigned int *so,
     return (at_gather_word(so, s >> 2) >> (8 * (s & 3))) & 0xFFu;
 }
 
-/* The tile's output where runs end to end from a multiple of 16 bytes:
- * one run of n bytes, as aligned 16-byte vectors. */
-__device__ __forceinline__ void at_gather_store_flat(unsigned char *o, int n,
-                                                     const unsigned int *so,
-                                                     int tid)
-{
-#pragma unroll 1
-    for (int i = tid; i * 16 < n; i += AT_THREADS) {
-        if (i * 16 + 16 <= n) {
-#if AT_SHORT & 1
-            ((uint4 *)o)[i] = ((const uint4 *)so)[i];
-#else
-            uint4 v;
-            v.x = at_gather_word(so, 4 * i);
-            v.y = at_gather_word(so, 4 * i + 1);
-            v.z = at_gather_word(so, 4 * i + 2);
-            v.w = at_gather_word(so, 4 * i + 3);
-            ((uint4 *)o)[i] = v;
-#endif
-        } else {
-            for (int j = i * 16; j < n; ++j)
-                o[j] = (unsigned char)at_gather_byte(so, j);
-        }
-    }
-}
-
-/* 16 bytes of the staged stream from byte s0 (any alignment) to the
- * aligned c. With an odd AT_SHORT the stream is so itself: two aligned
+/* 16 bytes of the staged stream from byte s0 (any alignment) to c. With an odd AT_SHORT the stream is so itself: two aligned
  * 16-byte loads (a load a word would be 4-way bank conflicts), else the
  * five words. */
-__device__ __forceinline__ void at_gather_vec(unsigned char *c, int s0,
+__device__ __forceinline__ void at_gather_vec(uint4 *c, int s0,
                                               const unsigned int *so)
 {
     const int k = s0 >> 2, sh = 8 * (s0 & 3);
@@ -686,23 +659,39 @@ __device__ __forceinline__ void at_gather_vec(unsigned char *c, int s0,
     v.y = __funnelshift_r(x[1], x[2], sh);
     v.z = __funnelshift_r(x[2], x[3], sh);
     v.w = __funnelshift_r(x[3], x[4], sh);
-    *(uint4 *)c = v;
+    *c = v;
+}
+
+/* The tile's output where runs end to end from a multiple of 16 bytes:
+ * one run of n bytes, as aligned 16-byte vectors. */
+__device__ __forceinline__ void at_gather_store_flat(unsigned char *o, int n,
+                                                     const unsigned int *so,
+                                                     int tid)
+{
+#pragma unroll 1
+    for (int i = tid; i * 16 < n; i += AT_THREADS) {
+        if (i * 16 + 16 <= n) {
+            at_gather_vec((uint4 *)o + i, 16 * i, so);
+        } else {
+            for (int j = i * 16; j < n; ++j)
+                o[j] = (unsigned char)at_gather_byte(so, j);
+        }
+    }
 }
 
 /* The aligned 16 bytes at c of any other tile's output, whose run p
  * starts at c - q (q may be negative: c before it) and whose runs are lb
  * bytes apart: the bytes of runs p_lo to p_hi - 1 (run p's from stream
  * byte p * AT_SHORT * AT_ELEM_BYTES), nothing between. One vector where
- * the 16 are one stretch of the stream, else a word where its 4 are, else
- * bytes. */
+ * the 16 lie in run p, else a word where its 4 are, else bytes. (Whole
+ * vectors across runs end to end are at_gather_store_runs' own.) */
 __device__ __forceinline__ void at_gather_chunk(unsigned char *c, int p, int q,
                                                 int lb, int p_lo, int p_hi,
                                                 const unsigned int *so)
 {
     const int rb = AT_SHORT * AT_ELEM_BYTES;
-    if (p >= p_lo && p < p_hi && q >= 0 &&
-        (q + 16 <= rb || (lb == rb && (p_hi - p) * rb - q >= 16))) {
-        at_gather_vec(c, p * rb + q, so);
+    if (p >= p_lo && p < p_hi && q >= 0 && q + 16 <= rb) {
+        at_gather_vec((uint4 *)c, p * rb + q, so);
         return;
     }
 #pragma unroll
@@ -747,7 +736,7 @@ __device__ __forceinline__ void at_gather_store_runs(unsigned char *o, int w,
             const int d = 16 * i - head;
             /* end to end: the stream's bytes as they are, no division */
             if (l == rb && d >= 0 && d + 16 <= len) {
-                at_gather_vec(a + 16 * i, d, so);
+                at_gather_vec((uint4 *)a + i, d, so);
                 continue;
             }
             const int p = d < 0 ? 0 : d / l;
