@@ -454,14 +454,15 @@ static void default_point(const at_problem *p, int sm, at_point *pt)
 
 const at_family at_family_transpose = {
     .name = "transpose",
-    .abi = 10, /* 5: tiles compete with strips where runs are apart; 6:
+    .abi = 11, /* 5: tiles compete with strips where runs are apart; 6:
                 * strips realign long rows off their vectors (pack 1); 7:
                 * fitted tile sides and flat runs; 8: smem 3, packed
                 * tiles padded by their banks (gen/transpose_smem.c); 9:
                 * strips of short input rows gathered (smem 3,
                 * gen/transpose_strip.c); 10: gathered strips' output
                 * off 16 bytes realigned, their staged output in the
-                * tile's buffer */
+                * tile's buffer; 11: a skewed tile's extra rows loaded
+                * all at once */
     .template_path = "templates/transpose.cu",
     .template_src = at_tmpl_transpose,
     .types = "i8 u8 f16 bf16 f32 f64 c64 c128 f32x4",

@@ -1521,47 +1521,81 @@ __device__ __forceinline__ int at_skew(const at_elem *row)
            AT_ELEM_BYTES;
 }
 
-#if AT_PACK > 1
 /* The input rows past the tile's own that a skewed tile stores, after its
- * own went through at_put: a word of AT_PACK rows a column, element by
- * element (the rows may sit anywhere in a word); elements past the
- * matrix's last row or column are zeros. */
+ * own went through at_put (AT_SKEW_ROWS, in AT_XG groups of AT_PACK),
+ * shared out over the block: AT_XI steps a thread, every load issued
+ * before the first store (a step a loop turn, each turn waiting on its
+ * loads, held a quarter of the stall samples of f16 2777x107525's
+ * winner, H200; all at once, 2-byte skewed problems ran 0.5 to 1 point
+ * of the copy faster: docs/perf/issue36-h200/r77, r79). Elements past
+ * the matrix's last row or column are zeros. */
+#define AT_XG ((AT_SKEW_ROWS + AT_PACK - 1) / AT_PACK)
+/* x as the compiler sees it: unknown, so that what is computed from it
+ * stays where it is written (the steps' addresses, hoisted out of the
+ * tile loop, held 7 to 11 registers across the tile's own loads: u8
+ * 128x256 tiles of 512 threads, 32 registers to 40, a block an SM
+ * less). */
+#define at_opaque(x) asm volatile("" : "+r"(x))
+#if AT_PACK > 1
+/* A step: a word of AT_PACK rows a column, element by element (the rows
+ * may sit anywhere in a word). */
+#define AT_XN (AT_XG * AT_TILE_X)
+#define AT_XI ((AT_XN + AT_THREADS - 1) / AT_THREADS)
 __device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
                                              long long ld_in, int tid)
 {
-    const int n = (s.avail - AT_TILE_Y + AT_PACK - 1) / AT_PACK * AT_TILE_X;
-#pragma unroll 1
-    for (int i = tid; i < n; i += AT_THREADS) {
-        const int g = i / AT_TILE_X, c = i % AT_TILE_X;
-        const int r = AT_TILE_Y + g * AT_PACK;
+    unsigned int w[AT_XI];
+    at_opaque(tid);
+#pragma unroll
+    for (int i = 0; i < AT_XI; ++i) {
+        const int e = tid + i * AT_THREADS;
+        const int c = e % AT_TILE_X, r = AT_TILE_Y + e / AT_TILE_X * AT_PACK;
         /* One address a word, stepped a row at a time (an address an
          * element took twice the instructions). */
         const at_elem *p = s.in + (long long)r * ld_in + c;
-        unsigned int w = 0;
+        w[i] = 0;
 #pragma unroll
         for (int q = 0; q < AT_PACK; ++q, p += ld_in)
-            if (c < AT_CV(s) && r + q < s.avail)
-                w |= (unsigned int)AT_LD(p) << (8 * AT_ELEM_BYTES * q);
-        tile[AT_SIDX(AT_G + g, c)] = w;
+            if (e < AT_XN && c < AT_CV(s) && r + q < s.avail)
+                w[i] |= (unsigned int)AT_LD(p) << (8 * AT_ELEM_BYTES * q);
+    }
+#pragma unroll
+    for (int i = 0; i < AT_XI; ++i) {
+        const int e = tid + i * AT_THREADS;
+        if (AT_XN % AT_THREADS && e >= AT_XN)
+            break;
+        tile[AT_SIDX(AT_G + e / AT_TILE_X, e % AT_TILE_X)] = w[i];
     }
 }
 
 #else
-/* The input rows past the tile's own that a skewed tile stores, after its
- * own went through at_put: vectors of the same width. */
+/* A step: a vector of the same width as the tile's own loads. */
+#define AT_XN (AT_XG * (AT_TILE_X / AT_VEC))
+#define AT_XI ((AT_XN + AT_THREADS - 1) / AT_THREADS)
 __device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
                                              long long ld_in, int tid)
 {
-    const int n = (s.avail - AT_TILE_Y) * (AT_TILE_X / AT_VEC);
-#pragma unroll 1
-    for (int i = tid; i < n; i += AT_THREADS) {
-        const int r = AT_TILE_Y + i / (AT_TILE_X / AT_VEC);
-        const int c = i % (AT_TILE_X / AT_VEC) * AT_VEC;
-        at_vec_u u;
-        u.v = AT_LD((const at_vec *)(s.in + (long long)r * ld_in + c));
+    at_vec_u u[AT_XI];
+    at_opaque(tid);
+#pragma unroll
+    for (int i = 0; i < AT_XI; ++i) {
+        const int e = tid + i * AT_THREADS;
+        const int r = AT_TILE_Y + e / (AT_TILE_X / AT_VEC);
+        const int c = e % (AT_TILE_X / AT_VEC) * AT_VEC;
+        u[i].v = e < AT_XN && r < s.avail
+                     ? AT_LD((const at_vec *)(s.in + (long long)r * ld_in + c))
+                     : at_vec();
+    }
+#pragma unroll
+    for (int i = 0; i < AT_XI; ++i) {
+        const int e = tid + i * AT_THREADS;
+        if (AT_XN % AT_THREADS && e >= AT_XN)
+            break;
+        const int r = AT_TILE_Y + e / (AT_TILE_X / AT_VEC);
+        const int c = e % (AT_TILE_X / AT_VEC) * AT_VEC;
 #pragma unroll
         for (int k = 0; k < AT_VEC; ++k)
-            tile[AT_SIDX(r, c + k)] = u.u[k];
+            tile[AT_SIDX(r, c + k)] = u[i].u[k];
     }
 }
 
