@@ -1,4 +1,4 @@
-/* NVRTC compiles every 5th point of the transpose space, for every
+/* NVRTC compiles every 6th point of the transpose space, for every
  * element size, for sm_90 with every optional code path of the template
  * compiled in (so every line of it is compiled at every such point); the
  * paths a tune of 8192 x 8192 compiles (none of them) at every 8th point;
@@ -137,11 +137,13 @@ static size_t thin_points(const at_family *f, at_point *pts, size_t n,
 }
 
 /* Every point of the space for an element size (types of one size expand
- * to the same source) in the full suite; outside it every 5th with every
- * path (each path is in every point; CI's 20 minutes), every 8th of the
- * problem's own paths, and every 3rd strip point of the strip spaces of
- * over 110 points (2 s a point on CI's two cores); each with a point for
- * every axis value those leave out. */
+ * to the same source) in the full suite; outside it every 6th with every
+ * path (each path is in every point; CI's 20 minutes: at every 5th and
+ * strip spaces thinned over 110 points a clean clone's CI took 18:56 and
+ * 20:25 on one tree), every 8th of the problem's own paths, and every
+ * 3rd strip point of the strip spaces of over 60 points (2 s a point on
+ * CI's two cores); each with a point for every axis value those leave
+ * out. */
 static void compile_size(int bytes, int sm, unsigned paths, int rows,
                          int cols, int strips_only)
 {
@@ -174,10 +176,10 @@ static void compile_size(int bytes, int sm, unsigned paths, int rows,
     }
     size_t space = n;
     const size_t every = full_suite()                  ? 1
-                         : strips_only == 1            ? (n > 110 ? 3 : 1)
+                         : strips_only == 1            ? (n > 60 ? 3 : 1)
                          : strips_only                 ? 1
                          : paths == NEEDED             ? 8
-                                                       : 5;
+                                                       : 6;
     if (every > 1)
         n = thin_points(f, pts, n, every);
     size_t ok = compile_points(&p, pts, n, sm, paths);
