@@ -627,9 +627,9 @@ __device__ __forceinline__ unsigned int at_gather_byte(const unsigned int *so,
     return (at_gather_word(so, s >> 2) >> (8 * (s & 3))) & 0xFFu;
 }
 
-/* 16 bytes of the staged stream from byte s0 (any alignment) to c. With an odd AT_SHORT the stream is so itself: two aligned
- * 16-byte loads (a load a word would be 4-way bank conflicts), else the
- * five words. */
+/* 16 bytes of the staged stream from byte s0 (any alignment) to c. With
+ * an odd AT_SHORT the stream is so itself: two aligned 16-byte loads (a
+ * load a word would be 4-way bank conflicts), else the five words. */
 __device__ __forceinline__ void at_gather_vec(uint4 *c, int s0,
                                               const unsigned int *so)
 {
