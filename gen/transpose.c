@@ -454,7 +454,7 @@ static void default_point(const at_problem *p, int sm, at_point *pt)
 
 const at_family at_family_transpose = {
     .name = "transpose",
-    .abi = 11, /* 5: tiles compete with strips where runs are apart; 6:
+    .abi = 12, /* 5: tiles compete with strips where runs are apart; 6:
                 * strips realign long rows off their vectors (pack 1); 7:
                 * fitted tile sides and flat runs; 8: smem 3, packed
                 * tiles padded by their banks (gen/transpose_smem.c); 9:
@@ -462,7 +462,7 @@ const at_family at_family_transpose = {
                 * gen/transpose_strip.c); 10: gathered strips' output
                 * off 16 bytes realigned, their staged output in the
                 * tile's buffer; 11: a skewed tile's extra rows loaded
-                * all at once */
+                * all at once; 12: bytes' a step a loop turn again */
     .template_path = "templates/transpose.cu",
     .template_src = at_tmpl_transpose,
     .types = "i8 u8 f16 bf16 f32 f64 c64 c128 f32x4",

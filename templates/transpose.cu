@@ -1523,12 +1523,12 @@ __device__ __forceinline__ int at_skew(const at_elem *row)
 
 /* The input rows past the tile's own that a skewed tile stores, after its
  * own went through at_put (AT_SKEW_ROWS, in AT_XG groups of AT_PACK),
- * shared out over the block: AT_XI steps a thread, every load issued
- * before the first store (a step a loop turn, each turn waiting on its
- * loads, held a quarter of the stall samples of f16 2777x107525's
- * winner, H200; all at once, 2-byte skewed problems ran 0.5 to 1 point
- * of the copy faster: docs/perf/issue36-h200/r77, r79). Elements past
- * the matrix's last row or column are zeros. */
+ * shared out over the block. 2- to 16-byte elements: AT_XI steps a
+ * thread, every load issued before the first store (a step a loop turn,
+ * each turn waiting on its loads, held a quarter of the stall samples of
+ * f16 2777x107525's winner, H200; all at once, 2-byte skewed problems
+ * ran 0.5 to 1 point of the copy faster: docs/perf/issue36-h200/r77,
+ * r79). Elements past the matrix's last row or column are zeros. */
 #define AT_XG ((AT_SKEW_ROWS + AT_PACK - 1) / AT_PACK)
 /* x as the compiler sees it: unknown, so that what is computed from it
  * stays where it is written (the steps' addresses, hoisted out of the
@@ -1536,7 +1536,35 @@ __device__ __forceinline__ int at_skew(const at_elem *row)
  * tiles of 512 threads 32 registers to 40, a block an SM less; f16
  * 2777x107525's winner 47 to 64; with it, 31 and 54). */
 #define at_opaque(x) asm volatile("" : "+r"(x))
-#if AT_PACK > 1
+/* A step's loads guarded only where the steps do not divide evenly, as
+ * its stores are: at_opaque hides tid < AT_THREADS from the compiler, so
+ * the test would not fold. */
+#define AT_X_IN(e) (AT_XN % AT_THREADS == 0 || (e) < AT_XN)
+#if AT_PACK == 4
+/* Bytes: a step a loop turn, as before 54490d9. All at once, ten drawn
+ * 1-byte problems ran 0.3 points of the copy slower on average (-1.5 to
+ * +0.9; r84; r79 and r83 alike): a group is four 1-byte loads a word,
+ * and many 1-byte points take a single step a thread anyway. Groups past
+ * the tile's last row are not written (no store reads them). */
+__device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
+                                             long long ld_in, int tid)
+{
+    const int n = (s.avail - AT_TILE_Y + AT_PACK - 1) / AT_PACK * AT_TILE_X;
+#pragma unroll 1
+    for (int i = tid; i < n; i += AT_THREADS) {
+        const int g = i / AT_TILE_X, c = i % AT_TILE_X;
+        const int r = AT_TILE_Y + g * AT_PACK;
+        const at_elem *p = s.in + (long long)r * ld_in + c;
+        unsigned int w = 0;
+#pragma unroll
+        for (int q = 0; q < AT_PACK; ++q, p += ld_in)
+            if (c < AT_CV(s) && r + q < s.avail)
+                w |= (unsigned int)AT_LD(p) << (8 * AT_ELEM_BYTES * q);
+        tile[AT_SIDX(AT_G + g, c)] = w;
+    }
+}
+
+#elif AT_PACK > 1
 /* A step: a word of AT_PACK rows a column, element by element (the rows
  * may sit anywhere in a word). */
 #define AT_XN (AT_XG * AT_TILE_X)
@@ -1556,13 +1584,13 @@ __device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
         w[i] = 0;
 #pragma unroll
         for (int q = 0; q < AT_PACK; ++q, p += ld_in)
-            if (e < AT_XN && c < AT_CV(s) && r + q < s.avail)
+            if (AT_X_IN(e) && c < AT_CV(s) && r + q < s.avail)
                 w[i] |= (unsigned int)AT_LD(p) << (8 * AT_ELEM_BYTES * q);
     }
 #pragma unroll
     for (int i = 0; i < AT_XI; ++i) {
         const int e = tid + i * AT_THREADS;
-        if (AT_XN % AT_THREADS && e >= AT_XN)
+        if (!AT_X_IN(e))
             break;
         tile[AT_SIDX(AT_G + e / AT_TILE_X, e % AT_TILE_X)] = w[i];
     }
@@ -1582,14 +1610,14 @@ __device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
         const int e = tid + i * AT_THREADS;
         const int r = AT_TILE_Y + e / (AT_TILE_X / AT_VEC);
         const int c = e % (AT_TILE_X / AT_VEC) * AT_VEC;
-        u[i].v = e < AT_XN && r < s.avail
+        u[i].v = AT_X_IN(e) && r < s.avail
                      ? AT_LD((const at_vec *)(s.in + (long long)r * ld_in + c))
                      : at_vec();
     }
 #pragma unroll
     for (int i = 0; i < AT_XI; ++i) {
         const int e = tid + i * AT_THREADS;
-        if (AT_XN % AT_THREADS && e >= AT_XN)
+        if (!AT_X_IN(e))
             break;
         const int r = AT_TILE_Y + e / (AT_TILE_X / AT_VEC);
         const int c = e % (AT_TILE_X / AT_VEC) * AT_VEC;
