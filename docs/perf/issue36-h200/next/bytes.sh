@@ -10,6 +10,8 @@
 #   bytes_words.patch   the extra rows of packed bytes loaded a word a
 #                       row (four rows' words transposed in registers)
 #                       instead of a byte an element (a quarter of the
+#                       loads); not measured;
+#   pack2_words.patch   the same for packed 2-byte tiles (half the
 #                       loads); not measured.
 # Build (from a clean tree at the commit that added this file):
 #   make build/autotune && cp build/autotune build/at-head &&
@@ -17,9 +19,14 @@
 #   make build/autotune && cp build/autotune build/at-skew16 &&
 #   git apply docs/perf/issue36-h200/next/bytes_words.patch &&
 #   make build/autotune build/tests/gpu_variants-rel &&
-#   cp build/autotune build/at-both
-# then carry build/at-head, build/at-skew16, build/at-both,
-# build/tests/gpu_variants-rel and build/tests/lib.
+#   cp build/autotune build/at-both &&
+#   git checkout gen templates tests &&
+#   git apply docs/perf/issue36-h200/next/pack2_words.patch &&
+#   make build/autotune && cp build/autotune build/at-p2
+# then carry build/at-head, build/at-skew16, build/at-both, build/at-p2,
+# build/tests/gpu_variants-rel and build/tests/lib (built with the two
+# bytes patches: verify pack2_words on its own the same way, with
+# AT_GPU_TESTS='every_point_2_bytes*', before landing it).
 # `bash bytes.sh verify` (about 300 s), with both patches: gpu_variants
 # on every 1-byte point and every 4th of the rest; memcheck and
 # racecheck on the skewed bytes; the nvcc crosscheck of a skewed problem
@@ -27,6 +34,8 @@
 # `bash bytes.sh ab` (about 560 s): 1-byte transposes drawn here, output
 # rows off 16 bytes (every third on 16 and off 32: skewed before the
 # patches, not after), each tuned cold by the three builds in turn.
+# `bash bytes.sh ab2` (about 560 s): 2-byte transposes drawn here,
+# output rows off the sectors, each tuned cold by at-head and at-p2.
 # From the repository root.
 set -u
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
@@ -52,23 +61,26 @@ if [ "${1:-}" = verify ]; then
 fi
 S=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 echo "== seed $S"
-python3 - "$S" > "$O/problems.txt" <<'PY'
+python3 - "$S" "${1:-ab}" > "$O/problems.txt" <<'PY'
 import math, random, sys
 r = random.Random(int(sys.argv[1]))
+two = sys.argv[2] == "ab2"
 for k in range(10):
-    t = r.choice(["u8", "i8"])
-    n = int(r.uniform(64, 192) * 2**20)
+    t = r.choice(["f16", "bf16"] if two else ["u8", "i8"])
+    e = 2 if two else 1
+    n = int(r.uniform(64, 192) * 2**20) // e
     aspect = math.exp(r.uniform(math.log(1 / 64), math.log(64)))
     rows = max(256, int(math.sqrt(n / aspect)))
     cols = max(256, n // rows)
-    on16 = k % 3 == 2  # on 16 bytes and off 32
-    while (rows % 32 != 16) if on16 else (rows % 16 == 0):
+    on16 = not two and k % 3 == 2  # on 16 bytes and off 32
+    while (rows % 32 != 16) if on16 else (rows * e % (32 if two else 16) == 0):
         rows += 1
     ld_in = cols + (r.randint(1, 40) if r.random() < 1 / 3 else 0)
     print(t, rows, cols, ld_in, rows)
 PY
 cat "$O/problems.txt"
+if [ "${1:-ab}" = ab2 ]; then set -- at-head at-p2; else set -- at-head at-skew16 at-both; fi
 bash docs/perf/issue36-h200/tools/ab_tunes.sh "$O/problems.txt" \
-    $((565 - SECONDS)) "$W" at-head at-skew16 at-both
+    $((565 - SECONDS)) "$W" "$@"
 (cd "$W" && tar -cJf "$O/bench.tar.xz" b-*.csv b-*.log)
-python3 docs/perf/issue36-h200/tools/ab_table.py "$W" at-head at-skew16 at-both
+python3 docs/perf/issue36-h200/tools/ab_table.py "$W" "$@"
