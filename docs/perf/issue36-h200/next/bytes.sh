@@ -1,7 +1,7 @@
 #!/bin/bash
-# For the next session (not run yet): two patches for 1-byte skewed
-# tiles, prepared on the build machine, with no device time left to run
-# them:
+# For the next session (not run yet): three patches for skewed tiles,
+# two for bytes and one for 2-byte elements, prepared on the build
+# machine with no device time left to run them:
 #   skew16_bytes.patch  bytes skew on 16 bytes (half the extra rows;
 #                       r87 measured these 1-byte kernels: five drawn
 #                       problems -0.5 to +3.2 points, mean +1.6), the
@@ -10,7 +10,8 @@
 #   bytes_words.patch   the extra rows of packed bytes loaded a word a
 #                       row (four rows' words transposed in registers)
 #                       instead of a byte an element (a quarter of the
-#                       loads); not measured;
+#                       loads where rows are on the word, half where
+#                       they are off it); not measured;
 #   pack2_words.patch   the same for packed 2-byte tiles (half the
 #                       loads); not measured.
 # Build (from a clean tree at the commit that added this file):
@@ -21,19 +22,25 @@
 #   make build/autotune build/tests/gpu_variants-rel &&
 #   cp build/autotune build/at-both &&
 #   git checkout gen templates tests &&
+#   git apply docs/perf/issue36-h200/next/bytes_words.patch &&
+#   make build/autotune && cp build/autotune build/at-words &&
+#   git checkout gen templates tests &&
 #   git apply docs/perf/issue36-h200/next/pack2_words.patch &&
 #   make build/autotune && cp build/autotune build/at-p2
-# then carry build/at-head, build/at-skew16, build/at-both, build/at-p2,
-# build/tests/gpu_variants-rel and build/tests/lib (built with the two
-# bytes patches: verify pack2_words on its own the same way, with
-# AT_GPU_TESTS='every_point_2_bytes*', before landing it).
+# then carry build/at-head, build/at-words, build/at-skew16,
+# build/at-both, build/at-p2, build/tests/gpu_variants-rel and
+# build/tests/lib (gpu_variants built with the two bytes patches: verify
+# whichever other build wins the same way before landing it, the 2-byte
+# one with AT_GPU_TESTS='every_point_2_bytes*').
 # `bash bytes.sh verify` (about 300 s), with both patches: gpu_variants
 # on every 1-byte point and every 4th of the rest; memcheck and
 # racecheck on the skewed bytes; the nvcc crosscheck of a skewed problem
 # and of a whole one that skews (ld_out 8 bytes past 16).
 # `bash bytes.sh ab` (about 560 s): 1-byte transposes drawn here, output
 # rows off 16 bytes (every third on 16 and off 32: skewed before the
-# patches, not after), each tuned cold by the three builds in turn.
+# patches, not after), each tuned cold by the four builds in turn (words
+# alone too: with cheap extra rows, sectors whole may win again; r87's
+# 2-byte tiles, whose extra rows are vectors, lost on 16 bytes).
 # `bash bytes.sh ab2` (about 560 s): 2-byte transposes drawn here,
 # output rows off the sectors, each tuned cold by at-head and at-p2.
 # From the repository root.
@@ -79,7 +86,8 @@ for k in range(10):
     print(t, rows, cols, ld_in, rows)
 PY
 cat "$O/problems.txt"
-if [ "${1:-ab}" = ab2 ]; then set -- at-head at-p2; else set -- at-head at-skew16 at-both; fi
+if [ "${1:-ab}" = ab2 ]; then set -- at-head at-p2
+else set -- at-head at-words at-skew16 at-both; fi
 bash docs/perf/issue36-h200/tools/ab_tunes.sh "$O/problems.txt" \
     $((565 - SECONDS)) "$W" "$@"
 (cd "$W" && tar -cJf "$O/bench.tar.xz" b-*.csv b-*.log)
