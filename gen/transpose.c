@@ -454,15 +454,14 @@ static void default_point(const at_problem *p, int sm, at_point *pt)
 
 const at_family at_family_transpose = {
     .name = "transpose",
-    .abi = 12, /* 5: tiles compete with strips where runs are apart; 6:
+    .abi = 13, /* 5: tiles compete with strips where runs are apart; 6:
                 * strips realign long rows off their vectors (pack 1); 7:
                 * fitted tile sides and flat runs; 8: smem 3, packed
-                * tiles padded by their banks (gen/transpose_smem.c); 9:
-                * strips of short input rows gathered (smem 3,
-                * gen/transpose_strip.c); 10: gathered strips' output
-                * off 16 bytes realigned, their staged output in the
-                * tile's buffer; 11: a skewed tile's extra rows loaded
-                * all at once; 12: bytes' a step a loop turn again */
+                * tiles padded by their banks; 9: strips of short input
+                * rows gathered; 10: gathered strips' output off 16 bytes
+                * realigned, staged in the tile's buffer; 11: a skewed
+                * tile's extra rows loaded all at once; 12: bytes' a step
+                * a loop turn again; 13: packed tiles' a word a row */
     .template_path = "templates/transpose.cu",
     .template_src = at_tmpl_transpose,
     .types = "i8 u8 f16 bf16 f32 f64 c64 c128 f32x4",

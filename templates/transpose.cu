@@ -1528,7 +1528,8 @@ __device__ __forceinline__ int at_skew(const at_elem *row)
  * each turn waiting on its loads, held a quarter of the stall samples of
  * f16 2777x107525's winner, H200; all at once, 2-byte skewed problems
  * ran 0.5 to 1 point of the copy faster: docs/perf/issue36-h200/r77,
- * r79). Elements past the matrix's last row or column are zeros. */
+ * r79). Elements past the matrix's last row are zeros, and past its
+ * last column too in unpacked tiles (packed ones take whole words). */
 #define AT_XG ((AT_SKEW_ROWS + AT_PACK - 1) / AT_PACK)
 /* x as the compiler sees it: unknown, so that what is computed from it
  * stays where it is written (the steps' addresses, hoisted out of the
@@ -1540,59 +1541,95 @@ __device__ __forceinline__ int at_skew(const at_elem *row)
  * its stores are: at_opaque hides tid < AT_THREADS from the compiler, so
  * the test would not fold. */
 #define AT_X_IN(e) (AT_XN % AT_THREADS == 0 || (e) < AT_XN)
+#if AT_PACK > 1
+/* The word of packed elements from p on (zero where !in), from the two
+ * aligned words it straddles where rows are off the word, as at_load's. */
+__device__ __forceinline__ unsigned int at_word_at(const at_elem *p, bool in)
+{
+#if AT_SHIFT_IN
+    const unsigned long long a = (unsigned long long)p;
+    const unsigned int off = (unsigned int)a & 3u, sh = off * 8;
+    const unsigned int *x = (const unsigned int *)(a - off);
+    const unsigned int lo = in ? AT_LD(x) : 0u;
+    const unsigned int hi = in && sh ? AT_LD(x + 1) : 0u;
+    return __funnelshift_r(lo, hi, sh);
+#else
+    return in ? AT_LD((const unsigned int *)p) : 0u;
+#endif
+}
+#endif
+
 #if AT_PACK == 4
 /* Bytes: a step a loop turn, as before 54490d9. All at once, ten drawn
  * 1-byte problems ran 0.3 points of the copy slower on average (-1.5 to
- * +0.9; r84; r79 and r83 alike): a group is four 1-byte loads a word,
- * and many 1-byte points take a single step a thread anyway. Groups past
- * the tile's last row are not written (no store reads them). */
+ * +0.9; r84; r79 and r83 alike). A step is four columns of a group: a
+ * word from each of its four rows (shifted into place where rows are off
+ * the word, at_word_at), transposed in registers as at_put's: a byte
+ * load an element took four times the loads (H200, r88: ten drawn
+ * 1-byte problems +0.6 to +5.0 points of the copy). Groups past the
+ * tile's last row are not written (no store reads them); bytes past the
+ * last column are the row's, as at_load's (never stored). */
 __device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
                                              long long ld_in, int tid)
 {
-    const int n = (s.avail - AT_TILE_Y + AT_PACK - 1) / AT_PACK * AT_TILE_X;
+    const int n = (s.avail - AT_TILE_Y + AT_PACK - 1) / AT_PACK *
+                  (AT_TILE_X / AT_PACK);
 #pragma unroll 1
     for (int i = tid; i < n; i += AT_THREADS) {
-        const int g = i / AT_TILE_X, c = i % AT_TILE_X;
+        const int g = i / (AT_TILE_X / AT_PACK);
+        const int c = i % (AT_TILE_X / AT_PACK) * AT_PACK;
         const int r = AT_TILE_Y + g * AT_PACK;
         const at_elem *p = s.in + (long long)r * ld_in + c;
-        unsigned int w = 0;
+        unsigned int w[AT_PACK];
 #pragma unroll
-        for (int q = 0; q < AT_PACK; ++q, p += ld_in)
-            if (c < AT_CV(s) && r + q < s.avail)
-                w |= (unsigned int)AT_LD(p) << (8 * AT_ELEM_BYTES * q);
-        tile[AT_SIDX(AT_G + g, c)] = w;
+        for (int q = 0; q < AT_PACK; ++q, p += ld_in) {
+            const bool in = c < AT_CV(s) && r + q < s.avail;
+            w[q] = at_word_at(p, in);
+        }
+        at_transpose_words(w);
+#pragma unroll
+        for (int k = 0; k < AT_PACK; ++k)
+            tile[AT_SIDX(AT_G + g, c + k)] = w[k];
     }
 }
 
 #elif AT_PACK > 1
-/* A step: a word of AT_PACK rows a column, element by element (the rows
- * may sit anywhere in a word). */
-#define AT_XN (AT_XG * AT_TILE_X)
+/* A step: AT_PACK columns of a group, a word from each of its AT_PACK
+ * rows (shifted into place where rows are off the word, at_word_at),
+ * transposed in registers as at_put's: half the loads of one an element
+ * where rows are on the word (H200, r88: ten drawn 2-byte problems -0.1
+ * to +3.0 points of the copy). Bytes past the last column are the
+ * row's, as at_load's (never stored). */
+#define AT_XN (AT_XG * (AT_TILE_X / AT_PACK))
 #define AT_XI ((AT_XN + AT_THREADS - 1) / AT_THREADS)
 __device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
                                              long long ld_in, int tid)
 {
-    unsigned int w[AT_XI];
+    unsigned int w[AT_XI][AT_PACK];
     at_opaque(tid);
 #pragma unroll
     for (int i = 0; i < AT_XI; ++i) {
         const int e = tid + i * AT_THREADS;
-        const int c = e % AT_TILE_X, r = AT_TILE_Y + e / AT_TILE_X * AT_PACK;
-        /* One address a word, stepped a row at a time (an address an
-         * element took twice the instructions). */
+        const int c = e % (AT_TILE_X / AT_PACK) * AT_PACK;
+        const int r = AT_TILE_Y + e / (AT_TILE_X / AT_PACK) * AT_PACK;
         const at_elem *p = s.in + (long long)r * ld_in + c;
-        w[i] = 0;
 #pragma unroll
-        for (int q = 0; q < AT_PACK; ++q, p += ld_in)
-            if (AT_X_IN(e) && c < AT_CV(s) && r + q < s.avail)
-                w[i] |= (unsigned int)AT_LD(p) << (8 * AT_ELEM_BYTES * q);
+        for (int q = 0; q < AT_PACK; ++q, p += ld_in) {
+            const bool in = AT_X_IN(e) && c < AT_CV(s) && r + q < s.avail;
+            w[i][q] = at_word_at(p, in);
+        }
     }
 #pragma unroll
     for (int i = 0; i < AT_XI; ++i) {
         const int e = tid + i * AT_THREADS;
         if (!AT_X_IN(e))
             break;
-        tile[AT_SIDX(AT_G + e / AT_TILE_X, e % AT_TILE_X)] = w[i];
+        const int c = e % (AT_TILE_X / AT_PACK) * AT_PACK;
+        const int g = e / (AT_TILE_X / AT_PACK);
+        at_transpose_words(w[i]);
+#pragma unroll
+        for (int k = 0; k < AT_PACK; ++k)
+            tile[AT_SIDX(AT_G + g, c + k)] = w[i][k];
     }
 }
 
