@@ -2,7 +2,7 @@
  * element size, for sm_90 with every optional code path of the template
  * compiled in (so every line of it is compiled at every such point); the
  * paths a tune of 8192 x 8192 compiles (none of them) at every 8th point;
- * every strip point (every 3rd of the larger strip spaces), every
+ * every strip point (every 4th of the larger strip spaces), every
  * gathered one; each thinned sweep with a point for every axis value it
  * would leave out; the reductions' distinct variants in a sample; and
  * every point under `make check-full`
@@ -141,9 +141,9 @@ static size_t thin_points(const at_family *f, at_point *pts, size_t n,
  * path (each path is in every point; CI's 20 minutes: at every 5th and
  * strip spaces thinned over 110 points a clean clone's CI took 18:56 and
  * 20:25 on one tree), every 8th of the problem's own paths, and every
- * 3rd strip point of the strip spaces of over 60 points (2 s a point on
- * CI's two cores); each with a point for every axis value those leave
- * out. */
+ * 4th strip point of the strip spaces of over 60 points (2 s a point on
+ * CI's two cores; every 3rd, 19:36 on 2026-11-29); each with a point for
+ * every axis value those leave out. */
 static void compile_size(int bytes, int sm, unsigned paths, int rows,
                          int cols, int strips_only)
 {
@@ -176,7 +176,7 @@ static void compile_size(int bytes, int sm, unsigned paths, int rows,
     }
     size_t space = n;
     const size_t every = full_suite()                  ? 1
-                         : strips_only == 1            ? (n > 60 ? 3 : 1)
+                         : strips_only == 1            ? (n > 60 ? 4 : 1)
                          : strips_only                 ? 1
                          : paths == NEEDED             ? 8
                                                        : 6;
@@ -330,10 +330,11 @@ static size_t reduce_points(const char *type, const char *op,
 }
 
 /* Along rows (whole array and a matrix) and down columns, every op and
- * type: every 8th distinct variant of f32 sum (every 12th on the narrow
+ * type: every 16th distinct variant of f32 sum (every 24th on the narrow
  * columns, whose odd ld adds flat and shifted strips), every 80th of the
  * rest (all of them in the full suite, which adds sm_80; NVRTC compiles
- * about 5 a second on 2 cores). */
+ * about 4 a second on 2 cores: at every 8th and 12th of f32 sum a clean
+ * clone's CI took 19:36, 2026-11-29). */
 static void reduce_variants(int sm)
 {
     static const char *const types[] = {"f32", "bf16", "f16", "f64", "i32"};
@@ -349,7 +350,7 @@ static void reduce_variants(int sm)
                 int most = t == 0 && o == 0;
                 reduce_points(types[t], ops[o], shapes[s], sm,
                               full_suite() ? 1
-                              : most       ? (s == 3 ? 12 : 8)
+                              : most       ? (s == 3 ? 24 : 16)
                                            : 80);
             }
 }
