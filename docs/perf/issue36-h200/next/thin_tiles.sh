@@ -8,9 +8,9 @@
 # patch adds 138, 336 and 496 tile points to those spaces (158, 104, 92
 # strips). Transpose abi 14. On the build machine: test_space (a case
 # that fails without it), test_sweep's new thin_tiles (every 8th tile
-# point of u8 Nx32 and f16 Nx21; with AUTOTUNE_CHECK_FULL=1 every one of
-# those and of f32 Nx20 compiled, 1010 points), tests/template_host.sh
-# on u8 32x64/256/512 and f16 32x128 tiles (12 of 12).
+# point of u8 Nx32 and f16 Nx21; a one-off run compiled all 1010 tile
+# points of those and of f32 Nx20), tests/template_host.sh on u8
+# 32x64/256/512 and f16 32x128 tiles (12 of 12).
 # Build (from a clean tree at the commit that added this file):
 #   make build/autotune && cp build/autotune build/at-head &&
 #   git apply docs/perf/issue36-h200/next/thin_tiles.patch &&
