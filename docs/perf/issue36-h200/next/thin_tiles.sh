@@ -5,8 +5,8 @@
 # tile 32, a sector wide; f16 Nx21: 32; f16 Nx12: 16; f32 Nx20: 32; f64
 # Nx5: 8), its input one run (flat). r89 drew u8 3114778x32 at 67.4% of
 # the copy (a strip) and earlier sweeps f16 3052271x21 at 76.7%; the
-# patch adds 138, 336 and 496 tile points to those spaces (158, 104, 92
-# strips). Transpose abi 14. On the build machine: test_space (a case
+# patch adds 138, 336 and 496 tile points to the spaces of u8 Nx32, f16
+# Nx21 and f32 Nx20 (158, 104 and 92 points before). Transpose abi 14. On the build machine: test_space (a case
 # that fails without it), test_sweep's new thin_tiles (every 8th tile
 # point of u8 Nx32 and f16 Nx21; a one-off run compiled all 1010 tile
 # points of those and of f32 Nx20), tests/template_host.sh on u8
