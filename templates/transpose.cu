@@ -1557,18 +1557,47 @@ __device__ __forceinline__ unsigned int at_word_at(const at_elem *p, bool in)
     return in ? AT_LD((const unsigned int *)p) : 0u;
 #endif
 }
+
+/* Packed tiles' step e: AT_PACK columns of an extra group, a word from
+ * each of its AT_PACK rows (shifted into place where rows are off the
+ * word, at_word_at; zero where !ok or past the matrix's last row; bytes
+ * past the last column are the row's, as at_load's, never stored). */
+__device__ __forceinline__ void at_extra_words(unsigned int (&w)[AT_PACK],
+                                               const at_tile &s,
+                                               long long ld_in, int e,
+                                               bool ok)
+{
+    const int c = e % (AT_TILE_X / AT_PACK) * AT_PACK;
+    const int r = AT_TILE_Y + e / (AT_TILE_X / AT_PACK) * AT_PACK;
+    const at_elem *p = s.in + (long long)r * ld_in + c;
+#pragma unroll
+    for (int q = 0; q < AT_PACK; ++q, p += ld_in)
+        w[q] = at_word_at(p, ok && c < AT_CV(s) && r + q < s.avail);
+}
+
+/* Step e's words into the tile, transposed in registers as at_put's
+ * (word k then holds column k's AT_PACK rows). */
+__device__ __forceinline__ void at_extra_put(at_unit *tile,
+                                             unsigned int (&w)[AT_PACK],
+                                             int e)
+{
+    const int c = e % (AT_TILE_X / AT_PACK) * AT_PACK;
+    const int g = e / (AT_TILE_X / AT_PACK);
+    at_transpose_words(w);
+#pragma unroll
+    for (int k = 0; k < AT_PACK; ++k)
+        tile[AT_SIDX(AT_G + g, c + k)] = w[k];
+}
 #endif
 
 #if AT_PACK == 4
 /* Bytes: a step a loop turn, as before 54490d9. All at once, ten drawn
  * 1-byte problems ran 0.3 points of the copy slower on average (-1.5 to
- * +0.9; r84; r79 and r83 alike). A step is four columns of a group: a
- * word from each of its four rows (shifted into place where rows are off
- * the word, at_word_at), transposed in registers as at_put's: a byte
- * load an element took four times the loads (H200, r88: ten drawn
- * 1-byte problems +0.6 to +5.0 points of the copy). Groups past the
- * tile's last row are not written (no store reads them); bytes past the
- * last column are the row's, as at_load's (never stored). */
+ * +0.9; r84; r79 and r83 alike). A step's words, one a row of its group
+ * (at_extra_words), took a quarter of the loads of a byte an element
+ * (H200, r88: ten drawn 1-byte problems +0.6 to +5.0 points of the
+ * copy). Groups past the tile's last row are not written (no store reads
+ * them). */
 __device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
                                              long long ld_in, int tid)
 {
@@ -1576,30 +1605,16 @@ __device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
                   (AT_TILE_X / AT_PACK);
 #pragma unroll 1
     for (int i = tid; i < n; i += AT_THREADS) {
-        const int g = i / (AT_TILE_X / AT_PACK);
-        const int c = i % (AT_TILE_X / AT_PACK) * AT_PACK;
-        const int r = AT_TILE_Y + g * AT_PACK;
-        const at_elem *p = s.in + (long long)r * ld_in + c;
         unsigned int w[AT_PACK];
-#pragma unroll
-        for (int q = 0; q < AT_PACK; ++q, p += ld_in) {
-            const bool in = c < AT_CV(s) && r + q < s.avail;
-            w[q] = at_word_at(p, in);
-        }
-        at_transpose_words(w);
-#pragma unroll
-        for (int k = 0; k < AT_PACK; ++k)
-            tile[AT_SIDX(AT_G + g, c + k)] = w[k];
+        at_extra_words(w, s, ld_in, i, true);
+        at_extra_put(tile, w, i);
     }
 }
 
 #elif AT_PACK > 1
-/* A step: AT_PACK columns of a group, a word from each of its AT_PACK
- * rows (shifted into place where rows are off the word, at_word_at),
- * transposed in registers as at_put's: half the loads of one an element
- * where rows are on the word (H200, r88: ten drawn 2-byte problems -0.1
- * to +3.0 points of the copy). Bytes past the last column are the
- * row's, as at_load's (never stored). */
+/* 2-byte elements: AT_XI steps a thread (at_extra_words), half the loads
+ * of an element at a time where rows are on the word (H200, r88: ten
+ * drawn 2-byte problems -0.1 to +3.0 points of the copy). */
 #define AT_XN (AT_XG * (AT_TILE_X / AT_PACK))
 #define AT_XI ((AT_XN + AT_THREADS - 1) / AT_THREADS)
 __device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
@@ -1610,26 +1625,14 @@ __device__ __forceinline__ void at_put_extra(at_unit *tile, const at_tile &s,
 #pragma unroll
     for (int i = 0; i < AT_XI; ++i) {
         const int e = tid + i * AT_THREADS;
-        const int c = e % (AT_TILE_X / AT_PACK) * AT_PACK;
-        const int r = AT_TILE_Y + e / (AT_TILE_X / AT_PACK) * AT_PACK;
-        const at_elem *p = s.in + (long long)r * ld_in + c;
-#pragma unroll
-        for (int q = 0; q < AT_PACK; ++q, p += ld_in) {
-            const bool in = AT_X_IN(e) && c < AT_CV(s) && r + q < s.avail;
-            w[i][q] = at_word_at(p, in);
-        }
+        at_extra_words(w[i], s, ld_in, e, AT_X_IN(e));
     }
 #pragma unroll
     for (int i = 0; i < AT_XI; ++i) {
         const int e = tid + i * AT_THREADS;
         if (!AT_X_IN(e))
             break;
-        const int c = e % (AT_TILE_X / AT_PACK) * AT_PACK;
-        const int g = e / (AT_TILE_X / AT_PACK);
-        at_transpose_words(w[i]);
-#pragma unroll
-        for (int k = 0; k < AT_PACK; ++k)
-            tile[AT_SIDX(AT_G + g, c + k)] = w[i][k];
+        at_extra_put(tile, w[i], e);
     }
 }
 
