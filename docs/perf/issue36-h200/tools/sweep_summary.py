@@ -10,7 +10,7 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 probs = {}
 for r in rows:
     k = (r["type"], r["rows"], r["cols"], r["ld_in"], r["ld_out"], r["batch"])
-    probs.setdefault(k, {})[r["kernel"]] = float(r["frac_copy"]) if r["kernel"] != "memcpy" else float(r["gbps"])
+    probs.setdefault(k, {})[r["kernel"]] = float(r["frac_copy"])
 big, small = [], []
 for k, v in probs.items():
     t, R, C, li, lo, b = k
